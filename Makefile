@@ -1,0 +1,40 @@
+# Two entry points for a fresh machine (Python 3.11, no GPU, package registries only):
+#   make app    installs what the app needs, then serves the Gradio app on the embedded model
+#   make test   installs the app plus test tools (and Debian's chromium for browser tests), then runs pytest
+# Both are idempotent: the virtualenv is rebuilt only when pyproject.toml or the data requirements change.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+PYTEST_ARGS ?=
+
+.PHONY: app test install install-dev browser
+
+app: install
+	$(PY) app.py
+
+test: install-dev browser
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml data/requirements-nodeps.txt | $(VENV)/bin/python
+	$(PIP) install -e .
+	$(PIP) install --no-deps -r data/requirements-nodeps.txt
+	$(PY) -m docgemma.setup_assets
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(PIP) install -e '.[dev]'
+	touch $@
+
+# Browser tests drive Debian's chromium; Playwright never downloads a browser of its own.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is not installed: browser tests will be skipped (sudo apt-get install chromium)"; fi; }

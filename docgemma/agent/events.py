@@ -1,0 +1,101 @@
+"""Typed trace events: what the graph tells the UI, the API and the CLI while it runs.
+
+Nodes emit these through LangGraph's custom stream (``get_stream_writer``); consumers
+read ``stream_mode="custom"`` and rebuild them with ``parse_event``. They carry no UI
+strings beyond a short clinician-facing ``label``; presentation belongs to the consumer.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+
+class _Event(BaseModel):
+    node: str
+    """Internal node name, e.g. ``tool_select``."""
+    label: str = ""
+    """Clinician-facing step name, e.g. ``Choosing a source``."""
+
+
+class NodeStarted(_Event):
+    kind: Literal["node_started"] = "node_started"
+
+
+class NodeFinished(_Event):
+    kind: Literal["node_finished"] = "node_finished"
+    duration_s: float = 0.0
+
+
+class Decision(_Event):
+    """A routing or classification outcome and the reason for it."""
+
+    kind: Literal["decision"] = "decision"
+    decision: str
+    reason: str = ""
+
+
+class ToolCalled(_Event):
+    kind: Literal["tool_called"] = "tool_called"
+    tool: str
+    tool_label: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolFinished(_Event):
+    kind: Literal["tool_finished"] = "tool_finished"
+    tool: str
+    tool_label: str
+    ok: bool
+    error_type: str | None = None
+    duration_s: float = 0.0
+    summary: str = ""
+
+
+class ResultClassified(_Event):
+    kind: Literal["result_classified"] = "result_classified"
+    quality: str
+    summary: str = ""
+
+
+class LLMUsage(_Event):
+    kind: Literal["llm_usage"] = "llm_usage"
+    purpose: str
+    """intent, tool_select_1, tool_select_2, result_classify, retry, synthesize, image."""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    key_order: list[str] = Field(default_factory=list)
+
+
+class ApprovalRequested(_Event):
+    kind: Literal["approval_requested"] = "approval_requested"
+    tool: str
+    tool_label: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    summary: str = ""
+
+
+class ErrorRaised(_Event):
+    """A failure handled inside the graph (tool error, model unavailable)."""
+
+    kind: Literal["error"] = "error"
+    message: str
+
+
+class AnswerToken(_Event):
+    kind: Literal["answer_token"] = "answer_token"
+    text: str
+
+
+TraceEvent = Annotated[
+    NodeStarted | NodeFinished | Decision | ToolCalled | ToolFinished | ResultClassified | LLMUsage
+    | ApprovalRequested | ErrorRaised | AnswerToken,
+    Field(discriminator="kind"),
+]
+_ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)
+
+
+def parse_event(payload: dict[str, Any]) -> TraceEvent:
+    return _ADAPTER.validate_python(payload)

@@ -1,0 +1,169 @@
+"""The embedded default: llama.cpp in-process, constrained by its own JSON-schema grammar.
+
+Why the native grammar and not Outlines here: Gemma's 262k-token vocabulary makes a
+Python-side logits mask about ten times slower than llama.cpp's grammar sampler.
+llama-cpp-python keeps the previous prompt's tokens in its KV cache and reuses the
+longest common prefix, so prompts are built with their stable parts (system prompt,
+tool descriptions) first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from docgemma.llm import chat_format
+from docgemma.llm.errors import ConfigurationError, SchemaNotSupported, StructuredOutputError
+from docgemma.llm.schema import check_bounded, emitted_key_order, json_schema, token_budget
+from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
+
+log = logging.getLogger(__name__)
+
+
+class LlamaCppBackend:
+    name = "llamacpp"
+    supports_vision = False
+
+    def __init__(self, model_path: Path, *, n_ctx: int = 4096, n_threads: int | None = None,
+                 seed: int = 0, chat_format_name: str = "auto") -> None:
+        model_path = Path(model_path)
+        if not model_path.is_file():
+            raise ConfigurationError(f"model file not found: {model_path} (set DOCGEMMA_MODEL_PATH to a GGUF)")
+        try:
+            from llama_cpp import Llama
+        except ImportError as exc:  # pragma: no cover - it is a core dependency
+            raise ConfigurationError("llama-cpp-python is not installed: pip install llama-cpp-python") from exc
+        self.model = model_path.name
+        self.model_path = model_path
+        try:
+            self._llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads,
+                              seed=seed, verbose=False)
+        except (ValueError, RuntimeError) as exc:
+            raise ConfigurationError(f"llama.cpp could not load {model_path}: {exc}") from exc
+        fmt = chat_format_name
+        if fmt == "auto":
+            fmt = chat_format.detect(self._llm.metadata.get("tokenizer.chat_template"))
+        self.chat_format = fmt
+        self._render, self._turn_stops = chat_format.get_format(fmt)
+        self._lock = threading.Lock()
+        self._grammars: dict[type[BaseModel], Any] = {}
+
+    # ── schemas ──
+    def prepare(self, schemas: Sequence[type[BaseModel]]) -> None:
+        for schema in schemas:
+            self._grammar(schema)
+
+    def _grammar(self, schema: type[BaseModel]) -> Any:
+        grammar = self._grammars.get(schema)
+        if grammar is None:
+            from llama_cpp import LlamaGrammar
+
+            check_bounded(schema)
+            try:
+                grammar = LlamaGrammar.from_json_schema(json.dumps(json_schema(schema)), verbose=False)
+            except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
+                raise SchemaNotSupported(f"{schema.__name__}: llama.cpp grammar conversion failed: {exc}") from exc
+            self._grammars[schema] = grammar
+        return grammar
+
+    # ── calls ──
+    def render(self, messages: Sequence[Message], *, add_generation_prompt: bool = True) -> str:
+        return self._render(messages, add_generation_prompt)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def _complete_sync(self, prompt: str, *, temperature: float, max_tokens: int,
+                       stop: Sequence[str], grammar: Any = None) -> Generation:
+        start = time.perf_counter()
+        with self._lock:
+            out = self._llm.create_completion(
+                prompt, max_tokens=max_tokens, temperature=temperature, stop=list(stop) or None,
+                grammar=grammar, seed=None,
+            )
+        choice = out["choices"][0]
+        usage = out.get("usage", {})
+        return Generation(
+            text=choice["text"],
+            usage=Usage(prompt_tokens=usage.get("prompt_tokens", 0),
+                        completion_tokens=usage.get("completion_tokens", 0)),
+            latency_s=time.perf_counter() - start,
+            finish_reason=choice.get("finish_reason"),
+        )
+
+    async def structured(self, messages: Sequence[Message], schema: type[T], *,
+                         temperature: float = 0.0, max_tokens: int | None = None) -> StructuredGeneration[T]:
+        grammar = self._grammar(schema)
+        budget = max_tokens if max_tokens is not None else token_budget(schema)
+        gen = await asyncio.to_thread(self._complete_sync, self.render(messages), temperature=temperature,
+                                      max_tokens=budget, stop=(), grammar=grammar)
+        try:
+            value = schema.model_validate_json(gen.text)
+        except ValidationError as exc:
+            raise StructuredOutputError(
+                f"{schema.__name__}: model output is not valid ({exc.error_count()} errors, "
+                f"finish={gen.finish_reason})", gen.text) from exc
+        return StructuredGeneration[schema](value=value, key_order=emitted_key_order(gen.text),
+                                            **gen.model_dump())
+
+    async def generate(self, messages: Sequence[Message], *, temperature: float = 0.5,
+                       max_tokens: int = 256, stop: Sequence[str] = ()) -> Generation:
+        return await self.complete(self.render(messages), temperature=temperature, max_tokens=max_tokens,
+                                   stop=(*self._turn_stops, *stop))
+
+    def stream(self, messages: Sequence[Message], *, temperature: float = 0.5,
+               max_tokens: int = 256, stop: Sequence[str] = ()) -> AsyncIterator[str]:
+        return self.stream_complete(self.render(messages), temperature=temperature, max_tokens=max_tokens,
+                                    stop=(*self._turn_stops, *stop))
+
+    async def complete(self, prompt: str, *, temperature: float = 0.0, max_tokens: int = 256,
+                       stop: Sequence[str] = ()) -> Generation:
+        return await asyncio.to_thread(self._complete_sync, prompt, temperature=temperature,
+                                       max_tokens=max_tokens, stop=stop)
+
+    async def stream_complete(self, prompt: str, *, temperature: float = 0.0, max_tokens: int = 256,
+                              stop: Sequence[str] = ()) -> AsyncIterator[str]:
+        def pieces() -> Iterator[str]:
+            with self._lock:
+                for chunk in self._llm.create_completion(prompt, max_tokens=max_tokens, temperature=temperature,
+                                                         stop=list(stop) or None, stream=True):
+                    yield chunk["choices"][0]["text"]
+
+        async for piece in iterate_in_thread(pieces()):
+            yield piece
+
+    async def aclose(self) -> None:
+        self._llm.close()
+
+
+async def iterate_in_thread(iterator: Iterator[str]) -> AsyncIterator[str]:
+    """Drive a blocking iterator in a worker thread without blocking the event loop."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+    def run() -> None:
+        try:
+            for item in iterator:
+                loop.call_soon_threadsafe(queue.put_nowait, ("item", item))
+            loop.call_soon_threadsafe(queue.put_nowait, ("end", None))
+        except BaseException as exc:  # handed to the consumer, raised there
+            loop.call_soon_threadsafe(queue.put_nowait, ("error", exc))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    while True:
+        kind, value = await queue.get()
+        if kind == "item":
+            yield value
+        elif kind == "error":
+            raise value
+        else:
+            break

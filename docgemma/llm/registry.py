@@ -1,0 +1,61 @@
+"""Backends by name. Each factory imports its engine lazily, so optional extras stay optional."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from docgemma.config import Settings
+from docgemma.llm.base import LLMBackend
+from docgemma.llm.errors import ConfigurationError
+
+
+def _llamacpp(settings: Settings) -> LLMBackend:
+    from docgemma.assets import gemma_270m_path
+    from docgemma.llm.llamacpp import LlamaCppBackend
+
+    path = settings.model_path or gemma_270m_path()
+    return LlamaCppBackend(path, n_ctx=settings.n_ctx, n_threads=settings.n_threads, seed=settings.seed,
+                           chat_format_name=settings.chat_format)
+
+
+def _openai(settings: Settings) -> LLMBackend:
+    from docgemma.llm.openai import OpenAIBackend
+
+    return OpenAIBackend.from_settings(settings)
+
+
+def _vllm(settings: Settings) -> LLMBackend:
+    from docgemma.llm.vllm import VLLMBackend
+
+    return VLLMBackend.from_settings(settings)
+
+
+def _transformers(settings: Settings) -> LLMBackend:
+    from docgemma.llm.transformers import TransformersBackend
+
+    return TransformersBackend.from_settings(settings)
+
+
+def _scripted(settings: Settings) -> LLMBackend:
+    from docgemma.llm.scripted import ScriptedBackend
+
+    return ScriptedBackend()
+
+
+BACKENDS: dict[str, Callable[[Settings], LLMBackend]] = {
+    "llamacpp": _llamacpp,
+    "openai": _openai,
+    "vllm": _vllm,
+    "transformers": _transformers,
+    "scripted": _scripted,
+}
+
+
+def create_backend(settings: Settings) -> LLMBackend:
+    try:
+        factory = BACKENDS[settings.backend]
+    except KeyError:
+        raise ConfigurationError(
+            f"unknown backend {settings.backend!r}; valid backends: {', '.join(BACKENDS)}"
+        ) from None
+    return factory(settings)

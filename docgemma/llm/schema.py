@@ -1,0 +1,112 @@
+"""Schema helpers: bounded strings, worst-case token budgets, emitted key order.
+
+A small model under a grammar can loop inside a free-text string until ``max_tokens``
+cuts the JSON short. Every string field must therefore carry ``max_length`` and the
+token budget of a constrained call is derived from the schema's worst case, so the
+call can always close its JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from docgemma.llm.errors import SchemaNotSupported
+
+_STRUCTURE_TOKENS_PER_FIELD = 8
+_UNBOUNDED_ARRAY_ITEMS = 8
+
+
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema with ``$ref`` definitions inlined (grammar converters prefer it)."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(defs[node["$ref"].split("/")[-1]])
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+
+    return inline(schema)
+
+
+def unbounded_strings(schema: dict[str, Any], path: str = "$") -> list[str]:
+    """Paths of string fields with no ``maxLength`` and no ``enum``/``const``."""
+    found: list[str] = []
+    kind = schema.get("type")
+    if kind == "string" and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
+        found.append(path)
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(schema.get(key, [])):
+            found += unbounded_strings(sub, f"{path}|{i}")
+    for name, sub in schema.get("properties", {}).items():
+        found += unbounded_strings(sub, f"{path}.{name}")
+    if isinstance(schema.get("items"), dict):
+        found += unbounded_strings(schema["items"], f"{path}[]")
+    return found
+
+
+def worst_case_tokens(schema: dict[str, Any]) -> int:
+    """An upper bound on the tokens a grammar-constrained object of this schema can take.
+
+    Counts one token per character of every bounded string (the worst case for any
+    tokenizer) plus a fixed allowance per field for keys, quotes and punctuation.
+    """
+    if "enum" in schema:
+        return max(len(json.dumps(v)) for v in schema["enum"])
+    if "const" in schema:
+        return len(json.dumps(schema["const"]))
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return max(worst_case_tokens(s) for s in schema[key])
+    kind = schema.get("type")
+    if kind == "string":
+        if "maxLength" not in schema:
+            raise SchemaNotSupported("unbounded string: give every string field a max_length")
+        return int(schema["maxLength"]) + 2
+    if kind in ("integer", "number"):
+        return 24
+    if kind == "boolean" or kind == "null":
+        return 2
+    if kind == "array":
+        items = schema.get("maxItems", _UNBOUNDED_ARRAY_ITEMS)
+        return 2 + items * (worst_case_tokens(schema.get("items", {"type": "string", "maxLength": 40})) + 2)
+    if kind == "object" or "properties" in schema:
+        props = schema.get("properties", {})
+        return 2 + sum(
+            worst_case_tokens(sub) + len(name) + _STRUCTURE_TOKENS_PER_FIELD for name, sub in props.items()
+        )
+    return 64
+
+
+def token_budget(model: type[BaseModel]) -> int:
+    """``max_tokens`` for a constrained call on this model: its worst case, never less than 16."""
+    return max(16, worst_case_tokens(json_schema(model)))
+
+
+def check_bounded(model: type[BaseModel]) -> None:
+    """Refuse a schema with an unbounded string field (it could run past ``max_tokens``)."""
+    missing = unbounded_strings(json_schema(model))
+    if missing:
+        raise SchemaNotSupported(
+            f"{model.__name__}: string fields without max_length: {', '.join(missing)}"
+        )
+
+
+def emitted_key_order(raw_text: str) -> list[str]:
+    """Top-level keys in the order the model wrote them (``json.loads`` keeps order)."""
+    try:
+        obj = json.loads(raw_text)
+    except json.JSONDecodeError:
+        return []
+    return list(obj) if isinstance(obj, dict) else []
+
+
+def schema_key_order(model: type[BaseModel]) -> list[str]:
+    return list(model.model_fields)

@@ -1,0 +1,181 @@
+"""What a tool is: one spec holding everything the rest of the project derives from.
+
+A ``ToolSpec`` is the single source of truth for a tool's name, clinical label,
+description, argument model, behaviour and whether it writes to the EHR. The
+registry derives the ``ToolSelection`` literal, the prompt's tool list, the label
+map and the approval gate from the specs, so nothing is defined twice.
+
+Tools never raise into the graph: every failure becomes a ``ToolOutcome`` with an
+``error_type``; the raw detail stays in ``error_detail`` and is never shown to a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+
+class ToolErrorType(StrEnum):
+    """Error categories of seed 002 §9–§10; the router and error handler branch on these."""
+
+    TIMEOUT = "timeout"
+    NOT_FOUND = "not_found"
+    INVALID_ARGS = "invalid_args"
+    RATE_LIMIT = "rate_limit"
+    SERVER_ERROR = "server_error"
+    MALFORMED_RESPONSE = "malformed_response"
+    SERVICE_UNAVAILABLE = "service_unavailable"
+    MULTIPLE_PATIENT_MATCHES = "multiple_patient_matches"
+    MISSING_REQUIRED_ARGS = "missing_required_args"
+    AMBIGUOUS_DRUG_NAME = "ambiguous_drug_name"
+    DRUG_NOT_IN_DATABASE = "drug_not_in_database"
+    REJECTED_BY_CLINICIAN = "rejected_by_clinician"
+
+
+class Source(BaseModel):
+    """A citation shown to the clinician as ``[n]`` with a link where one exists."""
+
+    title: str
+    url: str | None = None
+    kind: Literal["literature", "trial", "label", "ehr", "reference", "image"] = "reference"
+
+
+class ToolOutcome(BaseModel):
+    """The typed result of one tool call."""
+
+    data: dict[str, Any] = Field(default_factory=dict)
+    formatted: str = ""
+    """Clinician-readable text of the result; never mentions tool names."""
+    error_type: ToolErrorType | None = None
+    error_detail: str | None = None
+    """Raw error (status code, exception text) for logs and the audit trail only."""
+    entity: str | None = None
+    """What was looked up (drug, patient, query), for the pre-formatted error templates."""
+    missing_fields: list[str] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list)
+    patient_matches: int | None = None
+    sources: list[Source] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error_type is None
+
+    @property
+    def empty(self) -> bool:
+        return self.ok and not self.data
+
+
+@dataclass
+class ToolContext:
+    """What a running tool may use; built once per turn by the agent."""
+
+    settings: Any
+    http: Any = None
+    """A shared ``httpx.AsyncClient`` for remote services."""
+    fhir: Any = None
+    """The EHR client."""
+    llm: Any = None
+    """The LLM backend, for tools that need a model (image analysis)."""
+    image: Any = None
+    """The image attached to the current turn, if any (``docgemma.llm.types.ImageInput``)."""
+    session_id: str | None = None
+    approved_by: str | None = None
+    """Set only when a clinician approved this write; EHR writes refuse to run without it."""
+    idempotency_key: str | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+ToolFn = Callable[[BaseModel, ToolContext], Awaitable[ToolOutcome]]
+
+
+@dataclass(frozen=True)
+class ToolExample:
+    """A one-shot example for tool selection: a query and the arguments it should produce."""
+
+    query: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    label: str
+    """Clinician-facing label, e.g. ``Drug Safety Report``."""
+    description: str
+    """The full description of seed 002 §16 (best tool accuracy)."""
+    short_description: str
+    args: type[BaseModel]
+    run: ToolFn
+    writes_ehr: bool = False
+    example: ToolExample | None = None
+
+    def signature(self) -> str:
+        parts = []
+        for fname, info in self.args.model_fields.items():
+            ann = getattr(info.annotation, "__name__", None) or str(info.annotation).replace("typing.", "")
+            parts.append(f"{fname}: {ann}" + ("" if info.is_required() else " = None"))
+        return f"{self.name}({', '.join(parts)})"
+
+
+class ToolRegistry:
+    """Tools by name; everything the prompts and schemas need is derived from here."""
+
+    def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
+        self._specs: dict[str, ToolSpec] = {}
+        for spec in specs:
+            self.register(spec)
+
+    def register(self, spec: ToolSpec) -> None:
+        if spec.name in self._specs:
+            raise ValueError(f"tool {spec.name!r} is registered twice")
+        self._specs[spec.name] = spec
+
+    def __getitem__(self, name: str) -> ToolSpec:
+        return self._specs[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[ToolSpec]:
+        return iter(self._specs.values())
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._specs)
+
+    def label(self, name: str) -> str:
+        spec = self._specs.get(name)
+        return spec.label if spec else "requested service"
+
+    def labels(self) -> dict[str, str]:
+        return {s.name: s.label for s in self}
+
+    def write_tools(self) -> set[str]:
+        return {s.name for s in self if s.writes_ehr}
+
+    def describe(self, verbosity: Literal["full", "short", "names"] = "full") -> str:
+        """The tool list for the selection prompt, in one of the verbosity levels studied."""
+        if verbosity == "names":
+            return "Available tools: " + ", ".join(self.names)
+        lines = ["Available tools:", ""]
+        for s in self:
+            text = s.description if verbosity == "full" else s.short_description
+            lines.append(f"- {s.signature()} — {text}")
+        return "\n".join(lines)
+
+    def selection_model(self) -> type[BaseModel]:
+        """Stage-1 schema: one field whose values are exactly the registered tool names."""
+        if not self._specs:
+            raise ValueError("cannot build a tool-selection schema from an empty registry")
+        return create_model(
+            "ToolSelection",
+            __doc__="Select the appropriate tool. Single field, no nullable distractors.",
+            tool_name=(Literal[tuple(self.names)], ...),
+        )
