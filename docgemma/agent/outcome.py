@@ -1,0 +1,72 @@
+"""What a turn of the agent returns to its callers (UI, API, CLI, experiments).
+
+``Agent.run_turn`` and ``Agent.resume`` stream ``TraceEvent``s while the graph runs
+and finish with one ``TurnResult``. When the agent proposes an EHR write the turn
+ends with ``pending_approval`` set and nothing written; the caller answers with an
+``ApprovalDecision`` through ``Agent.resume``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from docgemma.tools.base import Source
+
+
+class TimelineEntry(BaseModel):
+    """One clinician-readable step of the reasoning timeline."""
+
+    title: str
+    detail: str = ""
+    status: Literal["pending", "done", "error"] = "done"
+    duration_s: float | None = None
+
+
+class ToolCallRecord(BaseModel):
+    tool: str
+    tool_label: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    result_class: str | None = None
+    error_type: str | None = None
+
+
+class ApprovalRequest(BaseModel):
+    """A proposed EHR write waiting for the clinician."""
+
+    tool: str
+    tool_label: str
+    args: dict[str, Any]
+    summary: str
+    """The proposed resource in clinician terms: drug, dose, frequency, patient."""
+    idempotency_key: str
+
+
+class ApprovalDecision(BaseModel):
+    action: Literal["approve", "edit", "reject"]
+    args: dict[str, Any] | None = None
+    """Edited arguments, with ``edit``; the write goes ahead with these."""
+    approved_by: str = "clinician"
+    reason: str | None = None
+
+
+class TurnResult(BaseModel):
+    """The outcome of one turn (seed 003's dual output plus what scripts need to evaluate it)."""
+
+    final_response: str
+    reasoning_timeline: list[TimelineEntry] = Field(default_factory=list)
+    confidence_level: Literal["high", "medium", "low"] = "medium"
+    sources_used: list[Source] = Field(default_factory=list)
+    follow_up_questions: list[str] = Field(default_factory=list)
+    intent: str | None = None
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    clarification_requested: bool = False
+    errors: list[str] = Field(default_factory=list)
+    """Pre-formatted error messages (never raw tool errors)."""
+    pending_approval: ApprovalRequest | None = None
+    model_calls: int = 0
+    nodes_visited: list[str] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
+    """Things the user should know about their input, e.g. that a long message was truncated."""
+    fallback_used: bool = False
