@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ClassifierKind = Literal["llm", "embedding"]
@@ -18,7 +18,8 @@ ClassifierKind = Literal["llm", "embedding"]
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="DOCGEMMA_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+        env_prefix="DOCGEMMA_", env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        populate_by_name=True,
     )
 
     # ── LLM backend ──
@@ -37,10 +38,16 @@ class Settings(BaseSettings):
     openai_dialect: Literal["vllm", "llamacpp", "openai"] = Field(
         "vllm", description="How the server takes a JSON schema in response_format"
     )
-    llm_timeout_s: float = Field(60.0, description="Per-request timeout for remote models")
+    openai_supports_vision: bool = Field(
+        False, description="The served model accepts images (sent as data-URL content parts)"
+    )
+    llm_timeout_s: float = Field(
+        60.0, description="Deadline for one remote model call, retries included"
+    )
     llm_max_retries: int = Field(3, description="Retries on 429/5xx/timeouts before 'unavailable'")
 
     hf_model: str = Field("google/medgemma-1.5-4b-it", description="Model id or local path for vllm/transformers")
+    hf_supports_vision: bool = Field(False, description="The vllm/transformers model accepts images")
 
     # ── thinking (budget forcing) ──
     thinking: bool = Field(False, description="Let the model think before answering")
@@ -56,16 +63,32 @@ class Settings(BaseSettings):
     result_classifier: ClassifierKind | None = None
     classifier_threshold: float = Field(0.5, description="Below this confidence, defer to the LLM")
 
+    # ── agent graph ──
+    node_generation: dict[str, dict[str, float]] = Field(
+        default_factory=dict,
+        description='Per-node overrides of the generation table, e.g. {"synthesize": {"temperature": 0.3}}',
+    )
+
     # ── data, EHR and tools ──
     data_dir: Path = Field(Path("var"), description="Writable folder: FHIR database, Chroma, checkpoints")
     fhir_url: str | None = Field(None, description="External FHIR R4 base URL; default: embedded server")
     fhir_token: str | None = Field(None, description="Bearer token for the external FHIR server")
+    fhir_client_id: str | None = Field(None, description="OAuth2 client-credentials id for the FHIR server")
+    fhir_client_secret: str | None = Field(None, description="OAuth2 client-credentials secret")
+    fhir_token_url: str | None = Field(None, description="OAuth2 token endpoint for client credentials")
     offline: bool = Field(False, description="Never call openFDA, Europe PMC or ClinicalTrials.gov")
     tool_timeout_s: float = Field(10.0, description="Deadline for one tool call")
+    literature_index_size: int = Field(
+        1000, description="PubMedQA abstracts in the offline literature index (built once, on first use)"
+    )
 
     # ── app ──
-    host: str = Field("127.0.0.1", description="Address the app binds to")
-    port: int = Field(7860)
+    host: str = Field(
+        "127.0.0.1",
+        validation_alias=AliasChoices("DOCGEMMA_HOST", "GRADIO_SERVER_NAME"),
+        description="Address the app binds to (a Hugging Face Space sets GRADIO_SERVER_NAME=0.0.0.0)",
+    )
+    port: int = Field(7860, validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"))
     max_message_chars: int = Field(8000, description="Longer messages are truncated with a notice")
     max_image_bytes: int = Field(10 * 1024 * 1024, description="Upload size limit for images")
 

@@ -1,0 +1,223 @@
+"""The embedded FHIR R4 server: a small FastAPI app over the SQLite resource store.
+
+``create_app`` is mounted by the DocGemma app under ``/fhir``; ``serve_in_thread`` runs
+it on a real local port for the CLI and the tests, so the EHR client always speaks
+real HTTP, exactly as it would to Medplum or HAPI.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from docgemma.ehr import operations
+from docgemma.ehr.errors import FHIRError, operation_outcome
+from docgemma.ehr.loader import DEFAULT_BUNDLES, load_bundles
+from docgemma.ehr.query import parse_search
+from docgemma.ehr.search_params import PARAMS
+from docgemma.ehr.store import ResourceStore, now_iso
+
+log = logging.getLogger(__name__)
+FHIR_JSON = "application/fhir+json"
+
+
+class FHIRResponse(JSONResponse):
+    media_type = FHIR_JSON
+
+
+def _error_response(status: int, code: str, diagnostics: str) -> FHIRResponse:
+    severity = "error" if status < 500 else "fatal"
+    return FHIRResponse(operation_outcome(code, diagnostics, severity), status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    try:
+        return json.loads(await request.body())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FHIRError(400, "structure", f"Body is not valid JSON: {exc}") from None
+
+
+def _written(result: operations.WriteResult) -> FHIRResponse:
+    headers = {"Location": result.location, "ETag": f'W/"{result.resource["meta"]["versionId"]}"'}
+    return FHIRResponse(result.resource, status_code=result.status, headers=headers)
+
+
+def _capability() -> dict[str, Any]:
+    return {
+        "resourceType": "CapabilityStatement",
+        "status": "active",
+        "date": now_iso(),
+        "kind": "instance",
+        "fhirVersion": "4.0.1",
+        "format": ["json"],
+        "rest": [
+            {
+                "mode": "server",
+                "resource": [
+                    {
+                        "type": rtype,
+                        "interaction": [
+                            {"code": c} for c in ("read", "search-type", "create", "update")
+                        ],
+                        "conditionalCreate": True,
+                        "searchParam": [{"name": n, "type": p.kind} for n, p in params.items()],
+                    }
+                    for rtype, params in PARAMS.items()
+                ],
+                "interaction": [{"code": "transaction"}],
+            }
+        ],
+    }
+
+
+def create_app(db_path: str | Path, bundles_dir: Path | None = DEFAULT_BUNDLES) -> FastAPI:
+    """A FHIR R4 app storing resources in ``db_path``; seeds it from ``bundles_dir`` once."""
+    store = ResourceStore(db_path)
+    if bundles_dir is not None:
+        load_bundles(store, bundles_dir)
+    app = FastAPI(title="DocGemma embedded FHIR R4 server", docs_url=None, redoc_url=None)
+    app.state.store = store
+
+    @app.exception_handler(FHIRError)
+    async def _fhir_error(_: Request, exc: FHIRError) -> FHIRResponse:
+        return FHIRResponse(exc.outcome(), status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> FHIRResponse:
+        code = "not-found" if exc.status_code == 404 else "not-supported"
+        return _error_response(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_: Request, exc: RequestValidationError) -> FHIRResponse:
+        return _error_response(400, "invalid", str(exc.errors()[:3]))
+
+    @app.get("/metadata")
+    def metadata() -> FHIRResponse:
+        return FHIRResponse(_capability())
+
+    @app.post("/")
+    async def transaction(request: Request) -> FHIRResponse:
+        bundle = await _json_body(request)
+        return FHIRResponse(operations.transaction(store, bundle))
+
+    @app.get("/{resource_type}/{resource_id}")
+    def read(resource_type: str, resource_id: str) -> FHIRResponse:
+        operations.check_type(resource_type)
+        resource = store.read(resource_type, resource_id)
+        if resource is None:
+            raise FHIRError(404, "not-found", f"{resource_type}/{resource_id} is not known")
+        return FHIRResponse(resource, headers={"ETag": f'W/"{resource["meta"]["versionId"]}"'})
+
+    @app.get("/{resource_type}")
+    def search(resource_type: str, request: Request) -> FHIRResponse:
+        operations.check_type(resource_type)
+        query = parse_search(resource_type, request.query_params.multi_items())
+        total, resources = store.search(
+            resource_type, query.clauses, sort=query.sort, count=query.count, offset=query.offset
+        )
+        base = str(request.url.replace(query=""))[: -len(resource_type) - 1]
+        bundle: dict[str, Any] = {
+            "resourceType": "Bundle",
+            "type": "searchset",
+            "total": total,
+            "link": [{"relation": "self", "url": str(request.url)}],
+            "entry": [
+                {
+                    "fullUrl": f"{base}/{r['resourceType']}/{r['id']}",
+                    "resource": r,
+                    "search": {"mode": "match"},
+                }
+                for r in resources
+            ],
+        }
+        if query.count and query.offset + len(resources) < total:
+            next_url = request.url.include_query_params(_offset=query.offset + len(resources))
+            bundle["link"].append({"relation": "next", "url": str(next_url)})
+        return FHIRResponse(bundle)
+
+    @app.post("/{resource_type}")
+    async def create(resource_type: str, request: Request) -> FHIRResponse:
+        operations.check_type(resource_type)
+        body = await _json_body(request)
+        result = operations.create(store, body, resource_type, request.headers.get("if-none-exist"))
+        return _written(result)
+
+    @app.put("/{resource_type}/{resource_id}")
+    async def update(resource_type: str, resource_id: str, request: Request) -> FHIRResponse:
+        operations.check_type(resource_type)
+        body = await _json_body(request)
+        return _written(operations.update(store, body, resource_type, resource_id))
+
+    return app
+
+
+@contextmanager
+def serve_app(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Run any ASGI app with uvicorn in a background thread; yields its base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    bound_port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="fhir-server"
+    )
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("The embedded HTTP server failed to start")
+            time.sleep(0.01)
+        yield f"http://{host}:{bound_port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+@contextmanager
+def serve_in_thread(
+    db_path: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    bundles_dir: Path | None = DEFAULT_BUNDLES,
+) -> Iterator[str]:
+    """Run the FHIR server, seeded from ``bundles_dir``, in a background thread; yields its URL."""
+    with serve_app(create_app(db_path, bundles_dir), host, port) as url:
+        log.info("Embedded FHIR server listening on %s", url)
+        yield url
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve the embedded EHR on its own: ``python -m docgemma.ehr.server --port 8080``."""
+    import argparse
+
+    from docgemma.config import get_settings
+
+    parser = argparse.ArgumentParser(description="DocGemma embedded FHIR R4 server")
+    parser.add_argument(
+        "--db", type=Path, default=None, help="SQLite file; default: <data_dir>/fhir.db"
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8080)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    db = args.db or get_settings().data_dir / "fhir.db"
+    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="info")
+
+
+if __name__ == "__main__":
+    main()

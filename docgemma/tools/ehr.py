@@ -1,0 +1,217 @@
+"""The five EHR tools: patient search, chart review and the three approved writes.
+
+Reads and writes go through ``docgemma.ehr.client.EHRClient`` (FHIR R4 over HTTP); the
+writes live in ``ehr_writes``. Descriptions are the seed's full descriptions (002 §16).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docgemma.ehr.chart import human_name
+from docgemma.tools.args import (
+    AddAllergyArgs,
+    ClinicalNoteArgs,
+    PatientChartArgs,
+    PatientSearchArgs,
+    PrescribeMedicationArgs,
+)
+from docgemma.tools.base import (
+    Source,
+    ToolContext,
+    ToolErrorType,
+    ToolExample,
+    ToolOutcome,
+    ToolSpec,
+)
+from docgemma.tools.ehr_guard import check_patient_id, ehr_client, guarded, require
+from docgemma.tools.ehr_writes import (
+    ALLERGY_LABEL,
+    NOTE_LABEL,
+    RX_LABEL,
+    add_allergy,
+    prescribe_medication,
+    save_clinical_note,
+)
+from docgemma.tools.http import error_outcome
+
+__all__ = [
+    "EHR_TOOLS",
+    "add_allergy",
+    "get_patient_chart",
+    "prescribe_medication",
+    "save_clinical_note",
+    "search_patient",
+]
+
+MAX_CANDIDATES = 10
+
+
+def _candidate(patient: dict[str, Any]) -> dict[str, Any]:
+    mrn = next((i.get("value") for i in patient.get("identifier", []) if i.get("value")), None)
+    return {
+        "patient_id": patient["id"],
+        "name": human_name(patient),
+        "birth_date": patient.get("birthDate"),
+        "gender": patient.get("gender"),
+        "mrn": mrn,
+    }
+
+
+def _describe(c: dict[str, Any]) -> str:
+    details = ", ".join(
+        p for p in (f"born {c['birth_date']}" if c["birth_date"] else None, c["gender"]) if p
+    )
+    return f"{c['name']} (ID {c['patient_id']}{', ' + details if details else ''})"
+
+
+# ── search_patient ──
+SEARCH_LABEL = "Patient Search"
+
+
+@guarded(SEARCH_LABEL, lambda a: a.name.strip())
+async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutcome:
+    name = " ".join(args.name.split())
+    require(SEARCH_LABEL, name=name)
+    candidates = [_candidate(p) for p in await ehr_client(ctx).search_patients(name)]
+    if not candidates:
+        return error_outcome(
+            ToolErrorType.NOT_FOUND,
+            SEARCH_LABEL,
+            entity=name,
+            detail=f"no Patient matches {name!r}",
+            message=f"No patient named {name} was found in the electronic health record.",
+        )
+    if len(candidates) > 1:
+        shown = candidates[:MAX_CANDIDATES]
+        more = f" and {len(candidates) - len(shown)} more" if len(candidates) > len(shown) else ""
+        return ToolOutcome(
+            data={"candidates": shown},
+            error_type=ToolErrorType.MULTIPLE_PATIENT_MATCHES,
+            entity=name,
+            patient_matches=len(candidates),
+            error_detail=f"{len(candidates)} patients match {name!r}",
+            formatted=(
+                f"{len(candidates)} patients match {name}: "
+                + "; ".join(map(_describe, shown))
+                + more
+                + ". Which patient is meant (date of birth or ID)?"
+            ),
+        )
+    match = candidates[0]
+    return ToolOutcome(
+        data=match,
+        patient_matches=1,
+        entity=name,
+        formatted=f"One patient found: {_describe(match)}.",
+        sources=[Source(title=f"EHR patient record {match['patient_id']}", kind="ehr")],
+    )
+
+
+# ── get_patient_chart ──
+CHART_LABEL = "Patient Record"
+
+
+@guarded(CHART_LABEL, lambda a: a.patient_id.strip())
+async def get_patient_chart(args: PatientChartArgs, ctx: ToolContext) -> ToolOutcome:
+    pid = check_patient_id(CHART_LABEL, args.patient_id)
+    summary = await ehr_client(ctx).chart(pid)
+    return ToolOutcome(
+        data=summary.model_dump(mode="json"),
+        formatted=summary.text(),
+        entity=pid,
+        sources=[Source(title=f"EHR chart of {summary.name} ({pid})", kind="ehr")],
+    )
+
+
+EHR_TOOLS: list[ToolSpec] = [
+    ToolSpec(
+        name="search_patient",
+        label=SEARCH_LABEL,
+        args=PatientSearchArgs,
+        run=search_patient,
+        description=(
+            "Search the electronic health record system for a patient by name. Returns matching "
+            "patient IDs and basic demographics. Use when a clinician mentions a patient by name "
+            "and needs to look them up."
+        ),
+        short_description="Find a patient in the EHR by name; returns IDs and demographics.",
+        example=ToolExample("Find patient John Smith", {"name": "John Smith"}),
+    ),
+    ToolSpec(
+        name="get_patient_chart",
+        label=CHART_LABEL,
+        args=PatientChartArgs,
+        run=get_patient_chart,
+        description=(
+            "Retrieve the full clinical summary for a patient, including diagnoses, medications, "
+            "allergies, lab results, and vitals. Requires a patient ID (not a name). Use when a "
+            "clinician wants to review a patient's record."
+        ),
+        short_description="A patient's chart summary by patient ID.",
+        example=ToolExample("Show me the chart for patient abc-123", {"patient_id": "abc-123"}),
+    ),
+    ToolSpec(
+        name="prescribe_medication",
+        label=RX_LABEL,
+        args=PrescribeMedicationArgs,
+        run=prescribe_medication,
+        writes_ehr=True,
+        description=(
+            "Create a new medication order for a patient in the EHR. Use when a clinician wants "
+            "to prescribe, order, or start a medication for a specific patient."
+        ),
+        short_description="Order a medication for a patient (needs approval).",
+        example=ToolExample(
+            "Start metformin 500 mg twice daily for patient abc-123",
+            {
+                "patient_id": "abc-123",
+                "medication_name": "metformin",
+                "dosage": "500 mg",
+                "frequency": "twice daily",
+            },
+        ),
+    ),
+    ToolSpec(
+        name="add_allergy",
+        label=ALLERGY_LABEL,
+        args=AddAllergyArgs,
+        run=add_allergy,
+        writes_ehr=True,
+        description=(
+            "Document an allergy or adverse reaction in a patient's record. Use when a clinician "
+            "wants to record, document, or note an allergy."
+        ),
+        short_description="Record an allergy for a patient (needs approval).",
+        example=ToolExample(
+            "Patient abc-123 gets hives from penicillin, moderate",
+            {
+                "patient_id": "abc-123",
+                "substance": "penicillin",
+                "reaction": "hives",
+                "severity": "moderate",
+            },
+        ),
+    ),
+    ToolSpec(
+        name="save_clinical_note",
+        label=NOTE_LABEL,
+        args=ClinicalNoteArgs,
+        run=save_clinical_note,
+        writes_ehr=True,
+        description=(
+            "Save a clinical note (progress note, consult note, procedure note, etc.) to a "
+            "patient's record. Use when a clinician wants to write, save, or document a clinical "
+            "note."
+        ),
+        short_description="Save a clinical note to a patient's record (needs approval).",
+        example=ToolExample(
+            "Save a progress note for abc-123: BP controlled, continue lisinopril",
+            {
+                "patient_id": "abc-123",
+                "note_type": "progress",
+                "note_text": "BP controlled, continue lisinopril.",
+            },
+        ),
+    ),
+]

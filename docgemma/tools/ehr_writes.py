@@ -1,0 +1,154 @@
+"""The three EHR writes: prescription, allergy and clinical note, each only when approved.
+
+A write runs only with a clinician's approval in the tool context. It carries the
+approval's idempotency key as an identifier and is created with FHIR conditional
+create, so a retried or double-submitted approval finds the first write instead of
+repeating it; a Provenance (approver, time, session) is recorded the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from docgemma.ehr import builders
+from docgemma.ehr.chart import human_name
+from docgemma.ehr.client import EHRClient
+from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
+from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
+from docgemma.tools.ehr_guard import Refused, check_patient_id, ehr_client, guarded, require
+from docgemma.tools.http import error_outcome
+
+log = logging.getLogger(__name__)
+
+
+async def _approved_write(
+    ctx: ToolContext,
+    label: str,
+    patient_id: str,
+    build: Callable[[str, str], dict[str, Any]],
+    what: str,
+) -> ToolOutcome:
+    """The writes' shared path: approval gate, patient check, idempotent create, Provenance."""
+    if not ctx.approved_by:
+        return error_outcome(
+            ToolErrorType.REJECTED_BY_CLINICIAN,
+            label,
+            entity=what,
+            detail="no clinician approval in the tool context",
+            message=(
+                f"The {label} needs a clinician's approval before anything is written; "
+                "nothing was saved."
+            ),
+        )
+    pid = check_patient_id(label, patient_id)
+    client = ehr_client(ctx)
+    patient = await client.read("Patient", pid)
+    key = ctx.idempotency_key or str(uuid.uuid4())
+    if not ctx.idempotency_key:
+        log.warning("%s approved without an idempotency key; a retry could write twice", label)
+    now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    reference, created = await client.create_once(build(pid, now), key)
+    provenance = await _ensure_provenance(client, reference, pid, ctx, key, now)
+    name = human_name(patient)
+    verb = "saved to" if created else "was already saved to (duplicate approval ignored)"
+    return ToolOutcome(
+        data={
+            "reference": reference,
+            "created": created,
+            "provenance": provenance,
+            "patient_id": pid,
+            "approved_by": ctx.approved_by,
+        },
+        formatted=(
+            f"{label} {verb} the record of {name} (ID {pid}): {what}. "
+            f"Approved by {ctx.approved_by}."
+        ),
+        entity=what,
+        sources=[Source(title=f"EHR {reference}", kind="ehr")],
+    )
+
+
+async def _ensure_provenance(
+    client: EHRClient, target: str, pid: str, ctx: ToolContext, key: str, now: str
+) -> str:
+    """Exactly one Provenance per write, even after concurrent or half-finished duplicates."""
+    record = builders.provenance(
+        target, pid, ctx.approved_by or "", now, session_id=ctx.session_id, idempotency_key=key
+    )
+    reference, _ = await client.create_if_none_exist(record, f"target={target}")
+    return reference
+
+
+RX_LABEL = "Prescription"
+
+
+@guarded(RX_LABEL, lambda a: a.medication_name.strip())
+async def prescribe_medication(args: PrescribeMedicationArgs, ctx: ToolContext) -> ToolOutcome:
+    require(
+        RX_LABEL, medication_name=args.medication_name, dosage=args.dosage, frequency=args.frequency
+    )
+    med, dose, freq = args.medication_name.strip(), args.dosage.strip(), args.frequency.strip()
+    return await _approved_write(
+        ctx,
+        RX_LABEL,
+        args.patient_id,
+        lambda pid, now: builders.medication_request(
+            pid,
+            med,
+            dose,
+            freq,
+            now,
+            requester=ctx.approved_by,
+            notes=(args.notes or "").strip() or None,
+        ),
+        f"{med} {dose} {freq}",
+    )
+
+
+ALLERGY_LABEL = "Allergy Documentation"
+
+
+@guarded(ALLERGY_LABEL, lambda a: a.substance.strip())
+async def add_allergy(args: AddAllergyArgs, ctx: ToolContext) -> ToolOutcome:
+    require(ALLERGY_LABEL, substance=args.substance, reaction=args.reaction)
+    severity = (args.severity or "").strip().lower() or None
+    if severity is not None and severity not in builders.ALLERGY_SEVERITIES:
+        raise Refused(
+            error_outcome(
+                ToolErrorType.INVALID_ARGS,
+                ALLERGY_LABEL,
+                entity=severity,
+                detail=f"unknown severity {severity!r}",
+                message=f"Allergy severity must be mild, moderate or severe (got '{severity}').",
+            )
+        )
+    substance, reaction = args.substance.strip(), args.reaction.strip()
+    return await _approved_write(
+        ctx,
+        ALLERGY_LABEL,
+        args.patient_id,
+        lambda pid, now: builders.allergy_intolerance(
+            pid, substance, reaction, severity, now, recorder=ctx.approved_by
+        ),
+        f"{substance} — {reaction}{f' ({severity})' if severity else ''}",
+    )
+
+
+NOTE_LABEL = "Clinical Note"
+
+
+@guarded(NOTE_LABEL, lambda a: a.note_type.strip())
+async def save_clinical_note(args: ClinicalNoteArgs, ctx: ToolContext) -> ToolOutcome:
+    require(NOTE_LABEL, note_type=args.note_type, note_text=args.note_text)
+    note_type, text = args.note_type.strip(), args.note_text.strip()
+    return await _approved_write(
+        ctx,
+        NOTE_LABEL,
+        args.patient_id,
+        lambda pid, now: builders.clinical_note(pid, note_type, text, now, author=ctx.approved_by),
+        f"{note_type} note ({len(text)} characters)",
+    )

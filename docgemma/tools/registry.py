@@ -1,0 +1,12 @@
+"""The registry of the ten real clinical tools, in the seed's order."""
+
+from __future__ import annotations
+
+from docgemma.tools import drug_safety, image_analysis, interactions, literature, trials
+from docgemma.tools.base import ToolRegistry
+from docgemma.tools.ehr import EHR_TOOLS
+
+
+def build_registry() -> ToolRegistry:
+    remote = [drug_safety.SPEC, interactions.SPEC, literature.SPEC, trials.SPEC]
+    return ToolRegistry([*remote, *EHR_TOOLS, image_analysis.SPEC])
