@@ -1,0 +1,196 @@
+"""Drug Safety Report: boxed warning, contraindications and warnings from the FDA label (openFDA).
+
+Nothing offline carries FDA boxed warnings, so offline this tool says so plainly
+instead of letting the model answer from memory. ``fetch_label`` is shared with the
+interaction check, which reads the same labels' drug-interaction sections.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+
+from docgemma.tools.args import DrugSafetyArgs
+from docgemma.tools.base import (
+    Source,
+    ToolContext,
+    ToolErrorType,
+    ToolExample,
+    ToolOutcome,
+    ToolSpec,
+)
+from docgemma.tools.http import (
+    ToolFailure,
+    client_for,
+    error_outcome,
+    failure_outcome,
+    get_json,
+    offline_outcome,
+    unexpected_outcome,
+)
+from docgemma.tools.text import shorten
+
+LABEL = "Drug Safety Report"
+OPENFDA_LABEL_URL = "https://api.fda.gov/drug/label.json"
+SERVICE = "the FDA drug label service (openFDA)"
+
+_SECTION_LIMITS = {"boxed_warning": 600, "contraindications": 400, "warnings": 700}
+_LUCENE_SPECIAL = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')
+_HEADING = re.compile(
+    r"^\s*(\d+(\.\d+)*\s+)?"
+    r"(BOXED WARNING|CONTRAINDICATIONS|WARNINGS AND PRECAUTIONS|WARNINGS)\s*:?\s*"
+)
+
+
+def clean_drug_name(name: str) -> str:
+    """A drug name safe to put inside an openFDA (Lucene) phrase query."""
+    return " ".join(_LUCENE_SPECIAL.sub(" ", name).split())
+
+
+def _section(result: dict[str, Any], *keys: str) -> str:
+    for key in keys:
+        parts = result.get(key)
+        if parts:
+            return _HEADING.sub("", " ".join(parts), count=1)
+    return ""
+
+
+def _first(openfda: dict[str, Any], key: str) -> str | None:
+    values = openfda.get(key) or []
+    return values[0] if values else None
+
+
+def _richness(result: dict[str, Any]) -> int:
+    keys = (
+        "boxed_warning",
+        "contraindications",
+        "warnings_and_cautions",
+        "warnings",
+        "drug_interactions",
+    )
+    return sum(1 for k in keys if result.get(k))
+
+
+async def fetch_label(client: httpx.AsyncClient, drug: str, deadline_s: float) -> dict[str, Any]:
+    """The most complete recent FDA label for ``drug`` (generic or brand name)."""
+    name = clean_drug_name(drug)
+    if not name:
+        raise ToolFailure(ToolErrorType.INVALID_ARGS, f"unusable drug name {drug!r}")
+    params = {
+        "search": f'openfda.generic_name:"{name}" OR openfda.brand_name:"{name}"',
+        "limit": 5,
+        "sort": "effective_time:desc",
+    }
+    body = await get_json(
+        client,
+        OPENFDA_LABEL_URL,
+        params,
+        deadline_s=deadline_s,
+        not_found=ToolErrorType.DRUG_NOT_IN_DATABASE,
+    )
+    if not isinstance(body, dict) or not isinstance(body.get("results", []), list):
+        raise ToolFailure(
+            ToolErrorType.MALFORMED_RESPONSE, f"unexpected openFDA body: {str(body)[:200]}"
+        )
+    results = [r for r in body.get("results", []) if isinstance(r, dict)]
+    if not results:
+        raise ToolFailure(
+            ToolErrorType.DRUG_NOT_IN_DATABASE, f"openFDA returned no label for {name!r}"
+        )
+    return max(results, key=_richness)
+
+
+def label_source(label: dict[str, Any], drug: str) -> Source:
+    openfda = label.get("openfda") or {}
+    set_id = label.get("set_id") or _first(openfda, "spl_set_id")
+    brand, generic = _first(openfda, "brand_name"), _first(openfda, "generic_name")
+    names = " / ".join(n for n in (brand, generic and generic.lower()) if n) or drug
+    url = f"https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid={set_id}" if set_id else None
+    return Source(title=f"FDA drug label: {names}", url=url, kind="label")
+
+
+def summarize_label(label: dict[str, Any], drug: str) -> dict[str, Any]:
+    """The safety facts of one label, each section shortened for a small model's context."""
+    openfda = label.get("openfda") or {}
+    return {
+        "drug": drug,
+        "brand_name": _first(openfda, "brand_name"),
+        "generic_name": _first(openfda, "generic_name"),
+        "manufacturer": _first(openfda, "manufacturer_name"),
+        "set_id": label.get("set_id") or _first(openfda, "spl_set_id"),
+        "effective_time": label.get("effective_time"),
+        "boxed_warning": shorten(
+            _section(label, "boxed_warning"), _SECTION_LIMITS["boxed_warning"]
+        ),
+        "contraindications": shorten(
+            _section(label, "contraindications"), _SECTION_LIMITS["contraindications"]
+        ),
+        "warnings": shorten(
+            _section(label, "warnings_and_cautions", "warnings", "precautions"),
+            _SECTION_LIMITS["warnings"],
+        ),
+    }
+
+
+def format_safety(data: dict[str, Any]) -> str:
+    names = " / ".join(n for n in (data["brand_name"], data["generic_name"]) if n) or data["drug"]
+    maker = f", {data['manufacturer']}" if data["manufacturer"] else ""
+    lines = [f"FDA label for {names}{maker}:"]
+    if data["boxed_warning"]:
+        lines.append(f"BOXED WARNING: {data['boxed_warning']}")
+    else:
+        lines.append("No boxed warning on this label.")
+    if data["contraindications"]:
+        lines.append(f"Contraindications: {data['contraindications']}")
+    if data["warnings"]:
+        lines.append(f"Warnings and precautions: {data['warnings']}")
+    if not (data["boxed_warning"] or data["contraindications"] or data["warnings"]):
+        lines.append("The label found lists no contraindications or warnings sections.")
+    return "\n".join(lines)
+
+
+async def check_drug_safety(args: DrugSafetyArgs, ctx: ToolContext) -> ToolOutcome:
+    drug = (args.drug_name or "").strip()
+    try:
+        if not clean_drug_name(drug):
+            return error_outcome(
+                ToolErrorType.INVALID_ARGS,
+                LABEL,
+                entity=drug or None,
+                detail=f"drug_name={drug!r}",
+                message="A drug name is needed to look up its FDA safety information.",
+            )
+        if ctx.settings.offline:
+            return offline_outcome(LABEL, SERVICE, entity=drug)
+        async with client_for(ctx) as client:
+            label = await fetch_label(client, drug, ctx.settings.tool_timeout_s)
+        data = summarize_label(label, drug)
+        return ToolOutcome(
+            data=data,
+            formatted=format_safety(data),
+            entity=drug,
+            sources=[label_source(label, drug)],
+        )
+    except ToolFailure as failure:
+        return failure_outcome(failure, LABEL, entity=drug)
+    except Exception as exc:  # noqa: BLE001 — tools never raise into the graph
+        return unexpected_outcome(exc, LABEL, entity=drug)
+
+
+SPEC = ToolSpec(
+    name="check_drug_safety",
+    label=LABEL,
+    description=(
+        "Look up FDA boxed warnings, contraindications, and major safety alerts for a specific "
+        "drug. Use when a clinician asks about drug safety, warnings, or whether a drug is safe "
+        "for a particular patient."
+    ),
+    short_description="FDA boxed warnings and contraindications for one drug.",
+    args=DrugSafetyArgs,
+    run=check_drug_safety,
+    example=ToolExample(
+        query="What are the FDA warnings for warfarin?", args={"drug_name": "warfarin"}
+    ),
+)

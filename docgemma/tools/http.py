@@ -1,0 +1,168 @@
+"""The one HTTP client of the remote tools and the one place remote failures are mapped.
+
+Every remote call goes through ``get_json``: it turns timeouts, connection errors,
+HTTP status codes and unreadable bodies into a ``ToolFailure`` carrying a
+``ToolErrorType``. ``failure_outcome`` turns that into the pre-formatted,
+clinician-readable ``ToolOutcome`` (seed 002 §4 node ④ and §10): the raw detail
+goes to ``error_detail`` only, so no model ever sees a status code or a stack trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+
+from docgemma.tools.base import ToolContext, ToolErrorType, ToolOutcome
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = "DocGemma/0.1 (open clinical decision support; +https://github.com/docgemma)"
+
+_TEMPLATES: dict[ToolErrorType, str] = {
+    ToolErrorType.TIMEOUT: "The {label} was temporarily unavailable. Please try again shortly.",
+    ToolErrorType.NOT_FOUND: "No results were found for {entity} in the {label}.",
+    ToolErrorType.INVALID_ARGS: (
+        "The request to {label} could not be completed — additional information is needed."
+    ),
+    ToolErrorType.RATE_LIMIT: (
+        "The {label} is temporarily busy. The system will retry automatically."
+    ),
+    ToolErrorType.SERVER_ERROR: (
+        "The {label} experienced a temporary error. The system will retry automatically."
+    ),
+    ToolErrorType.MALFORMED_RESPONSE: (
+        "The {label} returned a response that could not be read. "
+        "The system will retry automatically."
+    ),
+    ToolErrorType.SERVICE_UNAVAILABLE: "The {label} is currently unavailable.",
+    ToolErrorType.DRUG_NOT_IN_DATABASE: "{entity} was not found in the drug database.",
+    ToolErrorType.MISSING_REQUIRED_ARGS: "I need more information to use the {label}: {fields}.",
+}
+
+
+class ToolFailure(Exception):
+    """A classified failure inside a tool; becomes a ``ToolOutcome`` at the tool's edge."""
+
+    def __init__(self, error_type: ToolErrorType, detail: str, message: str | None = None) -> None:
+        super().__init__(detail)
+        self.error_type = error_type
+        self.detail = detail
+        self.message = message
+        """A clinician-readable message replacing the generic template, when one says more."""
+
+
+def create_client(settings: Any) -> httpx.AsyncClient:
+    """The app's shared client for openFDA, Europe PMC and ClinicalTrials.gov."""
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(settings.tool_timeout_s),
+        headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        follow_redirects=True,
+    )
+
+
+@asynccontextmanager
+async def client_for(ctx: ToolContext):
+    """``ctx.http`` when the app provides one; otherwise a client for this call only."""
+    if ctx.http is not None:
+        yield ctx.http
+        return
+    log.debug("no shared HTTP client in the tool context; using a short-lived one")
+    async with create_client(ctx.settings) as client:
+        yield client
+
+
+async def get_json(
+    client: httpx.AsyncClient,
+    url: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    deadline_s: float = 10.0,
+    not_found: ToolErrorType = ToolErrorType.NOT_FOUND,
+) -> Any:
+    """GET ``url`` and return the decoded JSON body, or raise a classified ``ToolFailure``."""
+    try:
+        async with asyncio.timeout(deadline_s):
+            response = await client.get(url, params=params)
+    except (TimeoutError, httpx.TimeoutException) as exc:
+        raise ToolFailure(ToolErrorType.TIMEOUT, f"{url}: timed out ({exc!r})") from exc
+    except httpx.TransportError as exc:
+        raise ToolFailure(
+            ToolErrorType.SERVICE_UNAVAILABLE, f"{url}: unreachable ({exc!r})"
+        ) from exc
+
+    status = response.status_code
+    body = response.text[:500]
+    if status == 429:
+        raise ToolFailure(ToolErrorType.RATE_LIMIT, f"HTTP 429 from {url}: {body}")
+    if status >= 500:
+        raise ToolFailure(ToolErrorType.SERVER_ERROR, f"HTTP {status} from {url}: {body}")
+    if status == 404:
+        raise ToolFailure(not_found, f"HTTP 404 from {url}: {body}")
+    if status in (401, 403):
+        raise ToolFailure(ToolErrorType.SERVICE_UNAVAILABLE, f"HTTP {status} from {url}: {body}")
+    if status >= 400:
+        raise ToolFailure(ToolErrorType.INVALID_ARGS, f"HTTP {status} from {url}: {body}")
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise ToolFailure(
+            ToolErrorType.MALFORMED_RESPONSE, f"unreadable JSON from {url}: {body!r}"
+        ) from exc
+
+
+def error_outcome(
+    error_type: ToolErrorType,
+    label: str,
+    *,
+    entity: str | None = None,
+    detail: str | None = None,
+    message: str | None = None,
+    missing_fields: list[str] | None = None,
+) -> ToolOutcome:
+    """The pre-formatted outcome of a failed call: a template unless a clearer message is given."""
+    fields = ", ".join(missing_fields or []) or "more details"
+    formatted = message or _TEMPLATES.get(
+        error_type, _TEMPLATES[ToolErrorType.SERVER_ERROR]
+    ).format(label=label, entity=entity or "the request", fields=fields)
+    if detail:
+        log.info("%s failed (%s): %s", label, error_type.value, detail)
+    return ToolOutcome(
+        formatted=formatted,
+        error_type=error_type,
+        error_detail=detail,
+        entity=entity,
+        missing_fields=list(missing_fields or []),
+    )
+
+
+def failure_outcome(failure: ToolFailure, label: str, entity: str | None = None) -> ToolOutcome:
+    return error_outcome(
+        failure.error_type, label, entity=entity, detail=failure.detail, message=failure.message
+    )
+
+
+def offline_outcome(label: str, service: str, entity: str | None = None) -> ToolOutcome:
+    """The result of a tool that has no offline source, when the app runs offline."""
+    return error_outcome(
+        ToolErrorType.SERVICE_UNAVAILABLE,
+        label,
+        entity=entity,
+        detail=f"offline mode: {service} not called",
+        message=(
+            f"The {label} is unavailable offline: it needs {service}, which this "
+            "installation is not connected to. No information was retrieved."
+        ),
+    )
+
+
+def unexpected_outcome(exc: BaseException, label: str, entity: str | None = None) -> ToolOutcome:
+    """Last line of defence: a bug inside a tool still ends as a typed, clean outcome."""
+    log.exception("%s failed unexpectedly", label)
+    return error_outcome(
+        ToolErrorType.SERVER_ERROR, label, entity=entity, detail=f"{type(exc).__name__}: {exc}"
+    )

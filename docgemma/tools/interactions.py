@@ -1,0 +1,249 @@
+"""Drug Interaction Check: graded interactions (ANSM, offline) plus FDA label excerpts (online).
+
+The ANSM thesaurus is local data, so it is always consulted and gives the severity
+and mechanism. Online, each drug's FDA label ``drug_interactions`` section is also
+searched for the other drugs' names, and the matching sentences are quoted. When
+the app is offline, or openFDA cannot be reached, the ANSM reference alone answers,
+labelled as such.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from docgemma.tools import ansm
+from docgemma.tools.args import DrugInteractionArgs
+from docgemma.tools.base import (
+    Source,
+    ToolContext,
+    ToolErrorType,
+    ToolExample,
+    ToolOutcome,
+    ToolSpec,
+)
+from docgemma.tools.drug_safety import clean_drug_name, fetch_label, label_source
+from docgemma.tools.http import (
+    ToolFailure,
+    client_for,
+    error_outcome,
+    failure_outcome,
+    unexpected_outcome,
+)
+from docgemma.tools.text import shorten
+
+LABEL = "Drug Interaction Check"
+ANSM_SOURCE = Source(
+    title="ANSM (France) Thésaurus des interactions médicamenteuses, 2020 edition (offline copy)",
+    url="https://ansm.sante.fr/documents/reference/thesaurus-des-interactions-medicamenteuses-1",
+    kind="reference",
+)
+
+
+def _distinct_names(names: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for name in names:
+        cleaned = " ".join((name or "").split())
+        if clean_drug_name(cleaned) and cleaned.lower() not in seen:
+            seen[cleaned.lower()] = cleaned
+    return list(seen.values())
+
+
+def _ansm_lookup(
+    drugs: list[str], labels: dict[str, dict[str, Any]]
+) -> tuple[dict[str, ansm.Substance], list[ansm.Interaction]]:
+    """Blocking: resolve the names (falling back on a label's generic name, which knows brands
+    the drug dictionary does not) and collect every graded interaction between pairs."""
+    ref = ansm.thesaurus()
+    resolved: dict[str, ansm.Substance] = {}
+    for drug in drugs:
+        generics = (labels.get(drug, {}).get("openfda") or {}).get("generic_name", [])
+        for name in (drug, *generics):
+            if (substance := ref.resolve(name)) is not None:
+                resolved[drug] = replace(substance, query=drug)
+                break
+    found = [
+        i
+        for a, b in itertools.combinations(drugs, 2)
+        if a in resolved and b in resolved
+        for i in ref.interactions(resolved[a], resolved[b])
+    ]
+    return resolved, found
+
+
+def _mention_terms(drug: str, label: dict[str, Any] | None) -> set[str]:
+    terms = {drug.lower()}
+    if label:
+        for generic in (label.get("openfda") or {}).get("generic_name", []):
+            terms.add(generic.lower().split(" ")[0])
+    return {t for t in terms if len(t) >= 4}
+
+
+def label_mentions(
+    labels: dict[str, dict[str, Any]], drugs: list[str], max_excerpts: int = 2
+) -> list[dict[str, str]]:
+    """Sentences of one drug's label interaction section that name another drug of the list."""
+    mentions = []
+    for a, b in itertools.permutations(drugs, 2):
+        label = labels.get(a)
+        text = " ".join(" ".join((label or {}).get("drug_interactions", [])).split())
+        if not text:
+            continue
+        terms = _mention_terms(b, labels.get(b))
+        if not terms:
+            continue
+        pattern = re.compile(r"\b(" + "|".join(re.escape(t) for t in terms) + r")\b", re.I)
+        sentences = [s for s in re.split(r"(?<=[.;])\s+", text) if pattern.search(s)]
+        for sentence in sentences[:max_excerpts]:
+            mentions.append({"label_of": a, "mentions": b, "excerpt": shorten(sentence, 300)})
+    return mentions
+
+
+def format_result(
+    drugs: list[str],
+    graded: list[ansm.Interaction],
+    mentions: list[dict[str, str]],
+    unknown: list[str],
+    online: bool,
+    not_graded: Sequence[str] = (),
+) -> str:
+    lines = [f"Interaction check for: {', '.join(drugs)}."]
+    lines.append(f"Graded interactions — {ansm.PROVENANCE} (its text is in French):")
+    if graded:
+        for i in graded:
+            advice = f" Details (French): {i.advice_fr}" if i.advice_fr else ""
+            lines.append(
+                f"- {i.drug_a} + {i.drug_b}: {i.severity} ({i.severity_fr}). "
+                f"Mechanism (French): {i.mechanism_fr}{advice}"
+            )
+    else:
+        lines.append("- No interaction between these drugs is listed in this reference.")
+    if not_graded:
+        lines.append(f"- Not covered by this reference: {', '.join(not_graded)}.")
+    if online:
+        lines.append("FDA drug labels (openFDA), drug-interaction sections:")
+        if mentions:
+            lines.extend(
+                f'- {m["label_of"]} label mentions {m["mentions"]}: "{m["excerpt"]}"'
+                for m in mentions
+            )
+        else:
+            lines.append("- No label names the other drug(s) in its drug-interaction section.")
+    else:
+        lines.append("FDA labels were not consulted (offline).")
+    if unknown:
+        lines.append(f"Not found in the available references: {', '.join(unknown)}.")
+    return "\n".join(lines)
+
+
+async def _fetch_labels(ctx: ToolContext, drugs: list[str]) -> dict[str, dict[str, Any]]:
+    """Labels by drug; a drug without a label is skipped, any other failure is raised."""
+    async with client_for(ctx) as client:
+        results = await asyncio.gather(
+            *(fetch_label(client, d, ctx.settings.tool_timeout_s) for d in drugs),
+            return_exceptions=True,
+        )
+    labels: dict[str, dict[str, Any]] = {}
+    for drug, result in zip(drugs, results, strict=True):
+        if (
+            isinstance(result, ToolFailure)
+            and result.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE
+        ):
+            continue
+        if isinstance(result, BaseException):
+            raise result
+        labels[drug] = result
+    return labels
+
+
+async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -> ToolOutcome:
+    drugs = _distinct_names(list(args.drug_names or []))
+    entity = ", ".join(drugs) or None
+    if len(drugs) < 2:
+        return error_outcome(
+            ToolErrorType.INVALID_ARGS,
+            LABEL,
+            entity=entity,
+            detail=f"drug_names={args.drug_names!r}",
+            message="At least two different drug names are needed to check for interactions.",
+        )
+    try:
+        labels: dict[str, dict[str, Any]] = {}
+        online = not ctx.settings.offline
+        if online:
+            try:
+                labels = await _fetch_labels(ctx, drugs)
+            except ToolFailure as failure:
+                if failure.error_type is not ToolErrorType.SERVICE_UNAVAILABLE:
+                    raise
+                online = False
+        resolved, graded = await asyncio.to_thread(_ansm_lookup, drugs, labels)
+        unknown = [d for d in drugs if d not in resolved and d not in labels]
+        if len(drugs) - len(unknown) < 2:
+            return error_outcome(
+                ToolErrorType.DRUG_NOT_IN_DATABASE,
+                LABEL,
+                entity=", ".join(unknown),
+                detail=f"recognised: ANSM={sorted(resolved)}, FDA labels={sorted(labels)}",
+            )
+        mentions = label_mentions(labels, drugs) if online else []
+        data = {
+            "drugs": drugs,
+            "interactions": [
+                {
+                    "drug_a": i.drug_a,
+                    "drug_b": i.drug_b,
+                    "severity": i.severity,
+                    "severity_fr": i.severity_fr,
+                    "mechanism_fr": i.mechanism_fr,
+                    "advice_fr": i.advice_fr,
+                    "source": ansm.PROVENANCE,
+                }
+                for i in graded
+            ],
+            "label_mentions": mentions,
+            "not_found": unknown,
+            "ansm_substances": {d: s.name for d, s in resolved.items()},
+            "online": online,
+        }
+        sources = [ANSM_SOURCE] if resolved else []
+        sources += [label_source(labels[d], d) for d in drugs if d in labels] if online else []
+        return ToolOutcome(
+            data=data,
+            formatted=format_result(
+                drugs,
+                graded,
+                mentions,
+                unknown,
+                online,
+                not_graded=[d for d in drugs if d in labels and d not in resolved],
+            ),
+            entity=entity,
+            sources=sources,
+        )
+    except ToolFailure as failure:
+        return failure_outcome(failure, LABEL, entity=entity)
+    except Exception as exc:  # noqa: BLE001 — tools never raise into the graph
+        return unexpected_outcome(exc, LABEL, entity=entity)
+
+
+SPEC = ToolSpec(
+    name="check_drug_interactions",
+    label=LABEL,
+    description=(
+        "Check for known interactions between two or more drugs. Returns severity, mechanism, "
+        "and clinical significance. Use when a clinician asks about combining medications or "
+        "potential drug-drug interactions."
+    ),
+    short_description="Interactions between two or more drugs, with severity.",
+    args=DrugInteractionArgs,
+    run=check_drug_interactions,
+    example=ToolExample(
+        query="Can I give amiodarone to a patient on warfarin?",
+        args={"drug_names": ["warfarin", "amiodarone"]},
+    ),
+)

