@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field, create_model
 
@@ -114,11 +115,24 @@ class ToolSpec:
     example: ToolExample | None = None
 
     def signature(self) -> str:
-        parts = []
-        for fname, info in self.args.model_fields.items():
-            ann = getattr(info.annotation, "__name__", None) or str(info.annotation).replace("typing.", "")
-            parts.append(f"{fname}: {ann}" + ("" if info.is_required() else " = None"))
+        parts = [
+            f"{fname}: {_type_name(info.annotation)}" + ("" if info.is_required() else " = None")
+            for fname, info in self.args.model_fields.items()
+        ]
         return f"{self.name}({', '.join(parts)})"
+
+
+def _type_name(annotation: Any) -> str:
+    """A prompt-friendly type name: ``str``, ``list[str]``; optional types show their base."""
+    origin = get_origin(annotation)
+    args = get_args(annotation)
+    if origin is Annotated:
+        return _type_name(args[0])
+    if origin in (Union, UnionType):
+        return " | ".join(_type_name(a) for a in args if a is not type(None))
+    if origin is not None:
+        return f"{origin.__name__}[{', '.join(_type_name(a) for a in args)}]"
+    return getattr(annotation, "__name__", str(annotation))
 
 
 class ToolRegistry:
