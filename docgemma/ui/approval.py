@@ -1,0 +1,108 @@
+"""The clinician-approval state machine behind the approval card.
+
+Pure and immutable: every transition returns a new ``ApprovalState``. ``submit``
+hands out an ``ApprovalDecision`` at most once per proposal, so a double click on
+Approve (or Approve then Reject) can never reach the agent twice; edits are checked
+against the tool's own argument model before they can be approved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest
+from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+
+
+class Phase(StrEnum):
+    IDLE = "idle"
+    PROPOSED = "proposed"
+    SUBMITTING = "submitting"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class ApprovalState:
+    phase: Phase = Phase.IDLE
+    request: ApprovalRequest | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    """The arguments as they stand, including the clinician's edits."""
+    edited: bool = False
+    error: str | None = None
+    """A clinician-readable problem with the last edit, shown on the card."""
+
+    @property
+    def open(self) -> bool:
+        return self.phase == Phase.PROPOSED
+
+
+def propose(state: ApprovalState, request: ApprovalRequest) -> ApprovalState:
+    """A new proposal replaces whatever came before (each turn proposes afresh)."""
+    return ApprovalState(phase=Phase.PROPOSED, request=request, args=dict(request.args))
+
+
+def edit(state: ApprovalState, changes: dict[str, Any]) -> ApprovalState:
+    """Apply edited field values; invalid values keep the previous arguments and set ``error``."""
+    if not state.open or state.request is None:
+        return state
+    merged = {
+        **state.args,
+        **{k: (v.strip() if isinstance(v, str) else v) for k, v in changes.items()},
+    }
+    merged = {k: (None if v == "" else v) for k, v in merged.items()}
+    model = TOOL_ARG_SCHEMAS.get(state.request.tool)
+    original = dict(state.request.args)
+    if model is not None:
+        try:
+            merged = model.model_validate(merged).model_dump()
+        except ValidationError as exc:
+            return replace(state, error=_explain(exc, model))
+        original = {**dict.fromkeys(model.model_fields), **original}
+    changed = merged != original
+    return replace(state, args=merged, edited=changed, error=None)
+
+
+def submit(
+    state: ApprovalState, action: Literal["approve", "reject"], reason: str | None = None
+) -> tuple[ApprovalState, ApprovalDecision | None]:
+    """Turn a click into a decision, once. Later clicks get ``None`` and change nothing."""
+    if not state.open or (action == "approve" and state.error):
+        return state, None
+    if action == "reject":
+        decision = ApprovalDecision(action="reject", reason=reason)
+    elif state.edited:
+        decision = ApprovalDecision(action="edit", args=dict(state.args))
+    else:
+        decision = ApprovalDecision(action="approve")
+    return replace(state, phase=Phase.SUBMITTING), decision
+
+
+def settle(state: ApprovalState, decision: ApprovalDecision, ok: bool) -> ApprovalState:
+    """Record how the submitted decision ended."""
+    if state.phase != Phase.SUBMITTING:
+        return state
+    if not ok:
+        return replace(state, phase=Phase.FAILED)
+    return replace(state, phase=Phase.REJECTED if decision.action == "reject" else Phase.APPROVED)
+
+
+def field_labels(tool: str) -> dict[str, str]:
+    """Clinician-facing labels for a write tool's fields, from its argument model."""
+    model = TOOL_ARG_SCHEMAS.get(tool)
+    if model is None:
+        return {}
+    return {name: name.replace("_", " ").capitalize() for name in model.model_fields}
+
+
+def _explain(exc: ValidationError, model: type[BaseModel]) -> str:
+    parts = []
+    for err in exc.errors():
+        name = ".".join(str(p) for p in err["loc"]) or model.__name__
+        parts.append(f"{name.replace('_', ' ')}: {err['msg'].lower()}")
+    return "Please check the edited fields — " + "; ".join(parts)

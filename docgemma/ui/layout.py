@@ -1,0 +1,110 @@
+"""The Gradio page: tabs, the clinician chat, approval card, patient panel and settings.
+
+Only components and wiring live here; what happens on each event is in
+``handlers.py``. Tabs leave room for the patient triage mode beside the clinician one.
+``CSS`` goes to ``gr.mount_gradio_app`` (Gradio 6 takes styling at mount/launch time).
+"""
+
+from __future__ import annotations
+
+import gradio as gr
+
+from docgemma.config import Settings
+from docgemma.ui.handlers import MAX_FIELDS, Handlers
+from docgemma.ui.session import new_session
+
+EXAMPLES = (
+    "What is hypertension?",
+    "Check FDA warnings for dofetilide",
+    "Find patient John Smith, check his chart, and verify metformin safety",
+    "Check FDA warnings for amiodarone",
+)
+CSS = """
+#approval-card { border: 2px solid var(--color-accent); border-radius: 8px; padding: 8px; }
+#input-error { color: var(--error-text-color); }
+"""
+
+
+def build_blocks(handlers: Handlers, settings: Settings) -> gr.Blocks:
+    with gr.Blocks(title="DocGemma") as demo:
+        session = gr.State(new_session)
+        gr.Markdown(
+            "## DocGemma — clinical decision support\n"
+            "Answers for clinicians, with every step shown and every record change "
+            "approved by you. "
+            "Not a substitute for clinical judgement."
+        )
+        with gr.Tabs(), gr.Tab("Clinician assistant", id="clinician"):
+            _clinician_tab(handlers, settings, session)
+    return demo
+
+
+def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
+    with gr.Row():
+        with gr.Column(scale=3):
+            chatbot = gr.Chatbot(label="Conversation", height=560, elem_id="chat", buttons=["copy"])
+            with gr.Group(visible=False, elem_id="approval-card") as card:
+                card_md = gr.Markdown()
+                with gr.Column(visible=False) as edit_box:
+                    fields = [
+                        gr.Textbox(visible=False, elem_id=f"edit-field-{i}")
+                        for i in range(MAX_FIELDS)
+                    ]
+                card_error = gr.Markdown(elem_id="approval-error")
+                reason = gr.Textbox(
+                    label="Reason (optional, for Reject)", max_lines=1, elem_id="reject-reason"
+                )
+                with gr.Row():
+                    approve = gr.Button("Approve", variant="primary", elem_id="approve-btn")
+                    edit = gr.Button("Edit", elem_id="edit-btn")
+                    reject = gr.Button("Reject", variant="stop", elem_id="reject-btn")
+            with gr.Row(visible=False) as follow_row:
+                follow = [gr.Button(size="sm", elem_classes=["follow-up"]) for _ in range(3)]
+            msg = gr.MultimodalTextbox(
+                placeholder="Ask a clinical question; attach an image (PNG, JPEG, DICOM) if needed",
+                file_count="single",
+                sources=["upload"],
+                elem_id="msg",
+                show_label=False,
+            )
+            input_error = gr.Markdown(visible=False, elem_id="input-error")
+            gr.Markdown("**Examples** (one click asks the question)")
+            with gr.Row():
+                examples = [gr.Button(q, size="sm", elem_classes=["example"]) for q in EXAMPLES]
+        with gr.Column(scale=2):
+            with gr.Accordion("Patient", open=True):
+                banner = gr.Markdown("No active patient.", elem_id="active-patient")
+                with gr.Row():
+                    query = gr.Textbox(
+                        label="Search by name", max_lines=1, elem_id="patient-query", scale=3
+                    )
+                    search = gr.Button("Search", elem_id="patient-search", scale=1)
+                picks = gr.Dropdown(
+                    label="Matches", choices=[], elem_id="patient-picks", interactive=True
+                )
+                with gr.Row():
+                    use = gr.Button("Use this patient", variant="primary", elem_id="patient-use")
+                    clear = gr.Button("Clear", elem_id="patient-clear")
+                chart = gr.Markdown(elem_id="patient-chart")
+            with gr.Accordion("Settings", open=False):
+                gr.Markdown(h.settings_markdown(), elem_id="settings-info")
+
+    panels = [follow_row, *follow, card, card_md, card_error, edit_box, *fields]
+    turn_out = [chatbot, msg, input_error]
+    agent = {"concurrency_id": "agent", "concurrency_limit": 1}
+
+    msg.submit(h.submit, [msg, session], turn_out, **agent).then(h.panels, session, panels)
+    for button in (*follow, *examples):
+        button.click(h.ask, [button, session], turn_out, **agent).then(h.panels, session, panels)
+    approve.click(h.approve, [session, *fields], [chatbot, card_error], **agent).then(
+        h.panels, session, panels
+    )
+    reject.click(h.reject, [session, reason], [chatbot, card_error], **agent).then(
+        h.panels, session, panels
+    )
+    edit.click(h.open_editor, None, edit_box)
+
+    search.click(h.search_patients, [query], [picks, chart])
+    query.submit(h.search_patients, [query], [picks, chart])
+    use.click(h.select_patient, [picks, session], [banner, chart])
+    clear.click(h.clear_patient, [session], [banner, chart, picks])

@@ -1,0 +1,70 @@
+"""Markdown for what the clinician reads: answer with citations, sources, notices, approval card."""
+
+from __future__ import annotations
+
+import re
+
+from docgemma.agent.outcome import ApprovalRequest, TurnResult
+from docgemma.tools.base import Source
+
+_CITATION = re.compile(r"\[(\d{1,2})\](?!\()")
+FALLBACK_NOTICE = (
+    "The language model was unavailable for this turn, so this answer was assembled "
+    "without it. Please try again shortly."
+)
+BACKEND_DOWN = (
+    "I could not reach the language model just now, so I cannot answer this question. "
+    "The app is still running — please try again in a moment."
+)
+
+
+def link_citations(text: str, sources: list[Source]) -> str:
+    """Turn ``[n]`` into a link to source n when it has a URL; unknown numbers stay as typed."""
+
+    def sub(match: re.Match[str]) -> str:
+        n = int(match.group(1))
+        if 1 <= n <= len(sources) and sources[n - 1].url:
+            return f"[[{n}]]({sources[n - 1].url})"
+        return match.group(0)
+
+    return _CITATION.sub(sub, text)
+
+
+def sources_block(sources: list[Source]) -> str:
+    if not sources:
+        return ""
+    lines = ["**Sources**"]
+    for n, src in enumerate(sources, 1):
+        title = src.title.strip() or "Untitled source"
+        lines.append(f"{n}. [{title}]({src.url})" if src.url else f"{n}. {title}")
+    return "\n".join(lines)
+
+
+def answer_markdown(result: TurnResult) -> str:
+    """The final chat message: notices first, then the answer, then the numbered sources."""
+    notices = list(result.notices)
+    if result.fallback_used:
+        notices.append(FALLBACK_NOTICE)
+    parts = [f"> ℹ️ {n}" for n in notices]
+    parts.append(
+        link_citations(result.final_response.strip(), result.sources_used) or "_(no answer)_"
+    )
+    block = sources_block(result.sources_used)
+    if block:
+        parts.append(block)
+    return "\n\n".join(parts)
+
+
+def approval_card(request: ApprovalRequest, args: dict[str, object], edited: bool) -> str:
+    """The proposed write in clinician terms; the write happens only after Approve."""
+    rows = "\n".join(
+        f"| {k.replace('_', ' ').capitalize()} | {v} |"
+        for k, v in args.items()
+        if v not in (None, "")
+    )
+    note = " *(edited)*" if edited else ""
+    return (
+        f"### Approval needed: {request.tool_label}{note}\n\n{request.summary}\n\n"
+        f"| Field | Value |\n|---|---|\n{rows}\n\n"
+        "Nothing is written to the record until you press **Approve**."
+    )

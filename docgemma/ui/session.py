@@ -1,0 +1,62 @@
+"""Per-browser-session state, and the agent contract the UI is written against.
+
+Gradio deep-copies a ``gr.State`` default for every session, so the thread id is
+created lazily from the session hash plus a random suffix: two tabs never share a
+conversation. The history lives here (server side) and the chatbot only displays it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from docgemma.agent.events import TraceEvent
+from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.llm.types import ImageInput
+from docgemma.ui.approval import ApprovalState
+
+AgentItem = TraceEvent | TurnResult
+
+
+class TurnRunner(Protocol):
+    """What ``docgemma.agent.service.Agent`` offers the UI."""
+
+    def run_turn(
+        self,
+        thread_id: str,
+        message: str,
+        *,
+        image: ImageInput | None = None,
+        patient_id: str | None = None,
+    ) -> AsyncIterator[AgentItem]: ...
+
+    def resume(self, thread_id: str, decision: ApprovalDecision) -> AsyncIterator[AgentItem]: ...
+
+
+@dataclass
+class SessionState:
+    thread_id: str = ""
+    patient_id: str | None = None
+    patient_name: str = ""
+    history: list[dict[str, Any]] = field(default_factory=list)
+    approval: ApprovalState = field(default_factory=ApprovalState)
+    follow_ups: list[str] = field(default_factory=list)
+    turns: int = 0
+    busy: bool = False
+    """A turn or an approval is streaming; new submissions wait for it."""
+
+    def thread(self, session_hash: str | None) -> str:
+        if not self.thread_id:
+            self.thread_id = f"{session_hash or 'local'}-{uuid.uuid4().hex[:8]}"
+        return self.thread_id
+
+    def next_turn_id(self) -> str:
+        self.turns += 1
+        return f"t{self.turns}"
+
+
+def new_session() -> SessionState:
+    """The ``gr.State`` factory: Gradio calls it once per browser session."""
+    return SessionState()

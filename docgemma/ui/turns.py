@@ -1,0 +1,142 @@
+"""Streaming one agent turn (or one approval decision) into the chat history.
+
+Gradio-free: these async generators yield the whole message list after every trace
+event, so the timeline fills in live and the answer grows token by token. A failing
+backend ends the turn with a friendly message instead of an exception in the page.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Literal
+
+from docgemma.agent.events import AnswerToken
+from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.ui.approval import propose, settle, submit
+from docgemma.ui.render import BACKEND_DOWN, answer_markdown
+from docgemma.ui.session import AgentItem, SessionState, TurnRunner
+from docgemma.ui.timeline import Timeline
+from docgemma.ui.uploads import Submission
+
+log = logging.getLogger(__name__)
+Clock = Callable[[], float]
+History = list[dict[str, Any]]
+
+
+async def user_turn(
+    session: SessionState,
+    agent: TurnRunner,
+    submission: Submission,
+    session_hash: str | None = None,
+    clock: Clock = time.monotonic,
+) -> AsyncIterator[History]:
+    """Ask the agent; the user's message (and image) go into the history first."""
+    thread = session.thread(session_hash)
+    session.history.extend(user_messages(submission))
+    session.follow_ups = []
+    items = agent.run_turn(
+        thread, submission.text, image=submission.image, patient_id=session.patient_id
+    )
+    async for view in _stream(session, items, Timeline(session.next_turn_id(), clock()), clock):
+        yield view
+
+
+def user_messages(submission: Submission) -> History:
+    """The clinician's side of a turn: the image (if any), then the text."""
+    image = (
+        [{"role": "user", "content": {"path": submission.image_path}}]
+        if submission.image_path
+        else []
+    )
+    return [*image, {"role": "user", "content": submission.text}]
+
+
+async def decide(
+    session: SessionState,
+    agent: TurnRunner,
+    action: Literal["approve", "reject"],
+    reason: str | None = None,
+    clock: Clock = time.monotonic,
+) -> AsyncIterator[History]:
+    """Send the clinician's decision once; repeated clicks only re-show the history."""
+    state, decision = submit(session.approval, action, reason)
+    if decision is None:
+        yield list(session.history)
+        return
+    session.approval = state
+    request = state.request
+    assert request is not None  # an open proposal always has one
+    verb = {"approve": "Approved", "edit": "Approved with edits", "reject": "Rejected"}[
+        decision.action
+    ]
+    session.history.append({"role": "user", "content": f"**{verb}:** {request.summary}"})
+    timeline = Timeline(session.next_turn_id(), clock())
+    timeline.note(
+        f"Clinician decision: {verb.lower()}", _decision_detail(decision, state.args), clock()
+    )
+    result: list[TurnResult] = []
+    async for view in _stream(
+        session, agent.resume(session.thread_id, decision), timeline, clock, result
+    ):
+        yield view
+    ok = bool(result) and not any(
+        c.error_type for c in result[0].tool_calls if c.tool == request.tool
+    )
+    session.approval = settle(session.approval, decision, ok)
+
+
+def _decision_detail(decision: ApprovalDecision, args: dict[str, Any]) -> str:
+    if decision.action == "reject":
+        return "Nothing was written to the record." + (
+            f" Reason: {decision.reason}" if decision.reason else ""
+        )
+    shown = ", ".join(f"{k} = {v}" for k, v in args.items() if v not in (None, ""))
+    return f"Writing to the record: {shown}"
+
+
+async def _stream(
+    session: SessionState,
+    items: AsyncIterator[AgentItem],
+    timeline: Timeline,
+    clock: Clock,
+    out: list[TurnResult] | None = None,
+) -> AsyncIterator[History]:
+    base = list(session.history)
+    answer = ""
+    result: TurnResult | None = None
+
+    def view(text: str) -> History:
+        return (
+            base + timeline.messages() + ([{"role": "assistant", "content": text}] if text else [])
+        )
+
+    session.busy = True
+    try:
+        yield view("")
+        async for item in items:
+            if isinstance(item, TurnResult):
+                result = item
+            elif isinstance(item, AnswerToken):
+                answer += item.text
+                yield view(answer)
+            else:
+                timeline.apply(item, clock())
+                yield view(answer)
+    except Exception:  # the page must survive any backend failure; the log keeps the detail
+        log.exception("agent turn failed")
+    finally:
+        session.busy = False
+    timeline.close(clock(), result.reasoning_timeline if result else None)
+    if result is None:
+        session.history = view(BACKEND_DOWN)
+        yield list(session.history)
+        return
+    if out is not None:
+        out.append(result)
+    session.follow_ups = [q for q in result.follow_up_questions if q.strip()][:3]
+    if result.pending_approval is not None:
+        session.approval = propose(session.approval, result.pending_approval)
+    session.history = view(answer_markdown(result))
+    yield list(session.history)

@@ -1,0 +1,80 @@
+"""Checking what the clinician typed and attached, before anything reaches the agent.
+
+Every rejection is a short message the clinician can act on. Image checks (type by
+content, never by file name; size; DICOM rendering) are ``docgemma.imaging``'s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from docgemma.imaging import ImageError, prepare_image
+from docgemma.llm.types import ImageInput
+
+log = logging.getLogger(__name__)
+
+
+class UploadRejected(ValueError):
+    """Raised with a clinician-readable message."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    text: str
+    image: ImageInput | None = None
+    image_path: str | None = None
+    """A displayable copy of the image (DICOM is rendered to PNG)."""
+
+
+def parse_submission(
+    message: dict[str, Any] | str | None, max_bytes: int, render_dir: Path
+) -> Submission:
+    """Validate a ``MultimodalTextbox`` value; raises ``UploadRejected`` on bad input."""
+    if isinstance(message, str) or message is None:
+        message = {"text": message or "", "files": []}
+    text = (message.get("text") or "").strip()
+    files = [_file_path(f) for f in message.get("files") or []]
+    if len(files) > 1:
+        raise UploadRejected("Please attach one image at a time.")
+    if not text and not files:
+        raise UploadRejected("Please type a question (you can also attach one image).")
+    if not files:
+        return Submission(text=text)
+    path = Path(files[0])
+    image, shown = load_image(path, max_bytes, render_dir)
+    return Submission(
+        text=text or "Please describe this image.", image=image, image_path=str(shown)
+    )
+
+
+def _file_path(item: Any) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict):
+        return item.get("path") or item.get("name") or ""
+    return getattr(item, "path", None) or getattr(item, "name", "")
+
+
+def load_image(path: Path, max_bytes: int, render_dir: Path) -> tuple[ImageInput, Path]:
+    """Check an upload by content (``docgemma.imaging``); returns model input and a display copy."""
+    if not path.is_file():
+        raise UploadRejected("The attached file could not be read; please attach it again.")
+    if path.stat().st_size > max_bytes:  # refuse before reading a huge file into memory
+        size = path.stat().st_size
+        raise UploadRejected(
+            f"The attached image is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB."
+        )
+    try:
+        prepared = prepare_image(path.read_bytes(), max_bytes)
+    except ImageError as exc:
+        raise UploadRejected(str(exc)) from exc
+    render_dir.mkdir(parents=True, exist_ok=True)
+    suffix = "png" if prepared.mime_type == "image/png" else "jpg"
+    shown = render_dir / f"{hashlib.sha256(prepared.data).hexdigest()[:16]}.{suffix}"
+    shown.write_bytes(prepared.data)
+    log.info("accepted upload: %s", prepared.describe())
+    return prepared.to_input(), shown

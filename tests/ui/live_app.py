@@ -1,0 +1,66 @@
+"""Running the whole app (Gradio + embedded FHIR) on a free local port for browser tests."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from docgemma.config import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+
+def load_app_module() -> Any:
+    spec = importlib.util.spec_from_file_location("docgemma_app", ROOT / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@contextmanager
+def running_app(data_dir: Path, agent_factory: Any = None, **overrides: Any) -> Iterator[str]:
+    """Serve ``app.create_app`` with uvicorn in a thread; yields the base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    settings = Settings(data_dir=data_dir, host="127.0.0.1", port=port, offline=True, **overrides)
+    app_module = load_app_module()
+    kwargs = {"agent_factory": agent_factory} if agent_factory is not None else {}
+    server = uvicorn.Server(
+        uvicorn.Config(app_module.create_app(settings, **kwargs), log_level="warning")
+    )
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="docgemma-app"
+    )
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the app did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)

@@ -1,0 +1,86 @@
+"""The approval state machine: one decision per proposal, edits validated."""
+
+from __future__ import annotations
+
+from ui_fakes import PRESCRIPTION
+
+from docgemma.ui.approval import ApprovalState, Phase, edit, field_labels, propose, settle, submit
+
+
+def proposed() -> ApprovalState:
+    return propose(ApprovalState(), PRESCRIPTION)
+
+
+def test_nothing_to_submit_without_a_proposal():
+    state, decision = submit(ApprovalState(), "approve")
+    assert decision is None and state.phase == Phase.IDLE
+
+
+def test_approve_once_then_double_click_is_ignored():
+    state, first = submit(proposed(), "approve")
+    assert first is not None and first.action == "approve" and first.args is None
+    assert state.phase == Phase.SUBMITTING
+    again, second = submit(state, "approve")
+    assert second is None and again is state
+    _, late_reject = submit(state, "reject")
+    assert late_reject is None
+
+
+def test_settled_proposal_cannot_be_resubmitted():
+    state, decision = submit(proposed(), "approve")
+    done = settle(state, decision, ok=True)
+    assert done.phase == Phase.APPROVED
+    assert submit(done, "approve")[1] is None
+
+
+def test_reject_carries_the_reason_and_settles_as_rejected():
+    state, decision = submit(proposed(), "reject", reason="wrong dose")
+    assert decision.action == "reject" and decision.reason == "wrong dose"
+    assert settle(state, decision, ok=True).phase == Phase.REJECTED
+
+
+def test_failed_write_is_recorded():
+    state, decision = submit(proposed(), "approve")
+    assert settle(state, decision, ok=False).phase == Phase.FAILED
+
+
+def test_edit_turns_approve_into_an_edit_decision_with_the_new_args():
+    state = edit(proposed(), {"dosage": " 850 mg ", "notes": ""})
+    assert state.edited and state.error is None and state.args["dosage"] == "850 mg"
+    assert state.args["notes"] is None
+    _, decision = submit(state, "approve")
+    assert decision.action == "edit" and decision.args["dosage"] == "850 mg"
+    assert decision.args["medication_name"] == "metformin"
+
+
+def test_unchanged_edit_is_a_plain_approve():
+    state = edit(proposed(), {"dosage": "500 mg"})
+    assert not state.edited
+    assert submit(state, "approve")[1].action == "approve"
+
+
+def test_invalid_edit_is_refused_with_a_readable_message_and_blocks_approve():
+    state = edit(proposed(), {"dosage": ""})
+    assert state.error and "dosage" in state.error
+    assert state.args["dosage"] == "500 mg"
+    assert submit(state, "approve")[1] is None
+    assert submit(state, "reject")[1].action == "reject"
+    fixed = edit(state, {"dosage": "1 g"})
+    assert fixed.error is None and submit(fixed, "approve")[1].args["dosage"] == "1 g"
+
+
+def test_a_new_proposal_reopens_the_card():
+    state, decision = submit(proposed(), "reject")
+    state = propose(settle(state, decision, ok=True), PRESCRIPTION)
+    assert state.open and not state.edited
+
+
+def test_edits_after_submission_are_ignored():
+    state, _ = submit(proposed(), "approve")
+    assert edit(state, {"dosage": "1 g"}) is state
+
+
+def test_field_labels_come_from_the_tool_arguments():
+    labels = field_labels("prescribe_medication")
+    assert labels["medication_name"] == "Medication name" and "frequency" in labels
+    assert field_labels("no_such_tool") == {}

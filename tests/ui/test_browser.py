@@ -1,0 +1,223 @@
+"""The app in a real browser: Playwright driving Debian's Chromium against a live server.
+
+Page mechanics (timeline, uploads, errors, sessions) run on the agent double; the
+direct question and the prescription approval run on the real agent with the real
+embedded model and the real FHIR server, which is then queried over HTTP.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import httpx
+import pytest
+from live_app import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
+from PIL import Image
+from ui_fakes import FakeAgent, direct_events, tool_events
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Chromium is not installed at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+SPINNER = "#chat .loading-spinner"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def fake_agent():
+    return FakeAgent(
+        events=tool_events() + direct_events("Dofetilide carries a boxed warning [1]."), delay_s=0.4
+    )
+
+
+@pytest.fixture(scope="module")
+def fake_url(tmp_path_factory, fake_agent):
+    with running_app(
+        tmp_path_factory.mktemp("fake"), agent_factory=lambda s, ehr: fake_agent
+    ) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def real_url(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("real")) as url:
+        yield url
+
+
+def open_page(browser, url):
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.goto(url)
+    page.wait_for_selector("#msg textarea", timeout=60_000)
+    return page
+
+
+def shot(page, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def ask(page, text, timeout_ms=60_000):
+    users = page.locator("#chat [data-testid='user']").count()
+    page.fill("#msg textarea", text)
+    page.keyboard.press("Enter")
+    page.locator("#chat [data-testid='user']").nth(users).wait_for(timeout=10_000)
+    finish(page, timeout_ms)
+
+
+def finish(page, timeout_ms):
+    page.get_by_text("Reasoning").last.wait_for(timeout=timeout_ms)
+    page.wait_for_function(f"!document.querySelector('{SPINNER}')", timeout=timeout_ms)
+
+
+def last_bot_text(page):
+    return page.locator("#chat [data-testid='bot']").last.inner_text()
+
+
+def png_file(tmp_path):
+    path = tmp_path / "lesion.png"
+    Image.new("RGB", (64, 64), (180, 90, 60)).save(path)
+    return path
+
+
+# ── on the agent double ──
+
+
+def test_page_loads_with_tabs_examples_and_settings(browser, fake_url):
+    page = open_page(browser, fake_url)
+    assert page.get_by_role("tab", name="Clinician assistant").is_visible()
+    assert page.get_by_role("button", name="What is hypertension?").is_visible()
+    page.get_by_text("Settings").click()
+    assert "Offline" in page.locator("#settings-info").inner_text()
+    shot(page, "01_loaded")
+
+
+def test_tool_question_fills_the_timeline_live_then_completes(browser, fake_url):
+    page = open_page(browser, fake_url)
+    page.fill("#msg textarea", "Check FDA warnings for dofetilide")
+    page.keyboard.press("Enter")
+    page.locator(SPINNER).first.wait_for(timeout=15_000)
+    shot(page, "02_timeline_running")
+    finish(page, 60_000)
+    page.get_by_text("Reasoning").last.click()
+    page.get_by_text("Consulting a source").last.wait_for(timeout=5_000)
+    page.get_by_text("Consulting a source").last.click()
+    assert page.get_by_text("Drug Safety Report").last.is_visible()
+    assert "Sources" in last_bot_text(page)
+    assert page.locator("button.follow-up:visible").count() == 3
+    shot(page, "03_timeline_done")
+
+
+def test_image_upload_reaches_the_agent_and_the_chat(browser, fake_url, fake_agent, tmp_path):
+    page = open_page(browser, fake_url)
+    page.set_input_files("#msg input[type=file]", str(png_file(tmp_path)))
+    page.locator("#msg img, #msg .thumbnail-item").first.wait_for(timeout=10_000)
+    ask(page, "What could this lesion be?")
+    page.locator("#chat img").first.wait_for(timeout=10_000)
+    assert fake_agent.calls[-1]["image"].mime_type == "image/png"
+    shot(page, "04_image")
+
+
+def test_non_image_upload_is_refused_with_a_message(browser, fake_url, fake_agent, tmp_path):
+    calls = len(fake_agent.calls)
+    page = open_page(browser, fake_url)
+    bogus = tmp_path / "notes.png"
+    bogus.write_bytes(b"just some text, not a picture\n" * 20)
+    page.set_input_files("#msg input[type=file]", str(bogus))
+    page.wait_for_timeout(500)
+    page.fill("#msg textarea", "Look at this")
+    page.keyboard.press("Enter")
+    error = page.locator("#input-error")
+    error.wait_for(state="visible", timeout=10_000)
+    assert "not a supported image" in error.inner_text()
+    assert len(fake_agent.calls) == calls
+    shot(page, "05_bad_upload")
+
+
+def test_empty_message_is_refused(browser, fake_url):
+    page = open_page(browser, fake_url)
+    page.focus("#msg textarea")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(1000)
+    assert page.locator("#chat [data-testid='user']").count() == 0
+
+
+def test_two_browser_sessions_stay_separate(browser, fake_url, fake_agent):
+    first, second = open_page(browser, fake_url), open_page(browser, fake_url)
+    ask(first, "First session question")
+    ask(second, "Second session question")
+    assert "Second session" not in first.locator("#chat").inner_text()
+    assert "First session" not in second.locator("#chat").inner_text()
+    assert fake_agent.calls[-1]["thread"] != fake_agent.calls[-2]["thread"]
+
+
+# ── on the real agent and the real embedded model ──
+
+
+def test_direct_question_on_the_real_model(browser, real_url):
+    page = open_page(browser, real_url)
+    page.get_by_role("button", name="What is hypertension?").click()
+    page.locator("#chat [data-testid='user']").first.wait_for(timeout=10_000)
+    finish(page, 240_000)
+    answer = last_bot_text(page)
+    assert answer.replace("Reasoning", "").strip()
+    assert "could not reach the language model" not in answer
+    shot(page, "06_real_direct")
+
+
+def medication_requests(real_url, patient_id):
+    bundle = httpx.get(
+        f"{real_url}/fhir/MedicationRequest", params={"patient": patient_id, "_count": "100"}
+    ).json()
+    return [e["resource"] for e in bundle.get("entry", [])]
+
+
+def test_reject_then_approve_a_prescription_writes_exactly_once(browser, real_url):
+    before = len(medication_requests(real_url, "abc-123"))
+    page = open_page(browser, real_url)
+    page.fill("#patient-query input", "John Smith")
+    page.click("#patient-search")
+    page.get_by_text("1 match").wait_for(timeout=15_000)
+    page.click("#patient-use")
+    page.locator("#active-patient").get_by_text("abc-123").wait_for(timeout=15_000)
+    assert "Active medications" in page.locator("#patient-chart").inner_text()
+
+    ask(page, "Prescribe metformin 500 mg twice daily", timeout_ms=240_000)
+    card = page.locator("#approval-card").first
+    card.wait_for(state="visible", timeout=10_000)
+    assert "metformin" in card.inner_text().lower()
+    page.click("#reject-btn")
+    page.get_by_text("Rejected:").wait_for(timeout=60_000)
+    card.wait_for(state="hidden", timeout=60_000)
+    assert len(medication_requests(real_url, "abc-123")) == before
+
+    ask(page, "Prescribe metformin 500 mg twice daily", timeout_ms=240_000)
+    card.wait_for(state="visible", timeout=10_000)
+    page.click("#edit-btn")
+    page.get_by_label("Frequency").fill("twice daily")
+    page.get_by_label("Dosage").fill("500 mg")
+    shot(page, "07_approval_card")
+    shutil.copy(shot(page, "07_approval_card"), ROOT / "data" / "screenshots" / "app.png")
+    page.dblclick("#approve-btn")
+    page.get_by_text("Approved with edits:").first.wait_for(timeout=60_000)
+    card.wait_for(state="hidden", timeout=120_000)
+    finish(page, 120_000)
+    shot(page, "08_approved")
+    after = medication_requests(real_url, "abc-123")
+    assert len(after) == before + 1
+    assert page.get_by_text("Approved with edits:").count() == 1
+    new = [r for r in after if "metformin" in str(r).lower() and "twice daily" in str(r).lower()]
+    assert new, "the edited prescription should be in the record"

@@ -1,0 +1,46 @@
+"""Citations, sources and notices in the final answer."""
+
+from __future__ import annotations
+
+from docgemma.agent.outcome import ApprovalRequest, TurnResult
+from docgemma.tools.base import Source
+from docgemma.ui.render import FALLBACK_NOTICE, answer_markdown, approval_card, link_citations
+
+SOURCES = [
+    Source(title="A trial", url="https://clinicaltrials.gov/study/NCT1", kind="trial"),
+    Source(title="Chart", kind="ehr"),
+]
+
+
+def test_citations_link_only_to_known_sources_with_urls():
+    text = link_citations("See [1], [2] and [3]; [x](y) stays.", SOURCES)
+    assert text == "See [[1]](https://clinicaltrials.gov/study/NCT1), [2] and [3]; [x](y) stays."
+
+
+def test_answer_lists_sources_and_notices():
+    result = TurnResult(
+        final_response="Answer [1].",
+        sources_used=SOURCES,
+        notices=["Message truncated."],
+        fallback_used=True,
+    )
+    md = answer_markdown(result)
+    assert md.startswith("> ℹ️ Message truncated.") and FALLBACK_NOTICE in md
+    assert "1. [A trial](https://clinicaltrials.gov/study/NCT1)" in md and "2. Chart" in md
+
+
+def test_empty_answer_is_visible():
+    assert "_(no answer)_" in answer_markdown(TurnResult(final_response=" "))
+
+
+def test_approval_card_shows_fields_and_the_promise():
+    req = ApprovalRequest(
+        tool="prescribe_medication",
+        tool_label="Prescription",
+        summary="Metformin for J",
+        args={"medication_name": "metformin", "dosage": "500 mg", "notes": None},
+        idempotency_key="k",
+    )
+    card = approval_card(req, req.args, edited=True)
+    assert "| Medication name | metformin |" in card and "Notes" not in card
+    assert "(edited)" in card and "until you press **Approve**" in card

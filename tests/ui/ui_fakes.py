@@ -1,0 +1,104 @@
+"""A small agent double with the real agent's contract, for UI logic tests.
+
+It streams a scripted list of trace events and a ``TurnResult``; ``resume`` records
+every decision it receives so tests can count submissions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from docgemma.agent.events import (
+    AnswerToken,
+    NodeFinished,
+    NodeStarted,
+    ResultClassified,
+    ToolCalled,
+    ToolFinished,
+)
+from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, ToolCallRecord, TurnResult
+from docgemma.tools.base import Source
+
+
+def direct_events(answer: str) -> list[Any]:
+    return [
+        NodeStarted(node="intent_classify", label="Understanding the question"),
+        NodeFinished(node="intent_classify", label="Understanding the question", duration_s=0.1),
+        NodeStarted(node="synthesize", label="Writing the answer"),
+        *[AnswerToken(node="synthesize", text=w + " ") for w in answer.split()],
+        NodeFinished(node="synthesize", label="Writing the answer", duration_s=0.2),
+    ]
+
+
+def tool_events(tool: str = "check_drug_safety", label: str = "Drug Safety Report") -> list[Any]:
+    return [
+        NodeStarted(node="tool_execute", label="Consulting a source"),
+        ToolCalled(
+            node="tool_execute", tool=tool, tool_label=label, args={"drug_name": "dofetilide"}
+        ),
+        ToolFinished(node="tool_execute", tool=tool, tool_label=label, ok=True, duration_s=0.3),
+        NodeFinished(node="tool_execute", duration_s=0.4),
+        ResultClassified(node="result_classify", quality="success_rich"),
+    ]
+
+
+PRESCRIPTION = ApprovalRequest(
+    tool="prescribe_medication",
+    tool_label="Prescription",
+    args={
+        "patient_id": "p1",
+        "medication_name": "metformin",
+        "dosage": "500 mg",
+        "frequency": "twice daily",
+    },
+    summary="Metformin 500 mg twice daily for Jane Doe",
+    idempotency_key="k1",
+)
+
+
+@dataclass
+class FakeAgent:
+    events: list[Any] = field(
+        default_factory=lambda: direct_events("Hypertension is high blood pressure [1].")
+    )
+    result: TurnResult = field(
+        default_factory=lambda: TurnResult(
+            final_response="Hypertension is high blood pressure [1].",
+            sources_used=[
+                Source(title="Guideline", url="https://example.org/g", kind="literature")
+            ],
+            follow_up_questions=["What causes it?", "How is it treated?", "What are the risks?"],
+        )
+    )
+    fail_with: Exception | None = None
+    delay_s: float = 0.0
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[ApprovalDecision] = field(default_factory=list)
+
+    async def run_turn(
+        self, thread_id: str, message: str, *, image=None, patient_id=None
+    ) -> AsyncIterator[Any]:
+        self.calls.append(
+            {"thread": thread_id, "message": message, "image": image, "patient": patient_id}
+        )
+        for ev in self.events:
+            if self.delay_s:
+                await asyncio.sleep(self.delay_s)
+            yield ev
+        if self.fail_with is not None:
+            raise self.fail_with
+        yield self.result
+
+    async def resume(self, thread_id: str, decision: ApprovalDecision) -> AsyncIterator[Any]:
+        self.decisions.append(decision)
+        await asyncio.sleep(self.delay_s)
+        if decision.action == "reject":
+            yield TurnResult(final_response="Understood — nothing was written.")
+            return
+        yield TurnResult(
+            final_response="The prescription was saved.",
+            tool_calls=[ToolCallRecord(tool="prescribe_medication", tool_label="Prescription")],
+        )
