@@ -1,0 +1,127 @@
+"""Command line: ``python -m docgemma ask "..." [--image PATH] [--patient ID] [--json]``.
+
+``main()`` dispatches subcommands from ``COMMANDS`` so others (``serve``, ...) can be
+added beside ``ask`` without touching it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from docgemma.agent.outcome import TurnResult
+from docgemma.config import Settings, get_settings
+
+log = logging.getLogger("docgemma")
+
+
+async def build_agent(settings: Settings):  # -> Agent (imported lazily: heavy dependencies)
+    """The agent as the app runs it: configured backend, real tools, SQLite memory."""
+    from docgemma.agent.service import Agent, sqlite_checkpointer
+    from docgemma.llm.registry import create_backend
+
+    try:
+        from docgemma.tools.registry import build_registry
+    except ImportError as exc:
+        raise SystemExit(f"the tool registry is not available yet: {exc}") from exc
+    return Agent.create(
+        settings,
+        create_backend(settings),
+        build_registry(),
+        checkpointer=await sqlite_checkpointer(settings),
+    )
+
+
+def result_json(result: TurnResult) -> dict:
+    """The one JSON object ``ask --json`` prints: what a script needs to evaluate a turn."""
+    return {
+        "intent": result.intent,
+        "tool_calls": [c.model_dump() for c in result.tool_calls],
+        "clarification_asked": result.clarification_requested,
+        "errors": result.errors,
+        "final_response": result.final_response,
+        "timeline": [t.model_dump() for t in result.reasoning_timeline],
+        "model_calls": result.model_calls,
+        "pending_approval": result.pending_approval.model_dump()
+        if result.pending_approval
+        else None,
+        "confidence_level": result.confidence_level,
+        "follow_up_questions": result.follow_up_questions,
+        "notices": result.notices,
+    }
+
+
+def result_text(result: TurnResult) -> str:
+    lines = [result.final_response, "", "Reasoning timeline:"]
+    for step in result.reasoning_timeline:
+        mark = {"done": "✓", "error": "✗", "pending": "…"}[step.status]
+        lines.append(f"  {mark} {step.title}" + (f" — {step.detail}" if step.detail else ""))
+    if result.notices:
+        lines += ["", *(f"Notice: {n}" for n in result.notices)]
+    lines.append(f"\nconfidence: {result.confidence_level}; model calls: {result.model_calls}")
+    return "\n".join(lines)
+
+
+async def _ask(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    image = None
+    if args.image:
+        from docgemma.llm.types import ImageInput
+
+        path = Path(args.image)
+        if not path.is_file():
+            print(f"error: image not found: {path}", file=sys.stderr)
+            return 2
+        mime = "image/jpeg" if path.suffix.lower() in (".jpg", ".jpeg") else "image/png"
+        image = ImageInput(data=path.read_bytes(), mime_type=mime)
+    agent = await build_agent(settings)
+    try:
+        result = await agent.ask(
+            args.thread or f"cli-{uuid.uuid4().hex[:8]}",
+            args.question,
+            image=image,
+            patient_id=args.patient,
+        )
+    finally:
+        await agent.aclose()
+    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
+    return 0
+
+
+COMMANDS: dict[
+    str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+] = {}
+
+
+def _ask_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("question", help="the clinical question or request")
+    p.add_argument("--image", help="path of an image to attach")
+    p.add_argument("--patient", help="ID of the selected patient")
+    p.add_argument("--thread", help="conversation thread id (default: a new one)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+COMMANDS["ask"] = (_ask_parser, lambda a: asyncio.run(_ask(a)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="docgemma", description="DocGemma clinical decision support"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (configure, _) in COMMANDS.items():
+        configure(sub.add_parser(name))
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr)
+    return COMMANDS[args.command][1](args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,82 @@
+"""The parts of the final answer that code writes: fallback text, clean-up, follow-ups.
+
+Follow-up questions come from templates keyed on what the turn touched (drugs,
+patient, tools), not from the model: a 270M model does not write useful ones, and
+templates keep the model-call count of every path exact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from docgemma.agent.rules import scrub_tool_names
+from docgemma.agent.state import ToolResult
+
+FALLBACK_MESSAGE = (
+    "The language model is unavailable right now, so I cannot write a full answer. "
+    "Please try again in a moment."
+)
+EMPTY_ANSWER = (
+    "I could not produce an answer to that just now. Please rephrase the question or try again."
+)
+FOUND_HEADER = "Here is what I found:"
+_RAW_ERROR_RE = re.compile(
+    r"^.*(Traceback|Exception|status code|HTTP \d{3}|errno).*$", re.IGNORECASE | re.MULTILINE
+)
+_SPECIAL_TOKEN_RE = re.compile(r"<(start|end)_of_turn>|<\|im_(start|end)\|>|<unused\d+>")
+
+
+def results_digest(results: Sequence[ToolResult]) -> str:
+    found = [
+        f"- {r['tool_label']}: {r['formatted_result'][:400]}"
+        for r in results
+        if r["error_type"] is None
+    ]
+    return (FOUND_HEADER + "\n" + "\n".join(found)) if found else ""
+
+
+def fallback_answer(results: Sequence[ToolResult], notes: Sequence[str]) -> str:
+    """Seed 001's fallback: a pre-written message plus whatever the tools already returned."""
+    parts = [FALLBACK_MESSAGE, results_digest(results), *dict.fromkeys(notes)]
+    return "\n\n".join(p for p in parts if p)
+
+
+def clean_answer(text: str, labels: dict[str, str]) -> str:
+    """Model output without turn tokens, tool names or anything that looks like a raw error."""
+    text = _SPECIAL_TOKEN_RE.sub("", text)
+    text = _RAW_ERROR_RE.sub("", text)
+    text = scrub_tool_names(text, labels)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def with_notes(text: str, notes: Sequence[str]) -> str:
+    """Make sure every must-know note (failures, rejections) is in the answer, once."""
+    missing = [n for n in dict.fromkeys(notes) if n and n not in text]
+    return "\n\n".join([text, *(f"Note: {n}" for n in missing)]) if missing else text
+
+
+def follow_up_questions(*, drugs: Sequence[str], tools: Sequence[str], patient: bool) -> list[str]:
+    """Three follow-up questions for the clinician, chosen from templates."""
+    options: list[str] = []
+    if drugs:
+        d = drugs[0]
+        options += [
+            f"What should be monitored in a patient taking {d}?",
+            f"Does {d} need a dose adjustment in renal impairment?",
+        ]
+        if len(drugs) > 1:
+            options.append(f"Is there a safer alternative to combining {drugs[0]} and {drugs[1]}?")
+    if patient or any(t in tools for t in ("get_patient_chart", "search_patient")):
+        options += [
+            "What are this patient's current medications and allergies?",
+            "Are any of this patient's recent lab results abnormal?",
+        ]
+    if "search_medical_literature" in tools or "find_clinical_trials" in tools:
+        options.append("What do current guidelines recommend for this condition?")
+    options += [
+        "What are the first-line management options?",
+        "Which findings should prompt urgent referral?",
+        "Which investigations would help confirm this?",
+    ]
+    return list(dict.fromkeys(options))[:3]

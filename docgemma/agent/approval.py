@@ -1,0 +1,47 @@
+"""The clinician approval gate for EHR writes.
+
+A write pauses the graph with an ``ApprovalRequest``; nothing is written until an
+``ApprovalDecision`` comes back. The idempotency key is derived from the thread, the
+tool and the canonical arguments, so the same proposal always carries the same key
+and a repeated approval can be recognised and written once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from docgemma.agent.outcome import ApprovalRequest
+from docgemma.tools.base import ToolSpec
+
+_SUMMARY_FIELDS = {
+    "prescribe_medication": ("medication_name", "dosage", "frequency"),
+    "add_allergy": ("substance", "reaction", "severity"),
+    "save_clinical_note": ("note_type",),
+}
+
+
+def idempotency_key(thread_id: str, tool: str, args: dict[str, Any]) -> str:
+    canonical = json.dumps(
+        {"thread": thread_id, "tool": tool, "args": args}, sort_keys=True, separators=(",", ":")
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
+
+
+def summarize(spec: ToolSpec, args: dict[str, Any]) -> str:
+    """The proposed write in clinician terms: what, for whom."""
+    fields = _SUMMARY_FIELDS.get(spec.name, tuple(k for k in args if k != "patient_id"))
+    what = ", ".join(str(args[f]) for f in fields if args.get(f))
+    patient = args.get("patient_id")
+    return f"{spec.label}: {what}" + (f" for patient {patient}" if patient else "")
+
+
+def approval_request(spec: ToolSpec, args: dict[str, Any], thread_id: str) -> ApprovalRequest:
+    return ApprovalRequest(
+        tool=spec.name,
+        tool_label=spec.label,
+        args=args,
+        summary=summarize(spec, args),
+        idempotency_key=idempotency_key(thread_id, spec.name, args),
+    )

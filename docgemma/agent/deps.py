@@ -1,0 +1,62 @@
+"""What the nodes use but the checkpointed state must not hold: the run-time context.
+
+Passed to the graph as LangGraph's ``context`` on every run (and resume), so models,
+clients and the attached image never end up serialised in the checkpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from docgemma.agent.classifiers import Classifier
+from docgemma.config import Settings
+from docgemma.llm.base import LLMBackend
+from docgemma.llm.types import ImageInput
+from docgemma.tools.base import ToolContext, ToolRegistry
+
+PatientSummaryFn = Callable[[str], Awaitable[str | None]]
+"""Returns a short clinical summary of a patient, or None when the ID is unknown."""
+
+
+@dataclass
+class AgentDeps:
+    settings: Settings
+    llm: LLMBackend
+    registry: ToolRegistry
+    classifiers: dict[str, Classifier] = field(default_factory=dict)
+    patient_summary: PatientSummaryFn | None = None
+    http: Any = None
+    fhir: Any = None
+    thread_id: str = ""
+    image: ImageInput | None = None
+
+    selection_model: type[BaseModel] | None = None
+    """Stage-1 schema, built once per agent so backends can cache its grammar."""
+
+    def __post_init__(self) -> None:
+        if self.selection_model is None:
+            self.selection_model = self.registry.selection_model()
+
+    def classifier(self, task: str) -> Classifier | None:
+        """The embedding classifier for a task, when settings route that task to one."""
+        if self.settings.classifier_for(task) != "embedding":  # type: ignore[arg-type]
+            return None
+        return self.classifiers.get(task)
+
+    def tool_context(
+        self, *, approved_by: str | None = None, idempotency_key: str | None = None
+    ) -> ToolContext:
+        return ToolContext(
+            settings=self.settings,
+            http=self.http,
+            fhir=self.fhir,
+            llm=self.llm,
+            image=self.image,
+            session_id=self.thread_id,
+            approved_by=approved_by,
+            idempotency_key=idempotency_key,
+        )

@@ -1,0 +1,62 @@
+"""Per-node generation settings (seed 002 §7), each with the reason it was chosen.
+
+Operational nodes run at T=0.0: sampling noise there only costs accuracy and JSON
+validity. Synthesis alone runs warmer. ``Settings.node_generation`` may override any
+entry (for experiments); the reasons stay attached to the defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from docgemma.config import Settings
+
+NodeCall = Literal[
+    "image", "intent", "tool_select_1", "tool_select_2", "result_classify", "retry", "synthesize"
+]
+
+
+@dataclass(frozen=True)
+class GenerationConfig:
+    temperature: float
+    max_tokens: int
+    reason: str
+
+
+DEFAULTS: dict[str, GenerationConfig] = {
+    "image": GenerationConfig(0.3, 512, "vision findings need descriptive output (seed 002 §7)"),
+    "intent": GenerationConfig(
+        0.0, 256, "operational decision; T=0 prevents drift and thinking tokens"
+    ),
+    "tool_select_1": GenerationConfig(
+        0.0, 64, "one enum field; determinism gives the best tool accuracy"
+    ),
+    "tool_select_2": GenerationConfig(0.0, 128, "argument extraction needs determinism"),
+    "result_classify": GenerationConfig(
+        0.0, 128, "classification task; the model's strongest skill at T=0"
+    ),
+    "retry": GenerationConfig(
+        0.0, 64, "operational retry choice; T=0.3 added parse errors upstream"
+    ),
+    "synthesize": GenerationConfig(
+        0.5, 256, "fact rate peaks at T=0.5; 256 tokens beat 512 on quality"
+    ),
+}
+
+
+def generation_for(call: NodeCall, settings: Settings | None = None) -> GenerationConfig:
+    """The configuration for one kind of call, with any override from settings applied."""
+    base = DEFAULTS[call]
+    override = (settings.node_generation.get(call) if settings else None) or {}
+    if not override:
+        return base
+    unknown = set(override) - {"temperature", "max_tokens"}
+    if unknown:
+        raise ValueError(f"node_generation[{call!r}]: unknown keys {sorted(unknown)}")
+    return replace(
+        base,
+        temperature=float(override.get("temperature", base.temperature)),
+        max_tokens=int(override.get("max_tokens", base.max_tokens)),
+        reason=f"overridden by settings ({base.reason})",
+    )

@@ -1,0 +1,103 @@
+"""Node ⑤a ERROR_HANDLER: code asks the user or skips; the model only picks a retry style.
+
+The model scored 0% on ask-user and skip decisions and 92% on retry_same versus
+retry_different_args, so the handler is split exactly there (seed 002 §4, §9).
+It both updates state and chooses the next node, hence a ``Command``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from docgemma.agent import llm_calls
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.prompts import RETRY_SYSTEM, RETRY_USER
+from docgemma.agent.rules import decide_error
+from docgemma.agent.schemas import RetryStrategy
+from docgemma.agent.state import AgentState, ToolResult
+from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.llm.types import Message
+
+_NODE = "error_handler"
+
+
+def retry_messages(state: AgentState, result: ToolResult) -> list[Message]:
+    user = RETRY_USER.render(
+        user_query=state["user_query"],
+        tool_label=result["tool_label"],
+        args=json.dumps(result["args"]),
+        error_message=result["formatted_result"],
+    )
+    return [
+        Message(role="system", content=RETRY_SYSTEM.render()),
+        Message(role="user", content=user),
+    ]
+
+
+@traced(_NODE)
+async def error_handler(
+    state: AgentState, runtime: Runtime[AgentDeps]
+) -> Command[Literal["tool_select", "tool_execute", "synthesize"]]:
+    deps = runtime.context
+    last = state["tool_results"][-1]
+    tool = last["tool_name"]
+    counts = dict(state.get("retry_counts") or {})
+    total = state.get("total_retries", 0)
+    verdict = decide_error(last, counts.get(tool, 0), total, offline=deps.settings.offline)
+    if verdict.action == "ask_user":
+        return Command(
+            goto="synthesize",
+            update={
+                "clarification_request": verdict.message,
+                "decisions": [decision(_NODE, "ask_user", verdict.message)],
+                "timeline": [timeline("Need more information", verdict.message)],
+            },
+        )
+    if verdict.action == "skip":
+        return Command(
+            goto="synthesize",
+            update={
+                "error_messages": [verdict.message],
+                "skipped_tools": [tool],
+                "decisions": [decision(_NODE, "skip", verdict.message)],
+                "timeline": [
+                    timeline(f"Skipped the {last['tool_label']}", verdict.message, "error")
+                ],
+            },
+        )
+    try:
+        strategy, calls = await llm_calls.structured(
+            deps, _NODE, "retry", retry_messages(state, last), RetryStrategy
+        )
+    except llm_calls.ModelFailure as exc:
+        return Command(
+            goto="synthesize",
+            update={
+                "fallback": True,
+                "llm_calls": exc.calls,
+                "error_messages": [last["formatted_result"]],
+                "decisions": [decision(_NODE, "fallback", str(exc))],
+            },
+        )
+    counts[tool] = counts.get(tool, 0) + 1
+    update = {
+        "retry_counts": counts,
+        "total_retries": total + 1,
+        "retrying": True,
+        "llm_calls": calls,
+        "current_tool": tool,
+        "current_args": last["args"],
+        "decisions": [
+            decision(_NODE, strategy.strategy, strategy.reasoning or "chosen by the model")
+        ],
+        "timeline": [
+            timeline(f"Retrying the {last['tool_label']}", strategy.strategy.replace("_", " "))
+        ],
+    }
+    if strategy.strategy == "retry_same":
+        return Command(goto="tool_execute", update=update)
+    return Command(goto="tool_select", update={**update, "pending_stage2_only": True})

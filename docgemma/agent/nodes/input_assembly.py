@@ -1,0 +1,141 @@
+"""Node ① INPUT_ASSEMBLY: deterministic context for every later node (seed 002 §4, seed 003).
+
+Formats recent history, extracts patient IDs, drugs and action verbs without the
+model, pre-fetches the selected patient's summary, and turns an attached image into
+findings when the backend can see. It also starts the turn: per-turn fields reset.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from docgemma.agent import llm_calls
+from docgemma.agent.context import HISTORY_MESSAGES
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
+from docgemma.agent.prompts import IMAGE_SYSTEM
+from docgemma.agent.state import RESET, AgentState
+from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.llm.types import Message
+
+log = logging.getLogger(__name__)
+
+NO_VISION_NOTICE = "The attached image was not analysed: the current model cannot read images."
+
+
+class ImageFindings(BaseModel):
+    """Structured image findings; modality first so the findings are conditioned on it."""
+
+    modality: str = Field(
+        max_length=40, description="X-ray, CT, MRI, histopathology, ECG, photo..."
+    )
+    findings: list[Annotated[str, Field(max_length=120)]] = Field(
+        max_length=6, description="Short finding phrases"
+    )
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+def turn_reset() -> dict[str, Any]:
+    """Per-turn fields back to their start values; history and image findings are kept."""
+    return {
+        "tool_results": RESET,
+        "error_messages": RESET,
+        "skipped_tools": RESET,
+        "timeline": RESET,
+        "decisions": RESET,
+        "llm_calls": RESET,
+        "notices": RESET,
+        "nodes_visited": RESET,
+        "intent": None,
+        "task_summary": "",
+        "suggested_tool": None,
+        "current_tool": None,
+        "current_args": None,
+        "pending_stage2_only": False,
+        "retrying": False,
+        "step_count": 0,
+        "retry_counts": {},
+        "total_retries": 0,
+        "last_result_classification": None,
+        "last_result_summary": None,
+        "clarification_request": None,
+        "fallback": False,
+        "final_response": None,
+        "patient_summary": None,
+    }
+
+
+@traced("input_assembly")
+async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    query = state["user_query"]
+    has_image = bool(state.get("has_image"))
+    update = turn_reset()
+    entities = {
+        "patient_ids": patient_ids(query),
+        "drug_mentions": drug_dictionary().find(query),
+        "action_verbs": action_verbs(query),
+        "has_image": has_image,
+    }
+    update["extracted_entities"] = entities
+    update["conversation_history"] = (state.get("conversation") or [])[-HISTORY_MESSAGES:]
+    update["timeline"] = [
+        *RESET,
+        timeline(
+            "Read the question",
+            "; ".join(
+                f"{k.replace('_', ' ')}: {', '.join(v)}"
+                for k, v in entities.items()
+                if isinstance(v, list) and v
+            )
+            or "no patient IDs or drug names detected",
+        ),
+    ]
+
+    patient_id = state.get("active_patient_id")
+    if patient_id and deps.patient_summary is not None:
+        summary = await deps.patient_summary(patient_id)
+        if summary is None:
+            update["clarification_request"] = (
+                f"I could not find a patient with ID '{patient_id}'. "
+                "Could you check the ID or search by name?"
+            )
+            update["active_patient_id"] = None
+            update["decisions"] = [
+                decision("input_assembly", "ask_user", f"unknown patient ID {patient_id}")
+            ]
+        else:
+            update["patient_summary"] = summary
+            update["timeline"].append(timeline("Loaded the active patient", summary[:200]))
+
+    if has_image:
+        image = await _image_findings(deps)
+        update["image_findings"] = image["image_findings"]
+        update["llm_calls"] = [*RESET, *image.get("llm_calls", [])]
+        update["notices"] = [*RESET, *image.get("notices", [])]
+    return update
+
+
+async def _image_findings(deps: AgentDeps) -> dict[str, Any]:
+    if not (deps.llm.supports_vision and deps.image is not None):
+        return {"image_findings": None, "notices": [NO_VISION_NOTICE]}
+    messages = [
+        Message(role="system", content=IMAGE_SYSTEM.render()),
+        Message(role="user", content="Describe this image.", images=(deps.image,)),
+    ]
+    try:
+        value, calls = await llm_calls.structured(
+            deps, "input_assembly", "image", messages, ImageFindings
+        )
+    except llm_calls.ModelFailure as exc:
+        log.warning("image analysis failed: %s", exc)
+        return {
+            "image_findings": None,
+            "llm_calls": exc.calls,
+            "notices": ["The attached image could not be analysed."],
+        }
+    return {"image_findings": value.model_dump(), "llm_calls": calls}

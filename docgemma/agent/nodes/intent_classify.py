@@ -1,0 +1,91 @@
+"""Node ② INTENT_CLASSIFY: DIRECT or TOOL_NEEDED, plus a task summary (seed 002 §4).
+
+Binary on purpose: the model handles two classes well and the task summary stands in
+for a separate reasoning step. With an embedding classifier confident enough, the
+model call disappears and the summary is the clinician's own words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from docgemma.agent import llm_calls
+from docgemma.agent.context import history_text
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
+from docgemma.agent.schemas import IntentClassification
+from docgemma.agent.state import AgentState
+from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.llm.types import Message
+from docgemma.routing.base import query_text
+
+_INTENTS = ("DIRECT", "TOOL_NEEDED")
+
+
+def intent_messages(state: AgentState) -> list[Message]:
+    user = INTENT_USER.render(
+        history=history_text(state.get("conversation_history", [])), user_query=state["user_query"]
+    )
+    return [
+        Message(role="system", content=INTENT_SYSTEM.render()),
+        Message(role="user", content=user),
+    ]
+
+
+def classifier_text(state: AgentState) -> str:
+    """The classifiers' input: the query after a short tail of the clinician's earlier messages."""
+    earlier = [t["content"] for t in state.get("conversation_history", []) if t["role"] == "user"]
+    return query_text(state["user_query"], earlier)
+
+
+def _from_classifier(state: AgentState, deps: AgentDeps) -> IntentClassification | None:
+    classifier = deps.classifier("intent")
+    if classifier is None:
+        return None
+    text = classifier_text(state)
+    prediction = classifier.predict(text)
+    label = prediction.label.upper()
+    if label not in _INTENTS or prediction.confidence < deps.settings.classifier_threshold:
+        return None
+    suggested = None
+    tool_classifier = deps.classifier("tool")
+    if label == "TOOL_NEEDED" and tool_classifier is not None:
+        guess = tool_classifier.predict(text).label
+        suggested = guess if guess in deps.registry else None
+    return IntentClassification(
+        intent=label, task_summary=state["user_query"][:300], suggested_tool=suggested
+    )
+
+
+@traced("intent_classify")
+async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    calls: list[str] = []
+    result = _from_classifier(state, deps)
+    source = "embedding classifier"
+    if result is None:
+        source = "model"
+        try:
+            result, calls = await llm_calls.structured(
+                deps, "intent_classify", "intent", intent_messages(state), IntentClassification
+            )
+        except llm_calls.ModelFailure as exc:
+            return {
+                "fallback": True,
+                "llm_calls": exc.calls,
+                "decisions": [decision("intent_classify", "fallback", str(exc))],
+                "timeline": [
+                    timeline("Understanding the request", "the model is unavailable", "error")
+                ],
+            }
+    suggested = result.suggested_tool if result.suggested_tool in deps.registry else None
+    return {
+        "intent": result.intent,
+        "task_summary": result.task_summary,
+        "suggested_tool": suggested,
+        "llm_calls": calls,
+        "decisions": [decision("intent_classify", result.intent, f"classified by the {source}")],
+        "timeline": [timeline("Understood the request", f"{result.intent}: {result.task_summary}")],
+    }

@@ -1,0 +1,114 @@
+"""Node ⑤ RESULT_CLASSIFY: what happened, never what to do next (seed 002 §4).
+
+The model's strongest operational skill (94%). It sees the question, the task summary
+and the formatted result under its clinical label. Code keeps the class consistent
+with facts it already knows: a call that reported an error cannot be a success, and
+one that reported none cannot be an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from docgemma.agent import llm_calls
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.events import ResultClassified
+from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
+from docgemma.agent.rules import ERROR_QUALITIES
+from docgemma.agent.schemas import RESULT_QUALITIES, ResultAssessment
+from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
+from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.llm.types import Message
+from docgemma.routing.base import result_text
+
+RETRYABLE_ERRORS = frozenset(
+    {"timeout", "rate_limit", "server_error", "service_unavailable", "malformed_response"}
+)
+_NODE = "result_classify"
+
+
+def result_messages(state: AgentState, result: ToolResult) -> list[Message]:
+    user = RESULT_USER.render(
+        user_query=state["user_query"],
+        task_summary=state.get("task_summary") or "",
+        tool_label=result["tool_label"],
+        formatted_result=result["formatted_result"],
+    )
+    return [
+        Message(role="system", content=RESULT_SYSTEM.render()),
+        Message(role="user", content=user),
+    ]
+
+
+def consistent_quality(quality: str, result: ToolResult) -> str:
+    """The class, corrected where it contradicts what the tool itself reported."""
+    error = result["error_type"]
+    if error and quality not in ERROR_QUALITIES:
+        return "error_retryable" if error in RETRYABLE_ERRORS else "error_fatal"
+    if not error and quality in ERROR_QUALITIES:
+        return "success_partial" if result["result"] else "no_results"
+    return quality
+
+
+def _from_classifier(query: str, result: ToolResult, deps: AgentDeps) -> ResultAssessment | None:
+    classifier = deps.classifier("result")
+    if classifier is None:
+        return None
+    prediction = classifier.predict(result_text(query, result["formatted_result"]))
+    if (
+        prediction.label not in RESULT_QUALITIES
+        or prediction.confidence < deps.settings.classifier_threshold
+    ):
+        return None
+    return ResultAssessment(
+        quality=prediction.label, brief_summary=result["formatted_result"][:200]
+    )
+
+
+@traced(_NODE)
+async def result_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    results = list(state.get("tool_results", []))
+    last = dict(results[-1])
+    calls: list[str] = []
+    assessment = _from_classifier(state["user_query"], last, deps)
+    source = "embedding classifier"
+    if assessment is None:
+        source = "model"
+        try:
+            assessment, calls = await llm_calls.structured(
+                deps, _NODE, "result_classify", result_messages(state, last), ResultAssessment
+            )
+        except llm_calls.ModelFailure as exc:
+            return {
+                "fallback": True,
+                "llm_calls": exc.calls,
+                "decisions": [decision(_NODE, "fallback", str(exc))],
+            }
+    quality = consistent_quality(assessment.quality, last)
+    reason = f"classified by the {source}"
+    if quality != assessment.quality:
+        reason += f" as {assessment.quality}; corrected because the tool reported " + (
+            f"an error ({last['error_type']})" if last["error_type"] else "no error"
+        )
+    last["quality"] = quality
+    emit(
+        ResultClassified(
+            node=_NODE, label=NODE_LABELS[_NODE], quality=quality, summary=assessment.brief_summary
+        )
+    )
+    return {
+        # replace the last record with its classified copy (RESET then the full list)
+        "tool_results": [RESET_MARKER, *results[:-1], last],
+        "last_result_classification": quality,
+        "last_result_summary": assessment.brief_summary,
+        "llm_calls": calls,
+        "decisions": [decision(_NODE, quality, reason)],
+        "timeline": [
+            timeline(
+                "Checked the result", f"{quality.replace('_', ' ')}: {assessment.brief_summary}"
+            )
+        ],
+    }

@@ -1,0 +1,68 @@
+"""Node ⑥ DETERMINISTIC_ROUTER: the graph's conditional edges, as pure functions.
+
+Each returns the next node's name from state alone and never writes state; the
+decision after a classified result comes from ``rules.decide_next`` and is announced
+as a trace event so the timeline can show why the loop continued or stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from docgemma.agent.context import known_patient_ids
+from docgemma.agent.events import Decision
+from docgemma.agent.rules import decide_next
+from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+from docgemma.agent.state import AgentState
+from docgemma.agent.tracing import emit
+
+
+def route_after_input(state: AgentState) -> Literal["intent_classify", "synthesize"]:
+    return "synthesize" if state.get("clarification_request") else "intent_classify"
+
+
+def route_after_intent(state: AgentState) -> Literal["tool_select", "synthesize"]:
+    if state.get("fallback") or state.get("intent") != "TOOL_NEEDED":
+        return "synthesize"
+    return "tool_select"
+
+
+def route_after_select(state: AgentState) -> Literal["tool_execute", "synthesize"]:
+    if state.get("fallback") or not state.get("current_tool"):
+        return "synthesize"
+    return "tool_execute"
+
+
+def route_after_execute(
+    state: AgentState,
+) -> Literal["result_classify", "error_handler", "synthesize"]:
+    last = state["tool_results"][-1]
+    if last["executed"]:
+        return "result_classify"
+    if last["error_type"] in (None, "rejected_by_clinician"):
+        return "synthesize"
+    return "error_handler"
+
+
+def route_after_result(
+    state: AgentState, available: Iterable[str] = tuple(TOOL_ARG_SCHEMAS)
+) -> Literal["error_handler", "tool_select", "synthesize"]:
+    """``available``: the registered tools (bound by the graph); no pattern waits on others."""
+    verdict = decide_next(
+        state.get("tool_results", []),
+        step_count=state.get("step_count", 0),
+        user_query=state["user_query"],
+        patient_known=bool(known_patient_ids(state)),
+        available=available,
+        fallback=bool(state.get("fallback")),
+    )
+    emit(
+        Decision(
+            node="router",
+            label="Deciding the next step",
+            decision=verdict.action,
+            reason=verdict.reason,
+        )
+    )
+    return "error_handler" if verdict.action == "ask_user" else verdict.action

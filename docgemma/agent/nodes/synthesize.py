@@ -1,0 +1,162 @@
+"""Node ⑦ SYNTHESIZE: the clinician-facing answer and seed 003's dual output.
+
+Free text at T=0.5 and at most 256 tokens, from the task summary, labelled results,
+image findings and pre-formatted error messages — never raw errors, never thinking
+prefixes. A clarification question or the model being unavailable is answered by
+code, without a model call. Failures and rejections are always stated in the answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from docgemma.agent import llm_calls
+from docgemma.agent.answer import (
+    EMPTY_ANSWER,
+    clean_answer,
+    fallback_answer,
+    follow_up_questions,
+    results_digest,
+    with_notes,
+)
+from docgemma.agent.context import KEPT_MESSAGES, history_text
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.events import AnswerToken
+from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
+from docgemma.agent.rules import confidence_level
+from docgemma.agent.state import AgentState, ToolResult
+from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.llm.types import Message
+
+_NODE = "synthesize"
+_BRIEF_TOOLS = frozenset(
+    {
+        "check_drug_safety",
+        "search_medical_literature",
+        "check_drug_interactions",
+        "find_clinical_trials",
+    }
+)
+
+
+def error_notes(state: AgentState) -> list[str]:
+    """Pre-formatted messages for what failed and never succeeded later in the turn."""
+    results = state.get("tool_results", [])
+    succeeded = {r["tool_name"] for r in results if r["error_type"] is None}
+    notes = list(state.get("error_messages", []))
+    notes += [
+        r["formatted_result"]
+        for r in results
+        if r["error_type"]
+        and r["tool_name"] not in succeeded
+        and r["error_type"] not in ("missing_required_args", "multiple_patient_matches")
+    ]
+    return list(dict.fromkeys(notes))
+
+
+def is_brief(results: list[ToolResult]) -> bool:
+    """Seed 002's brief variant: a single lookup's answer keeps only the critical findings."""
+    ok = [r for r in results if r["error_type"] is None]
+    return len(ok) == 1 and ok[0]["tool_name"] in _BRIEF_TOOLS
+
+
+def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
+    results = list(state.get("tool_results", []))
+    sections: list[str] = []
+    if state.get("patient_summary"):
+        sections.append(f"Active patient:\n{state['patient_summary']}")
+    findings = state.get("image_findings")
+    if findings:
+        sections.append(
+            f"Image findings ({findings['modality']}, confidence {findings['confidence']:.2f}):\n"
+            + "\n".join(f"- {f}" for f in findings["findings"])
+        )
+    ok = [
+        f"[{r['tool_label']}]\n{r['formatted_result']}" for r in results if r["error_type"] is None
+    ]
+    if ok:
+        sections.append("Information retrieved:\n" + "\n\n".join(ok))
+    if notes:
+        sections.append("Unavailable information:\n" + "\n".join(f"- {n}" for n in notes))
+    user = SYNTHESIZE_USER.render(
+        brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results) else "",
+        history=history_text(state.get("conversation_history", [])),
+        user_query=state["user_query"],
+        task_summary=state.get("task_summary") or state["user_query"],
+        sections="\n" + "\n\n".join(sections) if sections else "",
+    )
+    return [
+        Message(role="system", content=SYNTHESIZE_SYSTEM.render()),
+        Message(role="user", content=user),
+    ]
+
+
+def _sources(results: list[ToolResult]) -> list[dict[str, Any]]:
+    seen: dict[tuple[str, str | None], dict[str, Any]] = {}
+    for r in results:
+        if r["error_type"] is None:
+            for s in r["sources"]:
+                seen.setdefault((s["title"], s.get("url")), s)
+    return list(seen.values())
+
+
+@traced(_NODE)
+async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    results = list(state.get("tool_results", []))
+    notes = error_notes(state)
+    calls: list[str] = []
+    fallback = bool(state.get("fallback"))
+    clarification = state.get("clarification_request")
+    if clarification:
+        answer, how = clarification, "asked the clinician for clarification"
+    elif fallback:
+        answer, how = (
+            fallback_answer(results, notes),
+            "the model is unavailable; pre-written fallback",
+        )
+    else:
+        try:
+            raw, calls = await llm_calls.text(
+                deps, _NODE, "synthesize", synthesis_messages(state, notes)
+            )
+            answer, how = clean_answer(raw, deps.registry.labels()), "written by the model"
+        except llm_calls.ModelFailure as exc:
+            calls, fallback = exc.calls, True
+            answer, how = (
+                fallback_answer(results, notes),
+                "the model is unavailable; pre-written fallback",
+            )
+        if not answer:
+            answer = results_digest(results) or EMPTY_ANSWER
+            how = "the model returned nothing; answered from the results"
+        answer = with_notes(answer, notes)
+    emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
+    entities = state.get("extracted_entities") or {}
+    conversation = [
+        *(state.get("conversation") or []),
+        {"role": "user", "content": state["user_query"]},
+        {"role": "assistant", "content": answer},
+    ][-KEPT_MESSAGES:]
+    return {
+        "final_response": answer,
+        "fallback": fallback,
+        "conversation": conversation,
+        "confidence_level": confidence_level(
+            results,
+            intent=state.get("intent"),
+            fallback=fallback,
+            clarification=bool(clarification),
+        ),
+        "sources_used": _sources(results),
+        "follow_up_questions": follow_up_questions(
+            drugs=entities.get("drug_mentions", []),
+            tools=[r["tool_name"] for r in results],
+            patient=bool(state.get("active_patient_id")),
+        ),
+        "llm_calls": calls,
+        "decisions": [decision(_NODE, "answer", how)],
+        "timeline": [timeline("Wrote the answer", how)],
+    }

@@ -1,0 +1,223 @@
+"""Node ④ TOOL_EXECUTE: validate, gate writes on approval, run with a deadline, format.
+
+Deterministic. Tools never raise into the graph: a timeout or a crash becomes a
+typed outcome, and the raw detail is logged, never shown to a model — what later
+nodes see is the pre-formatted message under the tool's clinical label. An EHR write
+pauses the graph (``interrupt``) until the clinician approves, edits or rejects it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from docgemma.agent.approval import approval_request
+from docgemma.agent.context import known_patient_ids, patient_ids_in
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.events import ToolCalled, ToolFinished
+from docgemma.agent.outcome import ApprovalDecision
+from docgemma.agent.rules import format_error, scrub_tool_names
+from docgemma.agent.state import AgentState, ToolResult
+from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.agent.validation import validate_call
+from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
+
+log = logging.getLogger(__name__)
+_MAX_RESULT_CHARS = 2000
+_NODE = "tool_execute"
+
+
+async def run_tool(spec: ToolSpec, args: Any, deps: AgentDeps, **ctx: Any) -> ToolOutcome:
+    """Run one tool under the deadline; every failure becomes an outcome, never an exception."""
+    try:
+        return await asyncio.wait_for(
+            spec.run(args, deps.tool_context(**ctx)), timeout=deps.settings.tool_timeout_s
+        )
+    except TimeoutError:
+        return ToolOutcome(
+            error_type=ToolErrorType.TIMEOUT,
+            error_detail=f"no answer in {deps.settings.tool_timeout_s}s",
+        )
+    except Exception as exc:  # a tool bug must not end the turn
+        log.exception("tool %s raised", spec.name)
+        return ToolOutcome(
+            error_type=ToolErrorType.SERVER_ERROR, error_detail=f"{type(exc).__name__}: {exc}"
+        )
+
+
+def to_result(
+    spec: ToolSpec,
+    args: dict[str, Any],
+    outcome: ToolOutcome,
+    labels: dict[str, str],
+    *,
+    retry: bool,
+    executed: bool,
+) -> ToolResult:
+    """The state's record of a call: formatted text or the pre-formatted error, never raw errors."""
+    error = outcome.error_type.value if outcome.error_type else None
+    entity = outcome.entity or next((str(v) for v in args.values() if isinstance(v, str)), None)
+    if error:
+        if outcome.error_detail:
+            log.info("tool %s failed (%s): %s", spec.name, error, outcome.error_detail)
+        formatted = format_error(error, spec.label, entity)
+    elif outcome.formatted or outcome.data:
+        text = outcome.formatted or json.dumps(outcome.data, default=str)
+        formatted = scrub_tool_names(text[:_MAX_RESULT_CHARS], labels)
+    else:
+        formatted = f"No results were found for {entity or 'the request'}."
+    suggestions = list(outcome.suggestions) or [
+        f"{c.get('name', '?')} (ID {c.get('patient_id', '?')}"
+        + (f", born {c['birth_date']})" if c.get("birth_date") else ")")
+        for c in outcome.data.get("candidates", [])
+        if isinstance(c, dict)
+    ]
+    return ToolResult(
+        tool_name=spec.name,
+        tool_label=spec.label,
+        args=args,
+        result=outcome.data if not error else {},
+        formatted_result=formatted,
+        error_type=error,
+        entity=entity,
+        missing_fields=list(outcome.missing_fields),
+        suggestions=suggestions,
+        patient_matches=outcome.patient_matches,
+        sources=[s.model_dump(mode="json") for s in outcome.sources],
+        quality=None,
+        retry=retry,
+        executed=executed,
+    )
+
+
+@traced(_NODE)
+async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    spec = deps.registry[state["current_tool"]]
+    args = dict(state.get("current_args") or {})
+    retry = bool(state.get("retrying"))
+    labels = deps.registry.labels()
+    update: dict[str, Any] = {
+        "retrying": False,
+        "step_count": state.get("step_count", 0) + (0 if retry else 1),
+    }
+    check, parsed = validate_call(
+        spec.name,
+        spec.args,
+        args,
+        known_patient_ids=known_patient_ids(state),
+        has_image=bool(state.get("has_image")),
+        user_query=state["user_query"],
+    )
+    if not check.ok:
+        outcome = ToolOutcome(
+            error_type=ToolErrorType(check.error_type),
+            missing_fields=check.missing_fields,
+            error_detail=check.reason,
+        )
+        result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
+        return {
+            **update,
+            "tool_results": [result],
+            "decisions": [decision(_NODE, "invalid_args", check.reason)],
+            "timeline": [timeline(f"Could not use the {spec.label}", check.reason, "error")],
+        }
+
+    ctx: dict[str, Any] = {}
+    if spec.writes_ehr:
+        request = approval_request(spec, args, deps.thread_id)
+        if request.idempotency_key in (state.get("executed_writes") or []):
+            outcome = ToolOutcome(
+                data={"already_written": True}, formatted=f"{request.summary} was already saved."
+            )
+            result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
+            return {
+                **update,
+                "tool_results": [result],
+                "decisions": [
+                    decision(_NODE, "skip_write", "this exact write was already executed")
+                ],
+            }
+        answer = ApprovalDecision.model_validate(interrupt(request.model_dump(mode="json")))
+        if answer.action == "reject":
+            outcome = ToolOutcome(
+                error_type=ToolErrorType.REJECTED_BY_CLINICIAN,
+                entity=request.summary,
+                error_detail=answer.reason,
+            )
+            result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
+            return {
+                **update,
+                "tool_results": [result],
+                "error_messages": [result["formatted_result"]],
+                "decisions": [
+                    decision(_NODE, "rejected", answer.reason or "the clinician rejected the write")
+                ],
+                "timeline": [timeline(f"{spec.label} rejected", request.summary, "error")],
+            }
+        if answer.action == "edit":
+            args = {**args, **(answer.args or {})}
+            check, parsed = validate_call(
+                spec.name,
+                spec.args,
+                args,
+                known_patient_ids=[],
+                has_image=False,
+                clinician_edit=True,
+            )
+            if not check.ok:
+                outcome = ToolOutcome(
+                    error_type=ToolErrorType(check.error_type), missing_fields=check.missing_fields
+                )
+                result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
+                return {
+                    **update,
+                    "tool_results": [result],
+                    "decisions": [decision(_NODE, "invalid_edit", check.reason)],
+                }
+            request = approval_request(spec, args, deps.thread_id)
+        ctx = {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key}
+        update["executed_writes"] = [*(state.get("executed_writes") or []), request.idempotency_key]
+
+    emit(
+        ToolCalled(
+            node=_NODE, label=NODE_LABELS[_NODE], tool=spec.name, tool_label=spec.label, args=args
+        )
+    )
+    start = time.perf_counter()
+    outcome = await run_tool(spec, parsed, deps, **ctx)
+    duration = time.perf_counter() - start
+    result = to_result(spec, args, outcome, labels, retry=retry, executed=True)
+    emit(
+        ToolFinished(
+            node=_NODE,
+            label=NODE_LABELS[_NODE],
+            tool=spec.name,
+            tool_label=spec.label,
+            ok=outcome.ok,
+            error_type=result["error_type"],
+            duration_s=round(duration, 4),
+            summary=result["formatted_result"][:200],
+        )
+    )
+    update["tool_results"] = [result]
+    update["current_args"] = args
+    if spec.name == "search_patient" and outcome.ok and outcome.patient_matches in (None, 1):
+        found = patient_ids_in(outcome.data)
+        if len(found) == 1:
+            update["active_patient_id"] = found[0]
+    update["timeline"] = [
+        timeline(
+            f"Consulted the {spec.label}",
+            result["formatted_result"][:200],
+            "done" if outcome.ok else "error",
+            round(duration, 4),
+        )
+    ]
+    return update

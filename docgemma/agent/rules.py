@@ -1,0 +1,287 @@
+"""The deterministic rules engine (seed 002 §9–§11): every "what next" decision.
+
+The model scored 0% on sufficiency, ask-user and skip decisions and 50% on routing,
+so all of them live here as pure functions of the state's data. Nothing in this
+module calls a model or writes state; the nodes and the router call it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from docgemma.agent.state import ToolResult
+
+MAX_STEPS = 4
+"""Hard limit on tool-loop iterations per turn."""
+MAX_RETRIES = 2
+"""Retries per tool per turn."""
+MAX_TOTAL_RETRIES = 4
+"""Retries across all tools in one turn."""
+
+ERROR_QUALITIES = frozenset({"error_retryable", "error_fatal"})
+ASK_USER_ERRORS = frozenset(
+    {"multiple_patient_matches", "missing_required_args", "ambiguous_drug_name"}
+)
+PATIENT_TOOLS = frozenset(
+    {"get_patient_chart", "prescribe_medication", "add_allergy", "save_clinical_note"}
+)
+
+# ── pre-formatted error messages (seed 002 §4, §10) ──
+ERROR_TEMPLATES: dict[str, str] = {
+    "timeout": "The {tool_label} was temporarily unavailable. Please try again shortly.",
+    "not_found": "No results were found for {entity} in the {tool_label}.",
+    "invalid_args": (
+        "The request to {tool_label} could not be completed — additional information is needed."
+    ),
+    "rate_limit": "The {tool_label} is temporarily busy. The system will retry automatically.",
+    "server_error": (
+        "The {tool_label} experienced a temporary error. The system will retry automatically."
+    ),
+    "malformed_response": "The {tool_label} returned an unreadable response.",
+    "service_unavailable": "The {tool_label} is currently unavailable.",
+    "offline": "The {tool_label} is unavailable offline; no information was retrieved.",
+    "multiple_patient_matches": "Several patients matched {entity}.",
+    "missing_required_args": "The request to {tool_label} needs more information.",
+    "ambiguous_drug_name": "The drug name {entity} is ambiguous.",
+    "drug_not_in_database": "{entity} was not found in the drug reference.",
+    "rejected_by_clinician": (
+        "The clinician declined the proposed {tool_label}; nothing was written to the record."
+    ),
+    "generic": "The {tool_label} could not be completed.",
+}
+
+
+def format_error(error_type: str | None, tool_label: str, entity: str | None = None) -> str:
+    """The clinician-safe message for an error; raw error text never goes through here."""
+    template = ERROR_TEMPLATES.get(error_type or "generic", ERROR_TEMPLATES["generic"])
+    return template.format(tool_label=tool_label, entity=entity or "the request")
+
+
+def with_label(tool_label: str, text: str) -> str:
+    """A result as the model sees it: under its clinical label, never the tool name."""
+    return f"[{tool_label}]\n{text.strip()}"
+
+
+def scrub_tool_names(text: str, labels: dict[str, str]) -> str:
+    """Replace internal tool names (bracketed or bare) in model output by their labels."""
+    for name, label in labels.items():
+        text = re.sub(rf"\[?`?\b{re.escape(name)}\b`?\]?", label, text)
+    return text
+
+
+# ── task patterns (seed 002 §11) ──
+@dataclass(frozen=True)
+class TaskPattern:
+    name: str
+    requires: frozenset[str]
+    any_of: tuple[str, ...] = ()
+    """The query mentions at least one of these."""
+    all_of: tuple[tuple[str, ...], ...] = ()
+    """The query mentions one word of every group."""
+
+    def matches(self, query: str) -> bool:
+        if self.any_of and not _mentions(query, self.any_of):
+            return False
+        return all(_mentions(query, group) for group in self.all_of)
+
+
+def _mentions(query: str, words: Iterable[str]) -> bool:
+    return any(re.search(rf"\b{re.escape(w)}s?\b", query, re.IGNORECASE) for w in words)
+
+
+TASK_PATTERNS: tuple[TaskPattern, ...] = (
+    TaskPattern(
+        "drug_safety",
+        frozenset({"check_drug_safety"}),
+        any_of=("safety", "warning", "boxed warning", "FDA"),
+    ),
+    TaskPattern(
+        "drug_interaction",
+        frozenset({"check_drug_interactions"}),
+        any_of=("interaction", "combining", "together with"),
+    ),
+    TaskPattern(
+        "patient_lookup_and_review",
+        frozenset({"search_patient", "get_patient_chart"}),
+        all_of=(("patient",), ("chart", "record", "summary")),
+    ),
+    TaskPattern(
+        "prescribe", frozenset({"prescribe_medication"}), any_of=("prescribe", "start", "order")
+    ),
+    TaskPattern(
+        "literature_search",
+        frozenset({"search_medical_literature"}),
+        any_of=("studies", "study", "research", "evidence", "literature", "PubMed"),
+    ),
+    TaskPattern(
+        "clinical_trial",
+        frozenset({"find_clinical_trials"}),
+        any_of=("trial", "recruiting", "experimental"),
+    ),
+)
+
+
+def required_tools(query: str, *, patient_known: bool, available: Iterable[str]) -> frozenset[str]:
+    """Tools the query's information needs call for; no patient search once the patient is known."""
+    needed: set[str] = set()
+    for pattern in TASK_PATTERNS:
+        if pattern.matches(query):
+            needed |= pattern.requires
+    if patient_known:
+        needed.discard("search_patient")
+    return frozenset(needed & set(available))
+
+
+def is_duplicate_call(results: Sequence[ToolResult]) -> bool:
+    """The last call repeats an earlier successful call (same tool, same arguments)."""
+    if len(results) < 2:
+        return False
+    last = results[-1]
+    return any(
+        r["tool_name"] == last["tool_name"]
+        and r["args"] == last["args"]
+        and r["error_type"] is None
+        for r in results[:-1]
+    )
+
+
+def proposes_duplicate(tool: str, args: dict[str, Any], results: Sequence[ToolResult]) -> bool:
+    """A proposed call repeats an earlier successful one (checked before executing it)."""
+    return any(
+        r["tool_name"] == tool and r["args"] == args and r["error_type"] is None for r in results
+    )
+
+
+# ── ask-user and skip triggers (seed 002 §9) ──
+def ask_user_message(result: ToolResult) -> str | None:
+    """The clarification question a result calls for, or None."""
+    matches = result.get("patient_matches") or 0
+    error = result.get("error_type")
+    if matches > 1 or error == "multiple_patient_matches":
+        who = result.get("entity") or result["args"].get("name") or "that name"
+        listing = "; ".join(result.get("suggestions") or [])
+        count = matches if matches > 1 else "several"
+        return f"I found {count} patients matching '{who}'. Which one did you mean?" + (
+            f" {listing}" if listing else ""
+        )
+    missing = result.get("missing_fields") or []
+    if error == "missing_required_args" or (error == "invalid_args" and missing):
+        if "patient_id" in missing:
+            return "I need a patient ID to proceed. Could you provide one?"
+        if "image" in missing:
+            return "Please attach the image you would like me to look at."
+        return f"I need more information: {', '.join(missing) or 'the missing details'}."
+    if error == "ambiguous_drug_name":
+        options = result.get("suggestions") or []
+        if len(options) >= 2:
+            return f"Did you mean {', '.join(options[:-1])} or {options[-1]}?"
+        return "Which drug did you mean? Please give its full name."
+    if error == "not_found" and result["tool_name"] in PATIENT_TOOLS:
+        pid = result["args"].get("patient_id", "")
+        return (
+            f"I could not find a patient with ID '{pid}'. Could you check the ID or search by name?"
+        )
+    return None
+
+
+def skip_message(
+    result: ToolResult, retries_for_tool: int, total_retries: int, *, offline: bool = False
+) -> str | None:
+    """The note for giving up on a tool, or None when a retry is still worth it."""
+    label = result["tool_label"]
+    error = result.get("error_type")
+    if error == "service_unavailable" and offline:
+        return format_error("offline", label)
+    if retries_for_tool >= MAX_RETRIES or total_retries >= MAX_TOTAL_RETRIES:
+        return f"Unable to complete the {label} after multiple attempts."
+    if error == "drug_not_in_database":
+        return f"{result.get('entity') or 'The drug'} was not found in the drug reference."
+    if error == "service_unavailable" and retries_for_tool >= 1:
+        return f"The {label} is currently unavailable."
+    if error in ("invalid_args", "rejected_by_clinician"):
+        return format_error(error, label, result.get("entity"))
+    return None
+
+
+ErrorAction = Literal["ask_user", "skip", "llm_decide"]
+
+
+@dataclass(frozen=True)
+class ErrorDecision:
+    action: ErrorAction
+    message: str = ""
+
+
+def decide_error(
+    result: ToolResult, retries_for_tool: int, total_retries: int, *, offline: bool = False
+) -> ErrorDecision:
+    """The error handler's code path: ask-user and skip first; then the model may pick a retry."""
+    question = ask_user_message(result)
+    if question:
+        return ErrorDecision("ask_user", question)
+    note = skip_message(result, retries_for_tool, total_retries, offline=offline)
+    if note:
+        return ErrorDecision("skip", note)
+    return ErrorDecision("llm_decide")
+
+
+# ── the router (seed 002 §4 node ⑥) ──
+RouteAction = Literal["error_handler", "ask_user", "tool_select", "synthesize"]
+
+
+@dataclass(frozen=True)
+class RouteDecision:
+    action: RouteAction
+    reason: str
+
+
+def decide_next(
+    results: Sequence[ToolResult],
+    *,
+    step_count: int,
+    user_query: str,
+    patient_known: bool,
+    available: Iterable[str],
+    fallback: bool = False,
+) -> RouteDecision:
+    """Where the loop goes after a classified result; never asks the model anything."""
+    if fallback:
+        return RouteDecision("synthesize", "the model is unavailable")
+    if not results:
+        return RouteDecision("synthesize", "no tool result to act on")
+    last = results[-1]
+    if ask_user_message(last) and (last.get("patient_matches") or 0) > 1:
+        return RouteDecision("ask_user", "several patients matched; the clinician must choose")
+    if last.get("quality") in ERROR_QUALITIES or last.get("error_type"):
+        return RouteDecision("error_handler", f"the {last['tool_label']} reported a problem")
+    if step_count >= MAX_STEPS:
+        return RouteDecision("synthesize", f"step limit of {MAX_STEPS} reached")
+    if is_duplicate_call(results):
+        return RouteDecision("synthesize", "the same call was repeated")
+    needed = required_tools(user_query, patient_known=patient_known, available=available)
+    done = {r["tool_name"] for r in results if r["error_type"] is None}
+    missing = sorted(needed - done)
+    if missing:
+        return RouteDecision("tool_select", f"the question still needs: {', '.join(missing)}")
+    return RouteDecision("synthesize", "the question's information needs are met")
+
+
+# ── confidence (seed 003 dual output) ──
+def confidence_level(
+    results: Sequence[ToolResult], *, intent: str | None, fallback: bool, clarification: bool
+) -> Literal["high", "medium", "low"]:
+    """From the result classes only: rich data is high, gaps are medium, failures are low."""
+    if fallback or clarification:
+        return "low"
+    if intent != "TOOL_NEEDED" or not results:
+        return "medium"
+    qualities = [r.get("quality") for r in results]
+    ok = [q for q in qualities if q in ("success_rich", "success_partial")]
+    if not ok:
+        return "low"
+    if all(q == "success_rich" for q in qualities):
+        return "high"
+    return "medium"

@@ -1,0 +1,204 @@
+"""``Agent``: the one entry point the UI, the API, the CLI and the experiments use.
+
+A turn streams trace events while the graph runs and ends with a ``TurnResult``.
+Conversation memory is a LangGraph checkpointer keyed by thread, so history, image
+findings and a write awaiting approval survive between turns and across restarts
+(SQLite file in the data folder). Turns on one thread are serialised, which is what
+makes a double approval write once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.types import Command
+
+from docgemma.agent.answer import FALLBACK_MESSAGE
+from docgemma.agent.classifiers import Classifier, load_classifiers
+from docgemma.agent.deps import AgentDeps, PatientSummaryFn
+from docgemma.agent.entities import drug_dictionary
+from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
+from docgemma.agent.graph import build_graph
+from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, TurnResult
+from docgemma.agent.turn_result import pending_result, turn_result
+from docgemma.config import Settings
+from docgemma.llm.base import LLMBackend
+from docgemma.llm.types import ImageInput
+from docgemma.tools.base import ToolRegistry
+
+log = logging.getLogger(__name__)
+
+EMPTY_MESSAGE_REPLY = (
+    "Please type a clinical question or request, for example “Check FDA warnings for dofetilide”."
+)
+NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."
+
+
+async def sqlite_checkpointer(settings: Settings) -> BaseCheckpointSaver:
+    """The app's conversation memory: one SQLite file in the data folder."""
+    import aiosqlite
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    path = Path(settings.data_dir) / "checkpoints.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    saver = AsyncSqliteSaver(await aiosqlite.connect(str(path)))
+    await saver.setup()
+    return saver
+
+
+class Agent:
+    def __init__(self, deps: AgentDeps, checkpointer: BaseCheckpointSaver) -> None:
+        self.deps = deps
+        self.settings = deps.settings
+        self.checkpointer = checkpointer
+        self.graph = build_graph(tool_names=deps.registry.names, checkpointer=checkpointer)
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    @classmethod
+    def create(
+        cls,
+        settings: Settings,
+        llm: LLMBackend,
+        registry: ToolRegistry,
+        *,
+        classifiers: dict[str, Classifier] | None = None,
+        checkpointer: BaseCheckpointSaver | None = None,
+        patient_summary: PatientSummaryFn | None = None,
+        http: Any = None,
+        fhir: Any = None,
+    ) -> Agent:
+        """``classifiers=None`` loads what settings ask for; ``{}`` means LLM only."""
+        if checkpointer is None:
+            from langgraph.checkpoint.memory import InMemorySaver
+
+            checkpointer = InMemorySaver()
+        if classifiers is None:
+            classifiers = load_classifiers(settings)
+        drug_dictionary()  # load once now rather than in the first turn
+        deps = AgentDeps(
+            settings=settings,
+            llm=llm,
+            registry=registry,
+            classifiers=classifiers,
+            patient_summary=patient_summary,
+            http=http,
+            fhir=fhir,
+        )
+        return cls(deps, checkpointer)
+
+    def _lock(self, thread_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(thread_id, asyncio.Lock())
+
+    async def pending_approval(self, thread_id: str) -> ApprovalRequest | None:
+        snapshot = await self.graph.aget_state({"configurable": {"thread_id": thread_id}})
+        for item in snapshot.interrupts:
+            return ApprovalRequest.model_validate(item.value)
+        return None
+
+    async def run_turn(
+        self,
+        thread_id: str,
+        message: str,
+        *,
+        image: ImageInput | bytes | None = None,
+        patient_id: str | None = None,
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        """Answer one message; events while the graph runs, the ``TurnResult`` last."""
+        text = (message or "").strip()
+        if not text:
+            yield TurnResult(final_response=EMPTY_MESSAGE_REPLY, confidence_level="low")
+            return
+        notices: list[str] = []
+        if len(text) > self.settings.max_message_chars:
+            text = text[: self.settings.max_message_chars]
+            notices.append(
+                f"Your message was longer than {self.settings.max_message_chars} characters; "
+                "only the first part was read."
+            )
+        if isinstance(image, bytes):
+            image = ImageInput(data=image)
+        if image is not None and len(image.data) > self.settings.max_image_bytes:
+            notices.append(
+                f"The image is larger than {self.settings.max_image_bytes // (1024 * 1024)} MB "
+                "and was not used."
+            )
+            image = None
+        async with self._lock(thread_id):
+            pending = await self.pending_approval(thread_id)
+            if pending is not None:
+                notices.append(
+                    f"The earlier proposal ({pending.summary}) was not approved and was discarded."
+                )
+            graph_input: dict[str, Any] = {"user_query": text, "has_image": image is not None}
+            if patient_id:
+                graph_input["active_patient_id"] = patient_id.strip()
+            async for item in self._run(thread_id, graph_input, image, notices):
+                yield item
+
+    async def resume(
+        self, thread_id: str, decision: ApprovalDecision
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        """Continue a turn paused on an EHR write with the clinician's decision."""
+        async with self._lock(thread_id):
+            if await self.pending_approval(thread_id) is None:
+                yield TurnResult(final_response=NOTHING_PENDING, notices=[NOTHING_PENDING])
+                return
+            async for item in self._run(
+                thread_id, Command(resume=decision.model_dump(mode="json")), None, []
+            ):
+                yield item
+
+    async def _run(
+        self, thread_id: str, graph_input: Any, image: ImageInput | None, notices: list[str]
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        config = {"configurable": {"thread_id": thread_id}}
+        deps = replace(self.deps, thread_id=thread_id, image=image)
+        try:
+            async for payload in self.graph.astream(
+                graph_input, config, context=deps, stream_mode="custom"
+            ):
+                yield parse_event(payload)
+            snapshot = await self.graph.aget_state(config)
+        except Exception:  # the turn must end with an answer, not a stack trace
+            log.exception("agent turn failed on thread %s", thread_id)
+            yield TurnResult(
+                final_response=FALLBACK_MESSAGE,
+                confidence_level="low",
+                fallback_used=True,
+                notices=notices,
+                errors=["The assistant hit an internal error."],
+            )
+            return
+        if snapshot.interrupts:
+            request = ApprovalRequest.model_validate(snapshot.interrupts[0].value)
+            yield ApprovalRequested(
+                node="tool_execute",
+                label="Waiting for approval",
+                tool=request.tool,
+                tool_label=request.tool_label,
+                args=request.args,
+                summary=request.summary,
+            )
+            yield pending_result(snapshot.values, request, notices)
+            return
+        yield turn_result(snapshot.values, notices)
+
+    async def ask(self, thread_id: str, message: str, **kwargs: Any) -> TurnResult:
+        """Run a turn and return only its result (scripts, experiments, the CLI)."""
+        result: TurnResult | None = None
+        async for item in self.run_turn(thread_id, message, **kwargs):
+            if isinstance(item, TurnResult):
+                result = item
+        assert result is not None
+        return result
+
+    async def aclose(self) -> None:
+        conn = getattr(self.checkpointer, "conn", None)
+        if conn is not None:
+            await conn.close()

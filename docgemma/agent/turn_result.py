@@ -1,0 +1,62 @@
+"""Turn the graph's final state into the public ``TurnResult``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docgemma.agent.nodes.synthesize import error_notes
+from docgemma.agent.outcome import ApprovalRequest, TimelineEntry, ToolCallRecord, TurnResult
+from docgemma.tools.base import Source
+
+
+def _common(values: dict[str, Any], notices: list[str]) -> dict[str, Any]:
+    results = values.get("tool_results", [])
+    return {
+        "reasoning_timeline": [TimelineEntry(**t) for t in values.get("timeline", [])],
+        "intent": values.get("intent"),
+        "tool_calls": [
+            ToolCallRecord(
+                tool=r["tool_name"],
+                tool_label=r["tool_label"],
+                args=r["args"],
+                result_class=r.get("quality"),
+                error_type=r["error_type"],
+            )
+            for r in results
+        ],
+        "model_calls": len(values.get("llm_calls", [])),
+        "nodes_visited": list(values.get("nodes_visited", [])),
+        "notices": [*notices, *values.get("notices", [])],
+    }
+
+
+def turn_result(values: dict[str, Any], notices: list[str]) -> TurnResult:
+    return TurnResult(
+        final_response=values.get("final_response") or "",
+        confidence_level=values.get("confidence_level", "medium"),
+        sources_used=[Source(**s) for s in values.get("sources_used", [])],
+        follow_up_questions=list(values.get("follow_up_questions", [])),
+        clarification_requested=bool(values.get("clarification_request")),
+        errors=error_notes(values),
+        fallback_used=bool(values.get("fallback")),
+        **_common(values, notices),
+    )
+
+
+def pending_result(
+    values: dict[str, Any], request: ApprovalRequest, notices: list[str]
+) -> TurnResult:
+    """A turn paused on an EHR write: nothing written, the proposal waiting for the clinician."""
+    timeline = _common(values, notices)
+    timeline["reasoning_timeline"].append(
+        TimelineEntry(title="Waiting for approval", detail=request.summary, status="pending")
+    )
+    return TurnResult(
+        final_response=(
+            f"Please review and approve the proposed {request.summary}. "
+            "Nothing has been written yet."
+        ),
+        pending_approval=request,
+        confidence_level="medium",
+        **timeline,
+    )

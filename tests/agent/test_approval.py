@@ -1,0 +1,158 @@
+"""No EHR write without the clinician: approve, edit, reject, double approval, restart."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.approval import idempotency_key
+from docgemma.agent.events import ApprovalRequested, ToolCalled
+from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.agent.service import NOTHING_PENDING, Agent, sqlite_checkpointer
+from docgemma.llm.scripted import ScriptedBackend
+
+from .conftest import intent, quality, run, select
+
+PRESCRIBE = "Prescribe metformin 500mg twice daily for abc-123"
+ARGS = {
+    "patient_id": "abc-123",
+    "medication_name": "metformin",
+    "dosage": "500 mg",
+    "frequency": "twice daily",
+}
+
+
+def proposal_replies() -> list:
+    return [intent(tool="prescribe_medication"), select("prescribe_medication"), ARGS]
+
+
+async def resume(
+    agent: Agent, decision: ApprovalDecision, thread: str = "t"
+) -> tuple[list, TurnResult]:
+    items = [item async for item in agent.resume(thread, decision)]
+    return items[:-1], items[-1]
+
+
+async def propose(agent: Agent, tools, thread: str = "t") -> TurnResult:
+    events, result = await run(agent, PRESCRIBE, thread)
+    assert tools.calls_to("prescribe_medication") == []  # nothing written yet
+    assert result.pending_approval is not None and result.model_calls == 3
+    assert any(isinstance(e, ApprovalRequested) for e in events)
+    assert not any(isinstance(e, ToolCalled) for e in events)
+    return result
+
+
+async def test_approve_writes_once_with_approver_and_idempotency_key(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [*proposal_replies(), quality("success_rich"), "Metformin 500 mg ordered."]
+    )
+    agent = make_agent(llm)
+    pending = (await propose(agent, tools)).pending_approval
+    assert (
+        pending.args == ARGS
+        and "metformin, 500 mg, twice daily for patient abc-123" in pending.summary
+    )
+    assert pending.idempotency_key == idempotency_key("t", "prescribe_medication", ARGS)
+    _, result = await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
+    ((args, ctx),) = tools.calls_to("prescribe_medication")
+    assert (
+        args == ARGS
+        and ctx.approved_by == "dr.lee"
+        and ctx.idempotency_key == pending.idempotency_key
+    )
+    assert result.pending_approval is None and result.final_response == "Metformin 500 mg ordered."
+    assert result.model_calls == 5  # same turn: 3 before the pause + classification + synthesis
+
+
+async def test_edit_then_approve_writes_the_edited_arguments(make_agent, tools) -> None:
+    llm = ScriptedBackend([*proposal_replies(), quality("success_rich"), "Ordered 1000 mg."])
+    agent = make_agent(llm)
+    await propose(agent, tools)
+    await resume(agent, ApprovalDecision(action="edit", args={"dosage": "1000 mg"}))
+    ((args, ctx),) = tools.calls_to("prescribe_medication")
+    assert args == {**ARGS, "dosage": "1000 mg"}
+    assert ctx.idempotency_key == idempotency_key("t", "prescribe_medication", args)
+
+
+async def test_invalid_edit_writes_nothing_and_asks(make_agent, tools) -> None:
+    agent = make_agent(ScriptedBackend(proposal_replies()))
+    await propose(agent, tools)
+    _, result = await resume(agent, ApprovalDecision(action="edit", args={"dosage": ""}))
+    assert tools.calls_to("prescribe_medication") == [] and result.clarification_requested
+    assert "dosage" in result.final_response
+
+
+async def test_reject_writes_nothing_and_says_so(make_agent, tools) -> None:
+    llm = ScriptedBackend([*proposal_replies(), "Understood, the order was not placed."])
+    agent = make_agent(llm)
+    await propose(agent, tools)
+    _, result = await resume(agent, ApprovalDecision(action="reject", reason="wrong dose"))
+    assert tools.calls_to("prescribe_medication") == []
+    assert result.tool_calls[-1].error_type == "rejected_by_clinician"
+    assert "declined the proposed Prescription" in result.final_response
+    assert result.model_calls == 4  # no result classification for a rejected write
+
+
+async def test_double_approval_writes_exactly_once(make_agent, tools) -> None:
+    llm = ScriptedBackend([*proposal_replies(), quality("success_rich"), "Ordered."])
+    agent = make_agent(llm)
+    await propose(agent, tools)
+    _, first = await resume(agent, ApprovalDecision(action="approve"))
+    _, second = await resume(agent, ApprovalDecision(action="approve"))
+    assert len(tools.calls_to("prescribe_medication")) == 1
+    assert first.final_response == "Ordered." and second.final_response == NOTHING_PENDING
+
+
+async def test_same_write_proposed_again_is_not_written_twice(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            *proposal_replies(),
+            quality("success_rich"),
+            "Ordered.",
+            *proposal_replies(),
+            "Already done.",
+        ]
+    )
+    agent = make_agent(llm)
+    await propose(agent, tools)
+    await resume(agent, ApprovalDecision(action="approve"))
+    _, again = await run(agent, PRESCRIBE)
+    assert again.pending_approval is None and len(tools.calls_to("prescribe_medication")) == 1
+
+
+@pytest.mark.parametrize("action", ["approve", "reject"])
+async def test_pending_approval_survives_a_restart(settings, tools, action) -> None:
+    first = Agent.create(
+        settings,
+        ScriptedBackend(proposal_replies()),
+        tools.registry(),
+        classifiers={},
+        checkpointer=await sqlite_checkpointer(settings),
+    )
+    await propose(first, tools, thread="clinic-1")
+    await first.aclose()
+    replies = [quality("success_rich"), "Ordered."] if action == "approve" else ["Not ordered."]
+    second = Agent.create(
+        settings,
+        ScriptedBackend(replies),
+        tools.registry(),
+        classifiers={},
+        checkpointer=await sqlite_checkpointer(settings),
+    )
+    assert (await second.pending_approval("clinic-1")).args == ARGS
+    _, result = await resume(second, ApprovalDecision(action=action), thread="clinic-1")
+    await second.aclose()
+    assert len(tools.calls_to("prescribe_medication")) == (1 if action == "approve" else 0)
+    assert result.pending_approval is None
+
+
+async def test_write_to_an_unmentioned_patient_is_never_proposed(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="prescribe_medication"),
+            select("prescribe_medication"),
+            {**ARGS, "patient_id": "zzz-999"},
+        ]
+    )
+    _, result = await run(make_agent(llm), "Prescribe metformin 500mg twice daily")
+    assert result.pending_approval is None and tools.calls_to("prescribe_medication") == []
+    assert result.final_response == "I need a patient ID to proceed. Could you provide one?"

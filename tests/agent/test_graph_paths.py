@@ -1,0 +1,229 @@
+"""Seed 002 §15 integration rows on a scripted model: nodes hit in order, exact model calls.
+
+Call counts with LLM classification: direct 2; one tool 5 (intent, two-stage
+selection, result class, synthesis); each further tool +3; an error-handler retry
++1 for its own call plus the re-run's classification (+1 retry_same, which re-runs
+the same call; +2 retry_different_args, which re-extracts the arguments first).
+With embedding classifiers the classification calls disappear.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.events import LLMUsage, NodeFinished, ToolCalled
+from docgemma.agent.rules import format_error
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.llm.types import ImageInput
+from docgemma.tools.base import ToolOutcome
+
+from .conftest import intent, prompts, quality, retry, run, select
+from .fakes import KeywordClassifier
+
+IA, IC, TS, TE, RC, EH, SY = (
+    "input_assembly",
+    "intent_classify",
+    "tool_select",
+    "tool_execute",
+    "result_classify",
+    "error_handler",
+    "synthesize",
+)
+
+
+@pytest.mark.parametrize("query", ["Hello, how are you?", "What is hypertension?"])
+async def test_direct_path(make_agent, tools, query) -> None:
+    llm = ScriptedBackend(
+        [intent("DIRECT", "greeting or definition"), "Hypertension is persistently raised BP."]
+    )
+    events, result = await run(make_agent(llm), query)
+    assert result.nodes_visited == [IA, IC, SY] and result.model_calls == 2 and tools.calls == []
+    assert result.final_response == "Hypertension is persistently raised BP."
+    assert [e.purpose for e in events if isinstance(e, LLMUsage)] == ["intent", "synthesize"]
+    assert all(e.duration_s >= 0 for e in events if isinstance(e, NodeFinished))
+
+
+async def test_single_tool_path(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            "Dofetilide: boxed warning for torsade de pointes.",
+        ]
+    )
+    events, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, SY] and result.model_calls == 5
+    assert (
+        "Boxed warning: risk of Torsade de Pointes" in prompts(llm)[-1]
+    )  # the data reached synthesis
+    assert (
+        "Include only the most critical findings.\n\n" in llm.calls[-1].messages[-1].content
+    )  # brief variant
+    called = [e for e in events if isinstance(e, ToolCalled)]
+    assert [(e.tool, e.args) for e in called] == [
+        ("check_drug_safety", {"drug_name": "dofetilide"})
+    ]
+    assert result.confidence_level == "high" and result.sources_used[0].title == "Drug label"
+    assert len(result.follow_up_questions) == 3
+
+
+async def test_multi_tool_path(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "Maria Garcia"},
+            quality("success_rich"),
+            select("get_patient_chart"),
+            {"patient_id": "pat-001"},
+            quality("success_rich"),
+            "Maria Garcia has type 2 diabetes on metformin.",
+        ]
+    )
+    _, result = await run(make_agent(llm), "Find patient Maria Garcia and check her chart")
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, TS, TE, RC, SY]
+    assert result.model_calls == 5 + 3
+    assert [c.tool for c in result.tool_calls] == ["search_patient", "get_patient_chart"]
+
+
+async def test_single_tool_with_three_drugs(make_agent, tools) -> None:
+    drugs = ["warfarin", "aspirin", "ibuprofen"]
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": drugs},
+            quality("success_rich"),
+            "Major bleeding risk.",
+        ]
+    )
+    _, result = await run(
+        make_agent(llm), "Check interactions between warfarin, aspirin, and ibuprofen"
+    )
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, SY] and result.model_calls == 5
+    assert tools.calls_to("check_drug_interactions")[0][0] == {"drug_names": drugs}
+
+
+async def test_timeout_then_retry_same(make_agent, tools, settings) -> None:
+    settings.tool_timeout_s = 0.05
+    tools.queue("check_drug_safety", 1.0)  # the first call sleeps past the deadline
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "amiodarone"},
+            quality("error_retryable"),
+            retry("retry_same"),
+            quality("success_rich"),
+            "Amiodarone: pulmonary toxicity warning.",
+        ]
+    )
+    _, result = await run(make_agent(llm), "Check FDA warnings for amiodarone")
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, EH, TE, RC, SY]  # 9 nodes, as in the seed
+    assert result.model_calls == 5 + 1 + 1
+    assert len(tools.calls_to("check_drug_safety")) == 2 and result.errors == []
+    assert format_error("timeout", "Drug Safety Report") in prompts(llm)[3]
+
+
+async def test_retry_with_different_arguments_re_extracts_only(make_agent, tools) -> None:
+    tools.queue(
+        "search_medical_literature", ToolOutcome(error_type="not_found", entity="dofetilde")
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_medical_literature"),
+            select("search_medical_literature"),
+            {"query": "dofetilde"},
+            quality("error_fatal"),
+            retry("retry_different_args"),
+            {"query": "dofetilide"},
+            quality("success_partial"),
+            "Two studies.",
+        ]
+    )
+    _, result = await run(make_agent(llm), "Find studies on dofetilde")
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, EH, TS, TE, RC, SY]
+    assert result.model_calls == 5 + 1 + 2
+    assert (
+        "did not work" in prompts(llm)[5] and llm.calls[5].schema.__name__ == "LiteratureSearchArgs"
+    )
+
+
+async def test_three_patient_matches_ask_the_user(make_agent, tools) -> None:
+    tools.queue(
+        "search_patient",
+        ToolOutcome(
+            data={"patients": [{"id": f"p{i}"} for i in range(3)]},
+            formatted="3 patients named James Wilson",
+            patient_matches=3,
+            entity="James Wilson",
+            suggestions=["p0 (b. 1950)", "p1", "p2"],
+        ),
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "James Wilson"},
+            quality("success_partial"),
+        ]
+    )
+    _, result = await run(make_agent(llm), "Search for patient James Wilson")
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, EH, SY] and result.model_calls == 4
+    assert result.clarification_requested
+    assert result.final_response.startswith(
+        "I found 3 patients matching 'James Wilson'. Which one did you mean?"
+    )
+    assert len(tools.calls_to("search_patient")) == 1  # asked, not retried
+
+
+async def test_image_with_vision_backend_goes_direct_with_findings(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            {
+                "modality": "X-ray",
+                "findings": ["right lower lobe consolidation"],
+                "confidence": 0.8,
+            },
+            intent("DIRECT", "describe chest X-ray"),
+            "Right lower lobe consolidation.",
+        ],
+        supports_vision=True,
+    )
+    agent = make_agent(llm)
+    _, result = await run(agent, "What do you see?", image=ImageInput(data=b"\x89PNG fake"))
+    assert result.nodes_visited == [IA, IC, SY] and result.model_calls == 3
+    assert llm.calls[0].messages[-1].images and "right lower lobe consolidation" in prompts(llm)[-1]
+    # the findings are carried into the next turn of the same thread
+    llm.queue(intent("DIRECT", "follow-up"), "Consider pneumonia.")
+    _, second = await run(agent, "Could that be pneumonia?")
+    assert second.model_calls == 2 and "right lower lobe consolidation" in prompts(llm)[-1]
+    assert "Clinician: What do you see?" in prompts(llm)[-1]  # conversation history too
+
+
+async def test_image_without_vision_backend_says_so(make_agent, tools) -> None:
+    llm = ScriptedBackend([intent("DIRECT"), "I cannot see images."])
+    _, result = await run(make_agent(llm), "What do you see?", image=b"\x89PNG fake")
+    assert result.model_calls == 2 and any("cannot read images" in n for n in result.notices)
+
+
+async def test_embedding_classifiers_remove_the_classification_calls(
+    make_agent, tools, settings
+) -> None:
+    settings.intent_classifier = settings.tool_classifier = settings.result_classifier = "embedding"
+    classifiers = {
+        "intent": KeywordClassifier([("warning", "TOOL_NEEDED")], "DIRECT"),
+        "tool": KeywordClassifier([("warning", "check_drug_safety")], "search_patient"),
+        "result": KeywordClassifier([("boxed warning", "success_rich")], "no_results"),
+    }
+    llm = ScriptedBackend([{"drug_name": "dofetilide"}, "Boxed warning for torsade."])
+    _, result = await run(
+        make_agent(llm, classifiers=classifiers), "Check FDA warnings for dofetilide"
+    )
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, SY]
+    assert result.model_calls == 2  # stage-2 arguments and synthesis only
+    llm.queue("Hello!")
+    _, direct = await run(make_agent(llm, classifiers=classifiers), "Hello, how are you?")
+    assert direct.model_calls == 1

@@ -1,0 +1,242 @@
+"""Seed 002 §15 unit rows for the LLM nodes, each node run alone on a scripted model.
+
+The scripted reply plays the model; what is tested is the node around it: the prompt
+it builds (full descriptions, matched example, entity hints, clinical labels), the
+schema it asks for, the state it writes, and the classifier path that skips the model.
+"""
+
+from __future__ import annotations
+
+import pytest
+from langgraph.runtime import Runtime
+
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.nodes.input_assembly import input_assembly
+from docgemma.agent.nodes.intent_classify import intent_classify
+from docgemma.agent.nodes.result_classify import result_classify
+from docgemma.agent.nodes.tool_execute import to_result
+from docgemma.agent.nodes.tool_select import tool_select
+from docgemma.agent.rules import format_error
+from docgemma.agent.schemas import TOOL_ARG_SCHEMAS, IntentClassification, ResultAssessment
+from docgemma.config import Settings
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import ToolErrorType, ToolOutcome
+
+from .conftest import intent, quality, select
+from .fakes import DEFAULT_OUTCOMES, FakeTools, KeywordClassifier
+
+
+def deps(settings: Settings, llm: ScriptedBackend, tools: FakeTools, **kw) -> Runtime[AgentDeps]:
+    return Runtime(context=AgentDeps(settings=settings, llm=llm, registry=tools.registry(), **kw))
+
+
+async def assembled(query: str, runtime: Runtime[AgentDeps], **state) -> dict:
+    update = await input_assembly({"user_query": query, **state}, runtime)
+    return {
+        "user_query": query,
+        **state,
+        **{
+            k: v[1:] if isinstance(v, list) and v[:1] == ["__reset__"] else v
+            for k, v in update.items()
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("query", "reply", "expected_intent", "expected_tool"),
+    [
+        ("Hello", intent("DIRECT", "greeting"), "DIRECT", None),
+        (
+            "Check FDA warnings for dofetilide",
+            intent("TOOL_NEEDED", "FDA warnings", "check_drug_safety"),
+            "TOOL_NEEDED",
+            "check_drug_safety",
+        ),
+        ("What is hypertension?", intent("DIRECT", "definition"), "DIRECT", None),
+        (
+            "Find patient John Smith and check his meds",
+            intent("TOOL_NEEDED", "lookup", "search_patient"),
+            "TOOL_NEEDED",
+            "search_patient",
+        ),
+    ],
+)
+async def test_intent_classify_rows(
+    settings, tools, query, reply, expected_intent, expected_tool
+) -> None:
+    llm = ScriptedBackend([reply])
+    runtime = deps(settings, llm, tools)
+    out = await intent_classify(await assembled(query, runtime), runtime)
+    assert (out["intent"], out["suggested_tool"]) == (expected_intent, expected_tool)
+    assert out["llm_calls"] == ["intent"] and out["nodes_visited"] == ["intent_classify"]
+    call = llm.calls[0]
+    assert call.schema is IntentClassification and call.temperature == 0.0
+    assert (
+        f"User query: {query}" in call.prompt and "DIRECT: General medical questions" in call.prompt
+    )
+
+
+async def test_intent_suggested_tool_outside_the_registry_is_dropped(settings, tools) -> None:
+    llm = ScriptedBackend([intent("TOOL_NEEDED", "x", "fax_the_lab")])
+    runtime = deps(settings, llm, tools)
+    out = await intent_classify(await assembled("fax it", runtime), runtime)
+    assert out["suggested_tool"] is None
+
+
+async def test_intent_from_a_confident_embedding_classifier_makes_no_model_call(
+    settings, tools
+) -> None:
+    s = settings.model_copy(
+        update={"intent_classifier": "embedding", "tool_classifier": "embedding"}
+    )
+    clf = {
+        "intent": KeywordClassifier([("warning", "TOOL_NEEDED")], "DIRECT"),
+        "tool": KeywordClassifier([("warning", "check_drug_safety")], "search_patient"),
+    }
+    llm = ScriptedBackend()
+    runtime = deps(s, llm, tools, classifiers=clf)
+    out = await intent_classify(
+        await assembled("Check FDA warnings for dofetilide", runtime), runtime
+    )
+    assert (out["intent"], out["suggested_tool"], out["llm_calls"]) == (
+        "TOOL_NEEDED",
+        "check_drug_safety",
+        [],
+    )
+    assert llm.calls == []
+    unsure = {"intent": KeywordClassifier([], "DIRECT", confidence=0.2)}
+    llm = ScriptedBackend([intent("DIRECT")])
+    runtime = deps(s, llm, tools, classifiers=unsure)
+    out = await intent_classify(await assembled("Hello", runtime), runtime)
+    assert out["llm_calls"] == ["intent"]  # below the threshold the model decides
+
+
+@pytest.mark.parametrize(
+    ("query", "suggested", "tool", "args", "hint"),
+    [
+        (
+            "Check FDA warnings for dofetilide",
+            "check_drug_safety",
+            "check_drug_safety",
+            {"drug_name": "dofetilide"},
+            "Detected drug name: dofetilide",
+        ),
+        (
+            "Check interactions between warfarin and aspirin",
+            "check_drug_interactions",
+            "check_drug_interactions",
+            {"drug_names": ["warfarin", "aspirin"]},
+            "Detected drug names: warfarin, aspirin",
+        ),
+        (
+            "Check amoxicillin info for my patient",
+            "check_drug_safety",
+            "check_drug_safety",
+            {"drug_name": "amoxicillin"},
+            "Detected drug name: amoxicillin",
+        ),
+        (
+            "Write a note for patient abc-123",
+            "save_clinical_note",
+            "save_clinical_note",
+            {"patient_id": "abc-123", "note_type": "progress", "note_text": "Stable."},
+            "Detected patient ID: abc-123",
+        ),
+    ],
+)
+async def test_tool_select_rows(settings, tools, query, suggested, tool, args, hint) -> None:
+    llm = ScriptedBackend([select(tool), args])
+    runtime = deps(settings, llm, tools)
+    state = await assembled(query, runtime)
+    state.update(task_summary="task", suggested_tool=suggested)
+    out = await tool_select(state, runtime)
+    assert (out["current_tool"], out["current_args"]) == (tool, args)
+    assert out["llm_calls"] == ["tool_select_1", "tool_select_2"]
+    stage1, stage2 = llm.calls
+    # stage 1: one enum field, full descriptions of all ten tools, analytical prefix
+    assert list(stage1.schema.model_fields) == ["tool_name"]
+    assert all(spec.description in stage1.prompt for spec in runtime.context.registry)
+    assert "Analyzing the task requirements, " in stage1.prompt
+    # stage 2: only the chosen tool's schema, with the code-extracted entity as a hint
+    assert stage2.schema is TOOL_ARG_SCHEMAS[tool]
+    assert hint in stage2.prompt and stage2.temperature == 0.0
+
+
+async def test_one_shot_example_is_matched_to_the_suggested_tool(settings, tools) -> None:
+    llm = ScriptedBackend([select("search_patient"), {"name": "Jane Doe"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Find patient Jane Doe", runtime)
+    state.update(task_summary="lookup", suggested_tool="search_patient")
+    await tool_select(state, runtime)
+    assert 'User: "Find patient Jane Doe"\nTool: search_patient' in llm.calls[0].prompt
+
+
+async def test_tool_select_re_entry_shows_earlier_results_under_labels(settings, tools) -> None:
+    registry = tools.registry()
+    first = to_result(
+        registry["search_patient"],
+        {"name": "Maria Garcia"},
+        DEFAULT_OUTCOMES["search_patient"],
+        registry.labels(),
+        retry=False,
+        executed=True,
+    )
+    llm = ScriptedBackend([select("get_patient_chart"), {"patient_id": "pat-001"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Find patient Maria Garcia and check her chart", runtime)
+    state.update(task_summary="t", tool_results=[first], step_count=1)
+    out = await tool_select(state, runtime)
+    assert out["current_args"] == {"patient_id": "pat-001"}
+    assert "[Patient Search] Maria Garcia, born 1961, ID pat-001." in llm.calls[0].prompt
+    assert "Detected patient ID: pat-001" in llm.calls[1].prompt
+    assert "search_patient]" not in llm.calls[0].prompt.split("Example:")[1]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "reply", "expected"),
+    [
+        (DEFAULT_OUTCOMES["check_drug_safety"], quality("success_rich"), "success_rich"),
+        (ToolOutcome(data={}, formatted=""), quality("no_results"), "no_results"),
+        (
+            ToolOutcome(error_type=ToolErrorType.TIMEOUT, error_detail="ReadTimeout('openfda')"),
+            quality("error_retryable"),
+            "error_retryable",
+        ),
+    ],
+)
+async def test_result_classify_rows(settings, tools, outcome, reply, expected) -> None:
+    registry = tools.registry()
+    spec = registry["search_medical_literature"]
+    record = to_result(
+        spec, {"query": "dofetilide"}, outcome, registry.labels(), retry=False, executed=True
+    )
+    llm = ScriptedBackend([reply])
+    runtime = deps(settings, llm, tools)
+    out = await result_classify(
+        {"user_query": "q", "task_summary": "t", "tool_results": [record]}, runtime
+    )
+    assert (
+        out["last_result_classification"] == expected
+        and out["tool_results"][-1]["quality"] == expected
+    )
+    prompt = llm.calls[0].prompt
+    assert llm.calls[0].schema is ResultAssessment and "Tool used: Medical Literature" in prompt
+    assert "search_medical_literature" not in prompt and "ReadTimeout" not in prompt
+    if outcome.error_type:
+        assert format_error("timeout", "Medical Literature") in prompt
+
+
+async def test_result_class_contradicting_the_tool_is_corrected(settings, tools) -> None:
+    registry = tools.registry()
+    failed = to_result(
+        registry["check_drug_safety"],
+        {"drug_name": "x"},
+        ToolOutcome(error_type=ToolErrorType.TIMEOUT),
+        registry.labels(),
+        retry=False,
+        executed=True,
+    )
+    runtime = deps(settings, ScriptedBackend([quality("success_rich")]), tools)
+    out = await result_classify({"user_query": "q", "tool_results": [failed]}, runtime)
+    assert out["last_result_classification"] == "error_retryable"
+    assert "corrected" in out["decisions"][0]["reason"]

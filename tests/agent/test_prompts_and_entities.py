@@ -1,0 +1,103 @@
+"""Prompts fail loudly, the generation table holds the seed's values, entities come from code."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from docgemma.agent import prompts
+from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
+from docgemma.agent.generation import DEFAULTS, generation_for
+from docgemma.agent.prompts import MissingPromptVariable, Prompt
+from docgemma.config import Settings
+
+
+def test_prompt_with_a_missing_variable_raises_naming_it() -> None:
+    with pytest.raises(MissingPromptVariable, match="task_summary"):
+        prompts.RESULT_USER.render(user_query="q", tool_label="L", formatted_result="r")
+    assert Prompt("p", "a $x b ${y}").render(x=1, y="z") == "a 1 b z"
+
+
+def test_every_prompt_constant_renders_with_its_own_variables() -> None:
+    templates = [v for v in vars(prompts).values() if isinstance(v, Prompt)]
+    assert len(templates) >= 10
+    for template in templates:
+        text = template.render(**{name: "VALUE" for name in template.variables})
+        assert "$" not in text
+
+
+def test_generation_table_matches_seed_section_7(settings: Settings) -> None:
+    expect = {
+        "intent": (0.0, 256),
+        "tool_select_1": (0.0, 64),
+        "tool_select_2": (0.0, 128),
+        "result_classify": (0.0, 128),
+        "retry": (0.0, 64),
+        "synthesize": (0.5, 256),
+        "image": (0.3, 512),
+    }
+    assert {k: (v.temperature, v.max_tokens) for k, v in DEFAULTS.items()} == expect
+    assert all(v.reason for v in DEFAULTS.values())
+
+
+def test_generation_override_from_settings(settings: Settings) -> None:
+    s = settings.model_copy(update={"node_generation": {"synthesize": {"temperature": 0.2}}})
+    cfg = generation_for("synthesize", s)
+    assert (cfg.temperature, cfg.max_tokens) == (0.2, 256)
+    bad = settings.model_copy(update={"node_generation": {"intent": {"top_k": 3}}})
+    with pytest.raises(ValueError, match="top_k"):
+        generation_for("intent", bad)
+
+
+def test_drug_dictionary_is_the_real_one_with_brands_mapped_to_generics() -> None:
+    d = drug_dictionary()
+    assert d.names >= 5000
+    assert d.find("Is TYLENOL ok with Coumadin and Glucophage?") == [
+        "acetaminophen",
+        "warfarin",
+        "metformin",
+    ]
+    assert d.find("Check interactions between warfarin, aspirin, and ibuprofen") == [
+        "warfarin",
+        "aspirin",
+        "ibuprofen",
+    ]
+    assert d.find("The patient takes insulin glargine") == ["insulin glargine"]
+    # whole words only, and ordinary clinical words are not drugs
+    assert d.find("warfarinX and preaspirin; what is hypertension? find patient chart note") == []
+
+
+def test_drug_matching_is_fast_after_warm_up() -> None:
+    d = drug_dictionary()
+    message = (
+        "Find patient Maria Garcia, check her chart and verify metformin and lisinopril safety " * 5
+    )
+    start = time.perf_counter()
+    for _ in range(20):
+        d.find(message)
+    assert (time.perf_counter() - start) / 20 < 0.010
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("Write a note for patient abc-123", ["abc-123"]),
+        (
+            "chart f47ac10b-58cc-4372-a567-0e02b2c3d479 please",
+            ["f47ac10b-58cc-4372-a567-0e02b2c3d479"],
+        ),
+        ("What is hypertension?", []),
+        ("abcd-1234 is not a short id", []),
+    ],
+)
+def test_patient_id_patterns(text: str, ids: list[str]) -> None:
+    assert patient_ids(text) == ids
+
+
+def test_action_verbs() -> None:
+    assert action_verbs("Prescribe metformin, then document and save it") == [
+        "prescribe",
+        "document",
+        "save",
+    ]

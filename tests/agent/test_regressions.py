@@ -1,0 +1,260 @@
+"""Seed 002 §15 regression rows: the anti-patterns the design exists to prevent."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from docgemma.agent.answer import EMPTY_ANSWER, FALLBACK_MESSAGE
+from docgemma.agent.rules import format_error
+from docgemma.llm.errors import ModelUnavailable
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import ToolErrorType, ToolOutcome
+
+from .conftest import intent, prompts, quality, retry, run, select
+
+MULTI = [
+    intent(tool="search_patient"),
+    select("search_patient"),
+    {"name": "John Smith"},
+    quality("success_rich"),
+    select("get_patient_chart"),
+    {"patient_id": "pat-001"},
+    quality("success_rich"),
+    select("check_drug_safety"),
+    {"drug_name": "metformin"},
+    quality("success_rich"),
+    "Summary.",
+]
+MULTI_QUERY = "Find patient John Smith, check his chart, and verify metformin safety"
+SUFFICIENCY = re.compile(
+    r"\benough\b|sufficien|anything else|more information needed|are you done", re.I
+)
+PLANNING = re.compile(r"\bplan\b|all (the )?steps|list of steps|decompos|sub-?tasks", re.I)
+
+
+async def scenario_prompts(make_agent, tools, settings) -> list[str]:
+    """Every prompt of five representative turns (direct, multi-tool, retry, ask-user, write)."""
+    settings.tool_timeout_s = 0.05
+    tools.queue("check_drug_safety", 1.0)
+    tools.queue(
+        "search_patient",
+        ToolOutcome(data={"patients": [{"id": "a"}, {"id": "b"}]}, patient_matches=2),
+    )
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT"),
+            "Hello.",
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "James Wilson"},
+            quality("success_partial"),
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "amiodarone"},
+            quality("error_retryable"),
+            retry(),
+            quality("success_rich"),
+            "Amiodarone warning.",
+            *MULTI,
+        ]
+    )
+    agent = make_agent(llm)
+    for i, q in enumerate(
+        [
+            "Hello",
+            "Search for patient James Wilson",
+            "Check FDA warnings for amiodarone",
+            MULTI_QUERY,
+        ]
+    ):
+        await run(agent, q, thread=f"t{i}")
+    return prompts(llm)
+
+
+async def test_model_is_never_asked_about_sufficiency_or_to_plan(
+    make_agent, tools, settings
+) -> None:
+    sent = await scenario_prompts(make_agent, tools, settings)
+    assert len(sent) == 2 + 4 + 7 + len(MULTI)
+    for prompt in sent:
+        assert not SUFFICIENCY.search(prompt), prompt
+        assert not PLANNING.search(prompt), prompt
+
+
+async def test_multi_tool_query_is_reactive_one_tool_per_selection(make_agent, tools) -> None:
+    llm = ScriptedBackend(list(MULTI))
+    _, result = await run(make_agent(llm), MULTI_QUERY)
+    schemas = [c.schema.__name__ for c in llm.calls if c.schema]
+    assert schemas.count("ToolSelection") == 3 == len(result.tool_calls)
+    stage1 = [c.schema for c in llm.calls if c.schema and c.schema.__name__ == "ToolSelection"]
+    assert all(list(schema.model_fields) == ["tool_name"] for schema in stage1)
+    # no schema the model fills has room for a multi-step plan
+    assert not any(
+        f in c.schema.model_fields
+        for c in llm.calls
+        if c.schema
+        for f in ("steps", "plan", "subtasks")
+    )
+
+
+async def test_multiple_patient_matches_ask_the_user_never_retry(make_agent, tools) -> None:
+    tools.queue(
+        "search_patient",
+        ToolOutcome(
+            error_type=ToolErrorType.MULTIPLE_PATIENT_MATCHES,
+            entity="James Wilson",
+            suggestions=["a", "b"],
+        ),
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "James Wilson"},
+            quality("error_fatal"),
+        ]
+    )
+    _, result = await run(make_agent(llm), "Search for patient James Wilson")
+    assert result.clarification_requested and "Which one did you mean?" in result.final_response
+    assert not any(c.schema and c.schema.__name__ == "RetryStrategy" for c in llm.calls)
+    assert len(tools.calls_to("search_patient")) == 1
+
+
+@pytest.mark.parametrize(
+    ("failure", "error_type"),
+    [
+        (
+            RuntimeError(
+                "HTTPStatusError 503 at https://api.fda.gov/drug/label.json?search=secret"
+            ),
+            "server_error",
+        ),
+        (
+            ToolOutcome(
+                error_type=ToolErrorType.SERVICE_UNAVAILABLE,
+                error_detail="ConnectError: [Errno 111] refused",
+            ),
+            "service_unavailable",
+        ),
+    ],
+)
+async def test_tool_error_reaches_synthesis_only_pre_formatted(
+    make_agent, tools, failure, error_type
+) -> None:
+    tools.queue("check_drug_safety", failure, failure, failure)
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("error_retryable"),
+            retry(),
+            quality("error_retryable"),
+            retry(),
+            quality("error_retryable"),
+            "Dofetilide is generally safe.",
+        ]
+    )  # the model ignores the failure...
+    _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    formatted = format_error(error_type, "Drug Safety Report")
+    synthesis = llm.calls[-1].prompt
+    assert formatted in synthesis
+    for prompt in prompts(llm):
+        assert (
+            "api.fda.gov" not in prompt
+            and "Errno" not in prompt
+            and "HTTPStatusError" not in prompt
+        )
+    # ...but code states the failure in the answer anyway
+    assert (
+        formatted in result.final_response
+        or "Unable to complete the Drug Safety Report" in result.final_response
+    )
+    assert result.errors and all("fda.gov" not in e for e in result.errors)
+    assert result.confidence_level == "low"
+
+
+async def test_tool_names_are_scrubbed_from_the_answer(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            "According to [check_drug_safety] via get_patient_chart: QT risk.",
+        ]
+    )
+    _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert result.final_response == "According to Drug Safety Report via Patient Record: QT risk."
+
+
+@pytest.mark.parametrize("empty", ["", "   \n", "<end_of_turn>"])
+async def test_empty_model_output_gets_fallback_text(make_agent, tools, empty) -> None:
+    _, direct = await run(
+        make_agent(ScriptedBackend([intent("DIRECT"), empty])), "What is hypertension?"
+    )
+    assert direct.final_response == EMPTY_ANSWER
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            empty,
+        ]
+    )
+    _, tool_turn = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert tool_turn.final_response.startswith("Here is what I found:")
+    assert "Torsade de Pointes" in tool_turn.final_response
+
+
+async def test_model_unavailable_at_the_start_gives_the_prewritten_message(
+    make_agent, tools
+) -> None:
+    _, result = await run(
+        make_agent(ScriptedBackend([ModelUnavailable("503 overloaded")])), "What is hypertension?"
+    )
+    assert (
+        result.final_response == FALLBACK_MESSAGE
+        and result.fallback_used
+        and result.model_calls == 1
+    )
+
+
+async def test_model_unavailable_at_synthesis_keeps_the_tool_results(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            ModelUnavailable("timeout"),
+        ]
+    )
+    _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert (
+        result.final_response.startswith(FALLBACK_MESSAGE)
+        and "Torsade de Pointes" in result.final_response
+    )
+    assert result.fallback_used
+
+
+async def test_invalid_structured_output_twice_falls_back(make_agent, tools) -> None:
+    llm = ScriptedBackend([intent(tool="check_drug_safety"), "{not json", '{"tool_name": "fax"}'])
+    _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert result.fallback_used and result.final_response == FALLBACK_MESSAGE
+    assert result.model_calls == 3 and tools.calls == []
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            "{oops",
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            "QT risk.",
+        ]
+    )
+    _, repaired = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert not repaired.fallback_used and repaired.model_calls == 6  # one repair call

@@ -1,0 +1,295 @@
+"""The deterministic rules engine: seed 002 §15 router and error-handler rows, and §9/§11 rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.rules import (
+    ERROR_TEMPLATES,
+    MAX_RETRIES,
+    MAX_STEPS,
+    MAX_TOTAL_RETRIES,
+    confidence_level,
+    decide_error,
+    decide_next,
+    format_error,
+    is_duplicate_call,
+    required_tools,
+    scrub_tool_names,
+)
+from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+from docgemma.agent.state import ToolResult
+
+ALL = tuple(TOOL_ARG_SCHEMAS)
+
+
+def result(
+    tool: str = "check_drug_safety",
+    *,
+    error: str | None = None,
+    q: str | None = "success_rich",
+    args: dict | None = None,
+    matches: int | None = None,
+    **extra,
+) -> ToolResult:
+    return ToolResult(
+        tool_name=tool,
+        tool_label="Label",
+        args=args or {"drug_name": "x"},
+        result={} if error else {"a": 1},
+        formatted_result="text",
+        error_type=error,
+        entity=extra.get("entity"),
+        missing_fields=extra.get("missing", []),
+        suggestions=extra.get("suggestions", []),
+        patient_matches=matches,
+        sources=[],
+        quality=q,
+        retry=False,
+        executed=True,
+    )
+
+
+def test_safety_valve_constants_match_the_seed() -> None:
+    assert (MAX_STEPS, MAX_RETRIES, MAX_TOTAL_RETRIES) == (4, 2, 4)
+
+
+# ── seed §15 unit rows: DETERMINISTIC_ROUTER ──
+@pytest.mark.parametrize(
+    ("results", "step", "query", "expected"),
+    [
+        (
+            [
+                result(
+                    "search_patient", matches=3, args={"name": "James Wilson"}, q="success_partial"
+                )
+            ],
+            1,
+            "Search for patient James Wilson",
+            "ask_user",
+        ),
+        (
+            [
+                result("search_patient", args={"name": "a"}),
+                result("get_patient_chart", args={"patient_id": "p"}),
+                result("check_drug_safety"),
+                result("search_medical_literature", args={"query": "q"}),
+            ],
+            4,
+            "Find patient John Smith, check his chart, check metformin safety, find studies",
+            "synthesize",
+        ),
+    ],
+)
+def test_router_rows(results, step, query, expected) -> None:
+    assert (
+        decide_next(
+            results, step_count=step, user_query=query, patient_known=False, available=ALL
+        ).action
+        == expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "called", "patient_known", "expected"),
+    [
+        ("Check FDA warnings for dofetilide", ["check_drug_safety"], False, "synthesize"),
+        ("Find patient Maria Garcia and check her chart", ["search_patient"], True, "tool_select"),
+        (
+            "Find patient Maria Garcia and check her chart",
+            ["search_patient", "get_patient_chart"],
+            True,
+            "synthesize",
+        ),
+        ("Show the chart for patient abc-123", ["get_patient_chart"], True, "synthesize"),
+        (
+            "Check interactions between warfarin and aspirin",
+            ["check_drug_safety"],
+            False,
+            "tool_select",
+        ),
+        ("Tell me about metformin", ["check_drug_safety"], False, "synthesize"),
+    ],
+)
+def test_task_patterns_decide_when_the_loop_ends(query, called, patient_known, expected) -> None:
+    results = [result(t, args={"k": t}) for t in called]
+    got = decide_next(
+        results,
+        step_count=len(results),
+        user_query=query,
+        patient_known=patient_known,
+        available=ALL,
+    )
+    assert got.action == expected, got.reason
+
+
+def test_router_sends_errors_to_the_error_handler_whatever_the_class() -> None:
+    for q in ("error_retryable", "error_fatal"):
+        assert (
+            decide_next(
+                [result(q=q)], step_count=1, user_query="q", patient_known=False, available=ALL
+            ).action
+            == "error_handler"
+        )
+    # a tool-reported error goes to the handler even if classified as a success
+    assert (
+        decide_next(
+            [result(error="timeout", q="success_rich")],
+            step_count=1,
+            user_query="q",
+            patient_known=False,
+            available=ALL,
+        ).action
+        == "error_handler"
+    )
+
+
+def test_duplicate_call_stops_the_loop() -> None:
+    same = [
+        result("search_patient", args={"name": "A"}),
+        result("search_patient", args={"name": "A"}),
+    ]
+    assert is_duplicate_call(same)
+    got = decide_next(
+        same,
+        step_count=2,
+        user_query="find patient A and check chart",
+        patient_known=False,
+        available=ALL,
+    )
+    assert (got.action, got.reason) == ("synthesize", "the same call was repeated")
+    assert not is_duplicate_call([result(error="timeout", q="error_retryable"), result()])
+
+
+def test_required_tools_skips_search_when_patient_known_and_unregistered_tools() -> None:
+    q = "Find patient Maria and review her record"
+    assert required_tools(q, patient_known=False, available=ALL) == {
+        "search_patient",
+        "get_patient_chart",
+    }
+    assert required_tools(q, patient_known=True, available=ALL) == {"get_patient_chart"}
+    assert required_tools(q, patient_known=False, available=["search_patient"]) == {
+        "search_patient"
+    }
+
+
+# ── seed §15 unit rows: ERROR_HANDLER ──
+@pytest.mark.parametrize(
+    ("res", "retries", "total", "action"),
+    [
+        (
+            result(error="timeout", q="error_retryable"),
+            0,
+            0,
+            "llm_decide",
+        ),  # timeout, retry_count=0 → retry
+        (result(error="drug_not_in_database", q="error_fatal", entity="zzzumab"), 0, 0, "skip"),
+        (result(error="timeout", q="error_retryable"), MAX_RETRIES, 2, "skip"),
+        (result(error="timeout", q="error_retryable"), 0, MAX_TOTAL_RETRIES, "skip"),
+        (result(error="service_unavailable", q="error_retryable"), 1, 1, "skip"),
+        (result(error="service_unavailable", q="error_retryable"), 0, 0, "llm_decide"),
+        (
+            result(
+                "search_patient",
+                error="multiple_patient_matches",
+                q="error_fatal",
+                entity="James Wilson",
+            ),
+            0,
+            0,
+            "ask_user",
+        ),
+        (
+            result(error="missing_required_args", q="error_fatal", missing=["patient_id"]),
+            0,
+            0,
+            "ask_user",
+        ),
+        (
+            result(
+                error="ambiguous_drug_name",
+                q="error_fatal",
+                suggestions=["hydroxyzine", "hydralazine"],
+            ),
+            0,
+            0,
+            "ask_user",
+        ),
+        (
+            result(
+                "get_patient_chart",
+                error="not_found",
+                q="error_fatal",
+                args={"patient_id": "zzz-999"},
+            ),
+            0,
+            0,
+            "ask_user",
+        ),
+    ],
+)
+def test_error_handler_rows(res, retries, total, action) -> None:
+    assert decide_error(res, retries, total).action == action
+
+
+def test_offline_unavailable_service_is_skipped_without_a_retry() -> None:
+    down = result(error="service_unavailable", q="error_retryable")
+    assert decide_error(down, 0, 0).action == "llm_decide"
+    offline = decide_error(down, 0, 0, offline=True)
+    assert (offline.action, offline.message) == (
+        "skip",
+        "The Label is unavailable offline; no information was retrieved.",
+    )
+
+
+def test_ask_user_messages_follow_the_seed_templates() -> None:
+    many = result(
+        "search_patient", matches=3, entity="James Wilson", suggestions=["pat-1", "pat-2", "pat-3"]
+    )
+    assert decide_error(many, 0, 0).message.startswith(
+        "I found 3 patients matching 'James Wilson'. Which one"
+    )
+    assert decide_error(
+        result(error="missing_required_args", missing=["patient_id"]), 0, 0
+    ).message == ("I need a patient ID to proceed. Could you provide one?")
+    amb = result(error="ambiguous_drug_name", suggestions=["hydroxyzine", "hydralazine"])
+    assert decide_error(amb, 0, 0).message == "Did you mean hydroxyzine or hydralazine?"
+    assert (
+        "zzzumab was not found"
+        in decide_error(result(error="drug_not_in_database", entity="zzzumab"), 0, 0).message
+    )
+
+
+def test_error_templates_cover_the_seed_and_never_leak_detail() -> None:
+    assert {"timeout", "not_found", "invalid_args", "rate_limit", "server_error"} <= set(
+        ERROR_TEMPLATES
+    )
+    assert format_error("timeout", "Drug Safety Report") == (
+        "The Drug Safety Report was temporarily unavailable. Please try again shortly."
+    )
+    assert (
+        format_error("weird_new_error", "Clinical Trials")
+        == "The Clinical Trials could not be completed."
+    )
+
+
+def test_scrub_replaces_tool_names_with_labels() -> None:
+    text = "Per [check_drug_safety] and `search_patient`, see check_drug_safety."
+    assert scrub_tool_names(
+        text, {"check_drug_safety": "Drug Safety Report", "search_patient": "Patient Search"}
+    ) == ("Per Drug Safety Report and Patient Search, see Drug Safety Report.")
+
+
+@pytest.mark.parametrize(
+    ("qualities", "intent", "expected"),
+    [
+        (["success_rich"], "TOOL_NEEDED", "high"),
+        (["success_rich", "success_partial"], "TOOL_NEEDED", "medium"),
+        (["error_fatal"], "TOOL_NEEDED", "low"),
+        ([], "DIRECT", "medium"),
+    ],
+)
+def test_confidence_comes_from_result_classes(qualities, intent, expected) -> None:
+    results = [result(q=q) for q in qualities]
+    assert confidence_level(results, intent=intent, fallback=False, clarification=False) == expected
+    assert confidence_level(results, intent=intent, fallback=True, clarification=False) == "low"

@@ -1,0 +1,93 @@
+"""Bad and edge-case input at the service boundary: clear messages, no wasted model calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.service import EMPTY_MESSAGE_REPLY
+from docgemma.llm.scripted import ScriptedBackend
+
+from .conftest import intent, prompts, run, select
+
+
+@pytest.mark.parametrize("message", ["", "   ", "\n\t "])
+async def test_empty_message_asks_for_a_question_without_a_model_call(make_agent, message) -> None:
+    llm = ScriptedBackend()
+    _, result = await run(make_agent(llm), message)
+    assert (
+        result.final_response == EMPTY_MESSAGE_REPLY and llm.calls == [] and result.model_calls == 0
+    )
+
+
+async def test_long_message_is_truncated_with_a_notice(make_agent, settings) -> None:
+    settings.max_message_chars = 50
+    llm = ScriptedBackend([intent("DIRECT"), "OK."])
+    message = "What is hypertension? " + "x" * 200
+    _, result = await run(make_agent(llm), message)
+    assert any("longer than 50 characters" in n for n in result.notices)
+    assert message[:50] in prompts(llm)[0] and message[:51] not in prompts(llm)[0]
+
+
+async def test_unknown_patient_id_asks_the_user_without_a_model_call(make_agent) -> None:
+    async def summary(pid: str) -> str | None:
+        return "67F, CKD3, amlodipine 10 mg" if pid == "pat-001" else None
+
+    llm = ScriptedBackend()
+    _, result = await run(
+        make_agent(llm, patient_summary=summary), "Is lisinopril ok?", patient_id="nope-404"
+    )
+    assert (
+        result.clarification_requested and "nope-404" in result.final_response and llm.calls == []
+    )
+
+    llm = ScriptedBackend([intent("DIRECT", "ACE inhibitor choice"), "Check potassium first."])
+    _, known = await run(
+        make_agent(llm, patient_summary=summary), "Is lisinopril ok?", patient_id="pat-001"
+    )
+    assert not known.clarification_requested
+    assert all(
+        "67F, CKD3, amlodipine 10 mg" in p for p in prompts(llm)[1:]
+    )  # pre-fetched context reaches synthesis
+
+
+async def test_active_patient_is_a_valid_target_for_patient_tools(make_agent, tools) -> None:
+    async def summary(pid: str) -> str | None:
+        return "58M, T2DM"
+
+    llm = ScriptedBackend(
+        [
+            intent(tool="get_patient_chart"),
+            select("get_patient_chart"),
+            {"patient_id": "pat-777"},
+            {"quality": "success_rich", "brief_summary": "chart"},
+            "Chart reviewed.",
+        ]
+    )
+    _, result = await run(
+        make_agent(llm, patient_summary=summary), "Show the current chart", patient_id="pat-777"
+    )
+    assert tools.calls_to("get_patient_chart")[0][0] == {"patient_id": "pat-777"}
+    assert result.final_response == "Chart reviewed."
+
+
+async def test_oversized_image_is_refused_with_a_notice(make_agent, settings) -> None:
+    settings.max_image_bytes = 10
+    llm = ScriptedBackend([intent("DIRECT"), "OK."], supports_vision=True)
+    _, result = await run(make_agent(llm), "What do you see?", image=b"x" * 100)
+    assert (
+        any("larger than" in n for n in result.notices)
+        and llm.calls[0].schema.__name__ == "IntentClassification"
+    )
+
+
+async def test_new_message_discards_an_unanswered_write_proposal(make_agent, tools) -> None:
+    args = {"patient_id": "abc-123", "substance": "penicillin", "reaction": "rash"}
+    llm = ScriptedBackend(
+        [intent(tool="add_allergy"), select("add_allergy"), args, intent("DIRECT"), "Hi."]
+    )
+    agent = make_agent(llm)
+    _, first = await run(agent, "Record a penicillin allergy (rash) for abc-123")
+    assert first.pending_approval is not None
+    _, second = await run(agent, "Hello")
+    assert any("was not approved and was discarded" in n for n in second.notices)
+    assert await agent.pending_approval("t") is None and tools.calls_to("add_allergy") == []
