@@ -18,8 +18,10 @@ import gradio as gr
 import uvicorn
 from fastapi import FastAPI
 
+from docgemma.agent.factory import build_agent
 from docgemma.config import Settings, get_settings
-from docgemma.ehr.client import EHRClient, EHRError
+from docgemma.ehr.client import EHRClient
+from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
 from docgemma.ui.patients import EHRPatients
@@ -27,34 +29,6 @@ from docgemma.ui.session import TurnRunner
 
 log = logging.getLogger("docgemma.app")
 AgentFactory = Callable[[Settings, EHRClient], TurnRunner | Awaitable[TurnRunner]]
-
-
-async def build_agent(settings: Settings, ehr: EHRClient) -> TurnRunner:
-    """The real agent: configured backend, the ten tools, SQLite memory, the shared EHR client."""
-    from docgemma.agent.service import Agent, sqlite_checkpointer
-    from docgemma.llm.registry import create_backend
-    from docgemma.tools.http import create_client
-    from docgemma.tools.registry import build_registry
-
-    async def patient_summary(patient_id: str) -> str | None:
-        try:
-            return (await ehr.chart(patient_id)).text()
-        except EHRError as exc:
-            log.info("no chart for %s: %s", patient_id, exc.kind)
-            return None
-
-    checkpointer = await sqlite_checkpointer(settings)
-    llm = await asyncio.to_thread(create_backend, settings)  # loading a GGUF blocks for seconds
-    return await asyncio.to_thread(
-        Agent.create,
-        settings,
-        llm,
-        build_registry(),
-        checkpointer=checkpointer,
-        patient_summary=patient_summary,
-        http=create_client(settings),
-        fhir=ehr,
-    )
 
 
 class AgentSlot:
@@ -104,6 +78,8 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         warm = asyncio.create_task(slot.get())
         warm.add_done_callback(_report_warmup)
+        index = asyncio.create_task(asyncio.to_thread(prepare_index, settings))
+        index.add_done_callback(_report_warmup)
         yield
         await slot.close()
 
@@ -127,7 +103,7 @@ def create_app(
 def _report_warmup(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error(
-            "The agent could not start: %s (answers will report the backend as down)",
+            "Start-up task failed: %s (the affected feature reports itself unavailable)",
             task.exception(),
         )
 

@@ -14,6 +14,7 @@ import sys
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from docgemma.agent.outcome import TurnResult
 from docgemma.config import Settings, get_settings
@@ -21,21 +22,10 @@ from docgemma.config import Settings, get_settings
 log = logging.getLogger("docgemma")
 
 
-async def build_agent(settings: Settings):  # -> Agent (imported lazily: heavy dependencies)
-    """The agent as the app runs it: configured backend, real tools, SQLite memory."""
-    from docgemma.agent.service import Agent, sqlite_checkpointer
-    from docgemma.llm.registry import create_backend
+async def build_agent(settings: Settings, ehr: Any):  # -> Agent; heavy imports stay lazy
+    from docgemma.agent.factory import build_agent as build
 
-    try:
-        from docgemma.tools.registry import build_registry
-    except ImportError as exc:
-        raise SystemExit(f"the tool registry is not available yet: {exc}") from exc
-    return Agent.create(
-        settings,
-        create_backend(settings),
-        build_registry(),
-        checkpointer=await sqlite_checkpointer(settings),
-    )
+    return await build(settings, ehr)
 
 
 def result_json(result: TurnResult) -> dict:
@@ -72,24 +62,29 @@ async def _ask(args: argparse.Namespace) -> int:
     settings = get_settings()
     image = None
     if args.image:
-        from docgemma.llm.types import ImageInput
+        from docgemma.imaging import ImageError, prepare_image
 
         path = Path(args.image)
-        if not path.is_file():
-            print(f"error: image not found: {path}", file=sys.stderr)
+        try:
+            if not path.is_file():
+                raise ImageError(f"image not found: {path}")
+            image = prepare_image(path.read_bytes(), settings.max_image_bytes).to_input()
+        except ImageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
             return 2
-        mime = "image/jpeg" if path.suffix.lower() in (".jpg", ".jpeg") else "image/png"
-        image = ImageInput(data=path.read_bytes(), mime_type=mime)
-    agent = await build_agent(settings)
-    try:
-        result = await agent.ask(
-            args.thread or f"cli-{uuid.uuid4().hex[:8]}",
-            args.question,
-            image=image,
-            patient_id=args.patient,
-        )
-    finally:
-        await agent.aclose()
+    from docgemma.ehr.runtime import ehr_client
+
+    with ehr_client(settings) as ehr:
+        agent = await build_agent(settings, ehr)
+        try:
+            result = await agent.ask(
+                args.thread or f"cli-{uuid.uuid4().hex[:8]}",
+                args.question,
+                image=image,
+                patient_id=args.patient,
+            )
+        finally:
+            await agent.aclose()
     print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
     return 0
 

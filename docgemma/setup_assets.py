@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from docgemma.assets import gemma_270m_path, minilm_onnx_path, minilm_tokenizer_path
+from docgemma.config import get_settings
+from docgemma.tools.literature_index import prepare_index
 
 
 def main() -> None:
     print(f"embedded LLM: {gemma_270m_path()}")
     print(f"embedding model: {minilm_onnx_path()} with {minilm_tokenizer_path()}")
+    settings = get_settings()
+    print(f"offline literature index: {prepare_index(settings)} abstracts in {settings.data_dir}")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ def scripted_agent(monkeypatch, settings, tools):
         ]
     )
 
-    async def build(_settings):
+    async def build(_settings, _ehr):
         return Agent.create(settings, llm, tools.registry(), classifiers={})
 
     monkeypatch.setattr(cli, "build_agent", build)
