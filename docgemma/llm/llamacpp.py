@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from docgemma.llm import chat_format
 from docgemma.llm.errors import ConfigurationError, SchemaNotSupported, StructuredOutputError
+from docgemma.llm.llamacpp_sampling import FastGrammarLlama, grammar_loads
 from docgemma.llm.schema import check_bounded, emitted_key_order, json_schema, token_budget
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
@@ -32,20 +33,30 @@ class LlamaCppBackend:
     name = "llamacpp"
     supports_vision = False
 
-    def __init__(self, model_path: Path, *, n_ctx: int = 4096, n_threads: int | None = None,
-                 seed: int = 0, chat_format_name: str = "auto") -> None:
+    def __init__(
+        self,
+        model_path: Path,
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 0,
+        chat_format_name: str = "auto",
+    ) -> None:
         model_path = Path(model_path)
         if not model_path.is_file():
-            raise ConfigurationError(f"model file not found: {model_path} (set DOCGEMMA_MODEL_PATH to a GGUF)")
-        try:
-            from llama_cpp import Llama
-        except ImportError as exc:  # pragma: no cover - it is a core dependency
-            raise ConfigurationError("llama-cpp-python is not installed: pip install llama-cpp-python") from exc
+            raise ConfigurationError(
+                f"model file not found: {model_path} (set DOCGEMMA_MODEL_PATH to a GGUF)"
+            )
         self.model = model_path.name
         self.model_path = model_path
         try:
-            self._llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads,
-                              seed=seed, verbose=False)
+            self._llm = FastGrammarLlama(
+                model_path=str(model_path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                seed=seed,
+                verbose=False,
+            )
         except (ValueError, RuntimeError) as exc:
             raise ConfigurationError(f"llama.cpp could not load {model_path}: {exc}") from exc
         fmt = chat_format_name
@@ -68,9 +79,18 @@ class LlamaCppBackend:
 
             check_bounded(schema)
             try:
-                grammar = LlamaGrammar.from_json_schema(json.dumps(json_schema(schema)), verbose=False)
+                grammar = LlamaGrammar.from_json_schema(
+                    json.dumps(json_schema(schema)), verbose=False
+                )
             except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
-                raise SchemaNotSupported(f"{schema.__name__}: llama.cpp grammar conversion failed: {exc}") from exc
+                raise SchemaNotSupported(
+                    f"{schema.__name__}: llama.cpp grammar conversion failed: {exc}"
+                ) from exc
+            if not grammar_loads(self._llm._model, grammar):
+                raise SchemaNotSupported(
+                    f"{schema.__name__}: llama.cpp refused the grammar (too many repetitions: "
+                    "lower the max_length of long string fields)"
+                )
             self._grammars[schema] = grammar
         return grammar
 
@@ -81,60 +101,126 @@ class LlamaCppBackend:
     def count_tokens(self, text: str) -> int:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
-    def _complete_sync(self, prompt: str, *, temperature: float, max_tokens: int,
-                       stop: Sequence[str], grammar: Any = None) -> Generation:
+    def _complete_sync(
+        self,
+        prompt: str,
+        *,
+        temperature: float,
+        max_tokens: int,
+        stop: Sequence[str],
+        grammar: Any = None,
+    ) -> Generation:
         start = time.perf_counter()
         with self._lock:
             out = self._llm.create_completion(
-                prompt, max_tokens=max_tokens, temperature=temperature, stop=list(stop) or None,
-                grammar=grammar, seed=None,
+                prompt,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                stop=list(stop) or None,
+                grammar=grammar,
+                seed=None,
             )
         choice = out["choices"][0]
         usage = out.get("usage", {})
         return Generation(
             text=choice["text"],
-            usage=Usage(prompt_tokens=usage.get("prompt_tokens", 0),
-                        completion_tokens=usage.get("completion_tokens", 0)),
+            usage=Usage(
+                prompt_tokens=usage.get("prompt_tokens", 0),
+                completion_tokens=usage.get("completion_tokens", 0),
+            ),
             latency_s=time.perf_counter() - start,
             finish_reason=choice.get("finish_reason"),
         )
 
-    async def structured(self, messages: Sequence[Message], schema: type[T], *,
-                         temperature: float = 0.0, max_tokens: int | None = None) -> StructuredGeneration[T]:
+    async def structured(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> StructuredGeneration[T]:
         grammar = self._grammar(schema)
         budget = max_tokens if max_tokens is not None else token_budget(schema)
-        gen = await asyncio.to_thread(self._complete_sync, self.render(messages), temperature=temperature,
-                                      max_tokens=budget, stop=(), grammar=grammar)
+        gen = await asyncio.to_thread(
+            self._complete_sync,
+            self.render(messages),
+            temperature=temperature,
+            max_tokens=budget,
+            stop=(),
+            grammar=grammar,
+        )
         try:
             value = schema.model_validate_json(gen.text)
         except ValidationError as exc:
             raise StructuredOutputError(
                 f"{schema.__name__}: model output is not valid ({exc.error_count()} errors, "
-                f"finish={gen.finish_reason})", gen.text) from exc
-        return StructuredGeneration[schema](value=value, key_order=emitted_key_order(gen.text),
-                                            **gen.model_dump())
+                f"finish={gen.finish_reason})",
+                gen.text,
+            ) from exc
+        return StructuredGeneration[schema](
+            value=value, key_order=emitted_key_order(gen.text), **gen.model_dump()
+        )
 
-    async def generate(self, messages: Sequence[Message], *, temperature: float = 0.5,
-                       max_tokens: int = 256, stop: Sequence[str] = ()) -> Generation:
-        return await self.complete(self.render(messages), temperature=temperature, max_tokens=max_tokens,
-                                   stop=(*self._turn_stops, *stop))
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.5,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> Generation:
+        return await self.complete(
+            self.render(messages),
+            temperature=temperature,
+            max_tokens=max_tokens,
+            stop=(*self._turn_stops, *stop),
+        )
 
-    def stream(self, messages: Sequence[Message], *, temperature: float = 0.5,
-               max_tokens: int = 256, stop: Sequence[str] = ()) -> AsyncIterator[str]:
-        return self.stream_complete(self.render(messages), temperature=temperature, max_tokens=max_tokens,
-                                    stop=(*self._turn_stops, *stop))
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.5,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> AsyncIterator[str]:
+        return self.stream_complete(
+            self.render(messages),
+            temperature=temperature,
+            max_tokens=max_tokens,
+            stop=(*self._turn_stops, *stop),
+        )
 
-    async def complete(self, prompt: str, *, temperature: float = 0.0, max_tokens: int = 256,
-                       stop: Sequence[str] = ()) -> Generation:
-        return await asyncio.to_thread(self._complete_sync, prompt, temperature=temperature,
-                                       max_tokens=max_tokens, stop=stop)
+    async def complete(
+        self,
+        prompt: str,
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> Generation:
+        return await asyncio.to_thread(
+            self._complete_sync, prompt, temperature=temperature, max_tokens=max_tokens, stop=stop
+        )
 
-    async def stream_complete(self, prompt: str, *, temperature: float = 0.0, max_tokens: int = 256,
-                              stop: Sequence[str] = ()) -> AsyncIterator[str]:
+    async def stream_complete(
+        self,
+        prompt: str,
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> AsyncIterator[str]:
         def pieces() -> Iterator[str]:
             with self._lock:
-                for chunk in self._llm.create_completion(prompt, max_tokens=max_tokens, temperature=temperature,
-                                                         stop=list(stop) or None, stream=True):
+                for chunk in self._llm.create_completion(
+                    prompt,
+                    max_tokens=max_tokens,
+                    temperature=temperature,
+                    stop=list(stop) or None,
+                    stream=True,
+                ):
                     yield chunk["choices"][0]["text"]
 
         async for piece in iterate_in_thread(pieces()):

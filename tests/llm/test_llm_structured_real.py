@@ -1,0 +1,227 @@
+"""Constrained generation on the real embedded model across every seed 002 §6 schema.
+
+Four requests per schema (56 calls): every output must validate and its keys must come
+in the schema's order. Each prompt shows one worked example, which keeps the tiny model's
+strings short; the token budget is the schema's own (``token_budget``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+import pytest
+from pydantic import BaseModel, create_model
+
+from docgemma.agent.schemas import (
+    TOOL_ARG_SCHEMAS,
+    IntentClassification,
+    ResultAssessment,
+    RetryStrategy,
+)
+from docgemma.llm.schema import schema_key_order
+from docgemma.llm.types import Message, messages
+
+ToolSelection = create_model("ToolSelection", tool_name=(Literal[tuple(TOOL_ARG_SCHEMAS)], ...))
+
+# schema -> (instruction, worked example request, its answer, four requests)
+CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
+    (
+        IntentClassification,
+        "Classify the clinician's request.",
+        "Is aspirin safe in pregnancy?",
+        {
+            "intent": "TOOL_NEEDED",
+            "task_summary": "Aspirin safety in pregnancy.",
+            "suggested_tool": "check_drug_safety",
+        },
+        [
+            "Hello!",
+            "Check warfarin interactions with ibuprofen.",
+            "What is sepsis?",
+            "Find asthma trials.",
+        ],
+    ),
+    (
+        ToolSelection,
+        "Pick the tool for the request.",
+        "Any boxed warning for metformin?",
+        {"tool_name": "check_drug_safety"},
+        ["Look up Jane Doe", "Trials for lupus", "Save a progress note", "Papers on statins"],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["check_drug_safety"],
+        "Extract the arguments.",
+        "Check aspirin",
+        {"drug_name": "aspirin"},
+        ["Check metformin", "Is lisinopril safe?", "Safety of amoxicillin", "Warnings for digoxin"],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["check_drug_interactions"],
+        "Extract the arguments.",
+        "Warfarin with aspirin?",
+        {"drug_names": ["warfarin", "aspirin"]},
+        [
+            "Simvastatin and clarithromycin",
+            "Lithium with ibuprofen?",
+            "SSRIs and tramadol",
+            "Digoxin plus amiodarone",
+        ],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["search_medical_literature"],
+        "Extract the arguments.",
+        "Papers on statins in the elderly",
+        {"query": "statins elderly"},
+        [
+            "Evidence for SGLT2 in heart failure",
+            "Studies on vitamin D",
+            "Sepsis fluids research",
+            "Long covid reviews",
+        ],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["find_clinical_trials"],
+        "Extract the arguments.",
+        "Recruiting asthma trials",
+        {"condition": "asthma", "status": "recruiting"},
+        ["Trials for lupus", "Open melanoma studies", "Diabetes trials", "Completed COPD trials"],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["search_patient"],
+        "Extract the arguments.",
+        "Find John Smith",
+        {"name": "John Smith"},
+        ["Look up Jane Doe", "Search for Ali Khan", "Patient Maria Garcia", "Find Wei Chen"],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["get_patient_chart"],
+        "Extract the arguments.",
+        "Chart for p-001",
+        {"patient_id": "p-001"},
+        ["Open chart p-042", "Show record 17", "Chart of patient p-9", "Summary for p-123"],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["prescribe_medication"],
+        "Extract the arguments.",
+        "Give p-001 amoxicillin 500 mg tds",
+        {
+            "patient_id": "p-001",
+            "medication_name": "amoxicillin",
+            "dosage": "500 mg",
+            "frequency": "tds",
+        },
+        [
+            "p-002 metformin 500 mg bd",
+            "Start p-7 on ramipril 5 mg daily",
+            "p-3 needs salbutamol 2 puffs prn",
+            "Prescribe p-9 atorvastatin 20 mg nightly",
+        ],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["add_allergy"],
+        "Extract the arguments.",
+        "p-001 penicillin rash",
+        {"patient_id": "p-001", "substance": "penicillin", "reaction": "rash", "severity": "mild"},
+        [
+            "p-2 allergic to latex, hives",
+            "p-5 codeine vomiting",
+            "p-8 peanuts anaphylaxis severe",
+            "p-4 sulfa rash",
+        ],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["save_clinical_note"],
+        "Extract the arguments.",
+        "Progress note p-001: stable",
+        {"patient_id": "p-001", "note_type": "progress", "note_text": "Stable."},
+        [
+            "Note for p-2: improving",
+            "Consult note p-5: refer",
+            "p-8 procedure note: sutured",
+            "p-4 progress: afebrile",
+        ],
+    ),
+    (
+        TOOL_ARG_SCHEMAS["analyze_medical_image"],
+        "Extract the arguments.",
+        "Any pneumonia on this X-ray?",
+        {"query": "pneumonia"},
+        ["Is there a fracture?", "Check for melanoma", "Diabetic retinopathy?", "Any effusion?"],
+    ),
+    (
+        ResultAssessment,
+        "Assess the tool result.",
+        "Result: 2 interactions found",
+        {"quality": "success_rich", "brief_summary": "Two interactions found."},
+        ["Result: no trials", "Result: timeout", "Result: 1 paper", "Result: patient not found"],
+    ),
+    (
+        RetryStrategy,
+        "Choose how to retry.",
+        "Error: timeout",
+        {"strategy": "retry_same", "reasoning": "Transient."},
+        ["Error: 503", "Error: drug not found", "Error: bad patient id", "Error: rate limited"],
+    ),
+]
+
+
+def prompt(instruction: str, example: str, answer: dict[str, Any], request: str) -> list[Message]:
+    return messages(
+        ("system", f"{instruction} Answer with JSON only."),
+        ("user", example),
+        ("assistant", json.dumps(answer)),
+        ("user", request),
+    )
+
+
+def test_cases_cover_every_seed_schema() -> None:
+    covered = {case[0] for case in CASES}
+    assert (
+        set(TOOL_ARG_SCHEMAS.values()) | {IntentClassification, ResultAssessment, RetryStrategy}
+        < covered
+    )
+    assert sum(len(case[4]) for case in CASES) >= 50
+    for schema, _, _, answer, _ in CASES:
+        schema.model_validate(answer)
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c[0].__name__)
+async def test_constrained_outputs_are_valid_and_ordered(real_llm: Any, case: tuple) -> None:
+    schema, instruction, example, answer, requests = case
+    real_llm.prepare([schema])
+    order = schema_key_order(schema)
+    for request in requests:
+        out = await real_llm.structured(prompt(instruction, example, answer, request), schema)
+        assert isinstance(out.value, schema)
+        assert out.key_order, out.text
+        assert out.key_order == [k for k in order if k in out.key_order], out.text
+        assert set(schema.model_fields) - set(out.key_order) <= {
+            name for name, f in schema.model_fields.items() if not f.is_required()
+        }
+
+
+@pytest.mark.real_model
+async def test_fast_grammar_sampler_matches_llama_cpp_chain(real_llm: Any) -> None:
+    """Testing top candidates first must pick exactly what the full-vocabulary mask picks."""
+    schema = TOOL_ARG_SCHEMAS["prescribe_medication"]
+    prompt_text = real_llm.render(
+        messages(("system", "Answer with JSON only."), ("user", "Hello there"))
+    )
+    texts = []
+    for fast in (True, False):
+        real_llm._llm.fast_grammar = fast
+        try:
+            gen = real_llm._complete_sync(
+                prompt_text,
+                temperature=0.0,
+                max_tokens=60,
+                stop=(),
+                grammar=real_llm._grammar(schema),
+            )
+        finally:
+            real_llm._llm.fast_grammar = True
+        texts.append(gen.text)
+    assert texts[0] == texts[1]
+    assert texts[0].startswith('{ "patient_id": "')
