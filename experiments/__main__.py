@@ -1,0 +1,77 @@
+"""Command line: ``python -m experiments run <suite> --backend <name> [--n N] [--strategies ...]``.
+
+Also ``python -m experiments list`` (suites and their strategies). The run folder's
+path is printed last so scripts can pick it up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from experiments import SUITES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments", description=__doc__.splitlines()[0]
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run one suite and write a results folder")
+    run.add_argument("suite", choices=SUITES)
+    run.add_argument("--backend", default="llamacpp", help="llamacpp, openai, vllm, transformers")
+    run.add_argument("--n", type=int, default=None, help="cases per strategy (default: all)")
+    run.add_argument("--concurrency", type=int, default=1, help="concurrent model calls")
+    run.add_argument(
+        "--strategies", nargs="+", default=None, help="subset of the suite's strategies"
+    )
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument(
+        "--token-cap", type=int, default=None, help="cap free-text budgets (smoke runs)"
+    )
+    run.add_argument(
+        "--judge-backend", default=None, help="synthesis: backend for LLM-as-judge scores"
+    )
+    run.add_argument("--thinking-family", default=None, choices=["medgemma", "qwen", "generic"])
+    run.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
+    run.add_argument("--data-dir", type=Path, default=None, help="folder of the case files")
+    commands.add_parser("list", help="list suites and strategies")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from experiments.runner import run_and_save, suite_module
+
+    if args.command == "list":
+        for suite in SUITES:
+            sys.stdout.write(f"{suite}:\n")
+            for strategy in suite_module(suite).STRATEGIES.values():
+                sys.stdout.write(f"  {strategy.name:24} {strategy.description}\n")
+        return 0
+    config = {
+        "backend": args.backend,
+        "n": args.n,
+        "concurrency": args.concurrency,
+        "strategies": args.strategies,
+        "seed": args.seed,
+        "token_cap": args.token_cap,
+        "judge_backend": args.judge_backend,
+        "thinking_family": args.thinking_family,
+        "results_dir": args.results_dir,
+        "data_dir": args.data_dir,
+    }
+    try:
+        output = run_and_save(args.suite, config)
+    except ValueError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    sys.stdout.write(f"{output.folder}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

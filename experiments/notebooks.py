@@ -1,0 +1,239 @@
+"""The notebooks under ``notebooks/``, generated from one place so they stay consistent.
+
+Each suite notebook runs a small subset on a backend (the embedded model by default)
+and shows the tidy table, the comparison with the seed and the figures inline; a
+last notebook loads two saved run folders and compares them. The first code cell of
+each notebook is tagged ``parameters`` and ``with_parameters`` rewrites it, which is
+how the tests run them on a temporary results folder.
+
+Regenerate with ``python notebooks/build_notebooks.py`` (add ``--execute`` to store outputs).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+
+FIND_ROOT = """\
+ROOT = next(p for p in (Path.cwd(), *Path.cwd().parents) if (p / "experiments").is_dir())
+RESULTS_DIR = Path(RESULTS_DIR) if RESULTS_DIR else ROOT / "experiments" / "results\""""
+
+SUITE_NOTEBOOKS: dict[str, dict[str, Any]] = {
+    "thinking": {
+        "title": "Thinking and budget forcing",
+        "n": 2,
+        "strategies": ["thinking_off", "min_wait_1", "max_256"],
+        "token_cap": 32,
+        "extra": [],
+    },
+    "tool_selection": {
+        "title": "Tool selection strategies",
+        "n": 2,
+        "strategies": ["baseline", "desc_names"],
+        "token_cap": None,
+        "extra": [],
+    },
+    "routing": {
+        "title": "Routing decisions: classify, don't decide",
+        "n": 2,
+        "strategies": ["result_quality", "error_recovery"],
+        "token_cap": None,
+        "extra": [
+            (
+                "Confusion matrix of the result-quality classification (rows: expected).",
+                "from experiments.routing import confusion_matrix\n\nconfusion_matrix(frame)",
+            )
+        ],
+    },
+    "synthesis": {
+        "title": "Synthesis of the clinician-facing answer",
+        "n": 2,
+        "strategies": ["temperature_0.5", "errors_formatted"],
+        "token_cap": 64,
+        "extra": [],
+    },
+    "classifiers": {
+        "title": "LLM versus embedding classifier",
+        "n": 3,
+        "strategies": ["llm_intent", "embedding_intent"],
+        "token_cap": None,
+        "extra": [
+            (
+                "Accuracy and coverage of the embedding classifier by confidence threshold.",
+                "from experiments.classifiers import calibration\n\ncalibration(frame)",
+            )
+        ],
+    },
+}
+ORDER = ["thinking", "tool_selection", "routing", "synthesis", "classifiers"]
+
+
+def _parameters(**values: Any) -> str:
+    return "\n".join(f"{name} = {value!r}" for name, value in values.items())
+
+
+def _parameter_cell(source: str):
+    return new_code_cell(source, metadata={"tags": ["parameters"]})
+
+
+def suite_notebook(suite: str) -> nbformat.NotebookNode:
+    spec = SUITE_NOTEBOOKS[suite]
+    cells = [
+        new_markdown_cell(
+            f"# {spec['title']}\n\nA small subset of the `{suite}` suite "
+            f"({spec['n']} cases per strategy) on the backend named below — the embedded "
+            "Gemma 3 270M by default, whose answers are far below MedGemma's: this notebook "
+            "shows the harness, not MedGemma's numbers. For the full "
+            f"suite run `python -m experiments run {suite} --backend <name>`."
+        ),
+        _parameter_cell(
+            _parameters(
+                BACKEND="llamacpp",
+                N=spec["n"],
+                STRATEGIES=spec["strategies"],
+                TOKEN_CAP=spec["token_cap"],
+                RESULTS_DIR=None,
+            )
+        ),
+        new_code_cell(f"""from pathlib import Path
+
+from docgemma.config import Settings
+from docgemma.llm.registry import create_backend
+from experiments import {suite} as suite
+from experiments.runner import run_and_save, run_sync
+
+{FIND_ROOT}
+backend = create_backend(Settings(backend=BACKEND))
+config = {{"n": N, "strategies": STRATEGIES, "token_cap": TOKEN_CAP, "results_dir": RESULTS_DIR}}
+out = run_and_save(suite.SUITE, config, backend)
+frame = out.frame
+print(f"{{len(frame)}} trials on {{backend.model}}; saved to {{out.folder}}")"""),
+        new_markdown_cell(
+            "One tidy row per trial (prompts and raw responses are in the saved results)."
+        ),
+        new_code_cell('frame.drop(columns=["prompt"]).head(10)'),
+        new_markdown_cell("Ours beside the seed's MedGemma 1.5 4B figures, with 95% intervals."),
+        new_code_cell("""from experiments.report import comparison_table, summarize
+
+summary = summarize(frame, suite.PRIMARY_METRICS, getattr(suite, "DERIVED", None))
+comparison_table(summary, backend.model)"""),
+    ]
+    for text, code in spec["extra"]:
+        cells += [new_markdown_cell(text), new_code_cell(code)]
+    cells += [
+        new_markdown_cell("Figures (also saved as HTML in the run folder)."),
+        new_code_cell("""from experiments.figures import suite_figures
+
+for figure in suite_figures(frame, suite).values():
+    figure.show()"""),
+        new_code_cell("run_sync(backend.aclose())"),
+    ]
+    return _notebook(cells)
+
+
+def compare_notebook() -> nbformat.NotebookNode:
+    cells = [
+        new_markdown_cell(
+            "# Compare two saved runs\n\nLoads two run folders written by "
+            "`python -m experiments run ...` "
+            "(by default the two most recent of `SUITE`) and puts their metrics side by side. "
+            "Typical use: the embedded model against MedGemma served by vLLM, or one backend "
+            "before and after a change."
+        ),
+        _parameter_cell(_parameters(SUITE="classifiers", RUN_A=None, RUN_B=None, RESULTS_DIR=None)),
+        new_code_cell(f"""from pathlib import Path
+
+import pandas as pd
+
+from experiments.report import load_run, summarize
+from experiments.runner import suite_module
+
+{FIND_ROOT}
+if RUN_A is None or RUN_B is None:
+    runs = sorted(p for p in (RESULTS_DIR / SUITE).iterdir() if (p / "manifest.json").exists())
+    RUN_A, RUN_B = runs[-2], runs[-1]
+(frame_a, manifest_a), (frame_b, manifest_b) = load_run(RUN_A), load_run(RUN_B)
+module = suite_module(manifest_a["suite"])
+pd.DataFrame({{"A": manifest_a["config"], "B": manifest_b["config"]}}).assign(
+    same=lambda t: t["A"].astype(str) == t["B"].astype(str))"""),
+        new_markdown_cell("Metrics of both runs on the strategies and metrics they share."),
+        new_code_cell("""def table(frame, manifest, tag):
+    summary = summarize(frame, module.PRIMARY_METRICS, getattr(module, "DERIVED", None))
+    columns = summary.set_index(["strategy", "metric"])[["ours", "n", "latency_median_s"]]
+    return columns.add_suffix(f" {tag}: {manifest['model']}")
+
+side_by_side = table(frame_a, manifest_a, "A").join(table(frame_b, manifest_b, "B"), how="inner")
+side_by_side"""),
+        new_code_cell("""import plotly.graph_objects as go
+
+labels = [f"{s} / {m}" for s, m in side_by_side.index]
+figure = go.Figure()
+for column in [c for c in side_by_side.columns if c.startswith("ours")]:
+    figure.add_bar(name=column, x=labels, y=side_by_side[column])
+figure.update_layout(barmode="group", title="run A against run B", yaxis={"range": [0, 1.05]})
+figure.show()"""),
+    ]
+    return _notebook(cells)
+
+
+def _notebook(cells) -> nbformat.NotebookNode:
+    return new_notebook(
+        cells=cells,
+        metadata={
+            "kernelspec": {
+                "name": "python3",
+                "display_name": "Python 3 (ipykernel)",
+                "language": "python",
+            },
+            "language_info": {"name": "python"},
+        },
+    )
+
+
+def all_notebooks() -> dict[str, nbformat.NotebookNode]:
+    books = {
+        f"{i:02d}_{suite}.ipynb": suite_notebook(suite) for i, suite in enumerate(ORDER, start=1)
+    }
+    books[f"{len(ORDER) + 1:02d}_compare_runs.ipynb"] = compare_notebook()
+    return books
+
+
+def with_parameters(notebook: nbformat.NotebookNode, **values: Any) -> nbformat.NotebookNode:
+    """A copy whose ``parameters`` cell assigns ``values`` after the defaults."""
+    copy = nbformat.from_dict(json.loads(json.dumps(notebook)))
+    for cell in copy.cells:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            cell.source = cell.source + "\n" + _parameters(**values)
+            return copy
+    raise ValueError("notebook has no cell tagged 'parameters'")
+
+
+def execute(
+    notebook: nbformat.NotebookNode, *, cwd: Path = ROOT, timeout: int = 600
+) -> nbformat.NotebookNode:
+    """Run every cell in a fresh python3 kernel; raises ``CellExecutionError`` on a failure."""
+    from nbclient import NotebookClient
+
+    NotebookClient(
+        notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
+    ).execute()
+    return notebook
+
+
+def write(
+    directory: Path = NOTEBOOK_DIR, books: dict[str, nbformat.NotebookNode] | None = None
+) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, book in (books or all_notebooks()).items():
+        path = directory / name
+        nbformat.write(book, path)
+        paths.append(path)
+    return paths

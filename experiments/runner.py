@@ -1,0 +1,207 @@
+"""Run a suite: pick strategies and cases, run every trial under one ``Caller``, tidy the rows.
+
+``run_suite`` returns the DataFrame; ``run_and_save`` also writes the run folder
+(``results.parquet``, ``results.csv``, ``manifest.json``, ``report.md``, figures).
+Both accept an existing backend so a notebook or a test can share one loaded model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import threading
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeVar
+
+import pandas as pd
+
+from docgemma.config import Settings
+from docgemma.llm.base import LLMBackend
+from docgemma.llm.registry import create_backend
+from experiments import SUITES
+from experiments.calls import Caller
+from experiments.cases import load_cases
+from experiments.tool_catalog import load_registry
+from experiments.trial import Context, RunConfig, Strategy
+
+log = logging.getLogger(__name__)
+LEADING = [
+    "suite",
+    "strategy",
+    "case_id",
+    "model",
+    "backend",
+    "temperature",
+    "prompt",
+    "response",
+    "parsed_output",
+    "parse_ok",
+    "error",
+]
+R = TypeVar("R")
+
+
+def suite_module(suite: str) -> ModuleType:
+    if suite not in SUITES:
+        raise ValueError(f"unknown suite {suite!r}; valid suites: {', '.join(SUITES)}")
+    return importlib.import_module(f"experiments.{suite}")
+
+
+def select_strategies(module: ModuleType, names: list[str] | None) -> list[Strategy]:
+    available: dict[str, Strategy] = module.STRATEGIES
+    if not names:
+        return list(available.values())
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        raise ValueError(
+            f"unknown strategies for {module.SUITE}: {', '.join(unknown)}; "
+            f"valid: {', '.join(available)}"
+        )
+    return [available[n] for n in names]
+
+
+def pick_cases(cases: list[Any], n: int | None, stratum: Callable[[Any], str] | None) -> list[Any]:
+    """The first ``n`` cases, taken round-robin over strata (expected tool, class) when given.
+
+    A small ``--n`` then still covers every tool or class instead of the first one in the file.
+    """
+    if n is None or n >= len(cases):
+        return list(cases)
+    if stratum is None:
+        return list(cases[:n])
+    groups: dict[str, list[Any]] = {}
+    for case in cases:
+        groups.setdefault(stratum(case), []).append(case)
+    picked: list[Any] = []
+    while len(picked) < n:
+        for group in groups.values():
+            if group and len(picked) < n:
+                picked.append(group.pop(0))
+    return picked
+
+
+def make_backend(config: RunConfig) -> LLMBackend:
+    return create_backend(Settings(backend=config.backend, seed=config.seed))
+
+
+async def arun_suite(
+    suite: str, config: RunConfig | dict, backend: LLMBackend | None = None
+) -> pd.DataFrame:
+    config = _config(suite, config)
+    module = suite_module(suite)
+    strategies = select_strategies(module, config.strategies)
+    owned = backend is None
+    backend = backend or make_backend(config)
+    ctx: Context | None = None
+    try:
+        cases = (
+            module.load(config)
+            if hasattr(module, "load")
+            else load_cases(module.CASES, config.data_dir)
+        )
+        registry, source = load_registry()
+        ctx = Context(
+            config=config, cases=cases, registry=registry, extras={"registry_source": source}
+        )
+        caller = Caller(backend, concurrency=config.concurrency, token_cap=config.token_cap)
+        if hasattr(module, "prepare"):
+            await module.prepare(ctx, caller)
+        jobs = []
+        for strategy in strategies:
+            eligible = [c for c in cases if strategy.applies(c)]
+            chosen = pick_cases(eligible, config.n, getattr(module, "stratum", None))
+            jobs += [_trial(strategy, case, caller, ctx) for case in chosen]
+        log.info(
+            "%s: %d trials over %d strategies on %s",
+            suite,
+            len(jobs),
+            len(strategies),
+            backend.model,
+        )
+        rows = await asyncio.gather(*jobs)
+    finally:
+        for extra in ctx.extras.get("close", []) if ctx else []:
+            await extra.aclose()
+        if owned:
+            await backend.aclose()
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        frame = pd.DataFrame(columns=LEADING)
+    frame = frame[[*LEADING, *[c for c in frame.columns if c not in LEADING]]]
+    frame.attrs["run"] = {
+        "registry_source": source,
+        "batched_calls": list(caller.batches),
+        "strategies": {s.name: s.description for s in strategies},
+        "model": backend.model,
+        "backend": backend.name,
+        **ctx.extras.get("report", {}),
+    }
+    return frame
+
+
+async def _trial(strategy: Strategy, case: Any, caller: Caller, ctx: Context) -> dict[str, Any]:
+    row = await strategy.trial(case, caller, ctx)
+    row.setdefault("temperature", strategy.temperature)
+    return {
+        "suite": ctx.config.suite,
+        "strategy": strategy.name,
+        "case_id": case.id,
+        "model": caller.backend.model,
+        "backend": caller.backend.name,
+        **row,
+    }
+
+
+def run_suite(
+    suite: str, config: RunConfig | dict, backend: LLMBackend | None = None
+) -> pd.DataFrame:
+    """Synchronous entry point; safe inside Jupyter, where an event loop is already running."""
+    return run_sync(arun_suite(suite, config, backend))
+
+
+@dataclass
+class RunOutput:
+    frame: pd.DataFrame
+    folder: Path
+
+
+def run_and_save(
+    suite: str, config: RunConfig | dict, backend: LLMBackend | None = None
+) -> RunOutput:
+    """Run a suite and write its timestamped results folder."""
+    from experiments.report import save_run
+
+    config = _config(suite, config)
+    frame = run_suite(suite, config, backend)
+    return RunOutput(frame, save_run(frame, config))
+
+
+def run_sync(coro: Coroutine[Any, Any, R]) -> R:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=target)
+    worker.start()
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _config(suite: str, config: RunConfig | dict) -> RunConfig:
+    if isinstance(config, RunConfig):
+        return config.model_copy(update={"suite": suite})
+    return RunConfig.model_validate({**config, "suite": suite})

@@ -1,0 +1,83 @@
+"""Response schemas that exist only to be compared: the variants the seed found wanting.
+
+Production schemas live in ``docgemma.agent.schemas``; these are the alternatives
+(joint selection, reversed field order, boolean probes, full plans, sufficiency and
+next-action questions) built here so the agent never imports them by mistake.
+Everything is derived from ``TOOL_ARG_SCHEMAS`` and the registry, never retyped.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+
+NEXT_ACTIONS = ("call_another_tool", "synthesize", "retry", "ask_user", "skip")
+RECOVERY_STRATEGIES = ("retry_same", "retry_different_args", "ask_user", "skip")
+
+
+@cache
+def reversed_schema(model: type[BaseModel]) -> type[BaseModel]:
+    """The same fields in the opposite order: optional first, decision-critical last."""
+    fields = {name: (info.annotation, info) for name, info in reversed(model.model_fields.items())}
+    return create_model(f"{model.__name__}CriticalLast", __doc__=model.__doc__, **fields)
+
+
+def _max_length(info) -> int | None:
+    for meta in info.metadata:
+        if hasattr(meta, "max_length"):
+            return meta.max_length
+    return None
+
+
+@cache
+def joint_schema(tool_names: tuple[str, ...]) -> type[BaseModel]:
+    """Tool name plus every argument of every tool as a nullable field, in one object."""
+    fields: dict = {"tool_name": (Literal[tool_names], ...)}
+    for name in tool_names:
+        for fname, info in TOOL_ARG_SCHEMAS[name].model_fields.items():
+            if fname not in fields:
+                fields[fname] = (
+                    info.annotation | None,
+                    Field(None, max_length=_max_length(info), description=info.description),
+                )
+    return create_model("JointToolCall", **fields)
+
+
+class ToolSuitability(BaseModel):
+    suitable: bool
+
+
+@cache
+def plan_schema(tool_names: tuple[str, ...], slots: int = 5) -> type[BaseModel]:
+    """A full plan: ``slots`` nullable steps, the shape that invites slot-filling."""
+    step = (Literal[tool_names] | None, Field(None))
+    return create_model("TaskPlan", **{f"step_{i}": step for i in range(1, slots + 1)})
+
+
+@cache
+def reactive_schema(tool_names: tuple[str, ...]) -> type[BaseModel]:
+    return create_model("NextTool", tool_name=(Literal[(*tool_names, "done")], ...))
+
+
+class NextAction(BaseModel):
+    action: Literal[NEXT_ACTIONS]
+    reasoning: str | None = Field(None, max_length=160)
+
+
+class Sufficiency(BaseModel):
+    sufficient: bool
+    missing: str | None = Field(None, max_length=120)
+
+
+class RecoveryChoice(BaseModel):
+    strategy: Literal[RECOVERY_STRATEGIES]
+    reasoning: str | None = Field(None, max_length=100)
+
+
+class JudgeScore(BaseModel):
+    score: int = Field(ge=1, le=10)
+    reason: str = Field("", max_length=160)

@@ -1,0 +1,189 @@
+"""Suite 4 — synthesis (seed 002 Part IV): the clinician-facing answer.
+
+Strategies: temperature 0.1/0.3/0.5/0.7; prompt brief / comprehensive / structured;
+with and without the reasoning context (``task_summary``); max tokens 128/256/512;
+raw versus pre-formatted error messages (on the error cases). Metrics are
+deterministic (key facts, internal terms, words, empty output); an optional
+LLM-as-judge score from ``--judge-backend`` is stored apart in ``llm_judge_score``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pandas as pd
+
+from docgemma.llm.types import messages
+from experiments import metrics, prompts
+from experiments.calls import Caller
+from experiments.cases import SynthesisCase
+from experiments.schemas import JudgeScore
+from experiments.trial import Context, RunConfig, Strategy, trial_row
+
+SUITE = "synthesis"
+CASES = "synthesis"
+PRIMARY_METRICS = ("key_fact_rate", "source_clean", "empty_output")
+
+
+def _user_message(case: SynthesisCase, *, context: bool, error_style: str | None) -> str:
+    context_section = f"\nClinical context: {case.task_summary}\n" if context else ""
+    if case.is_error:
+        error = case.raw_error if error_style == "raw" else case.formatted_error
+        result_section = f"\nNote: {error}"
+    else:
+        result_section = f"\n[{case.tool_label}]\n{case.result}"
+    return prompts.SYNTHESIS_USER.substitute(
+        query=case.query, context_section=context_section, result_section=result_section
+    )
+
+
+async def synthesize(
+    case: SynthesisCase,
+    caller: Caller,
+    ctx: Context,
+    *,
+    temperature: float = 0.5,
+    variant: str = "brief",
+    context: bool = True,
+    max_tokens: int = 256,
+    error_style: str | None = None,
+) -> dict[str, Any]:
+    user = _user_message(case, context=context, error_style=error_style)
+    call = await caller.text(
+        messages(("system", prompts.SYNTHESIS_SYSTEMS[variant]), ("user", user)),
+        temperature=temperature,
+        max_tokens=max_tokens,
+    )
+    answer = call.response.strip()
+    leaked = metrics.leaked_terms(answer, ctx.extras["internal_terms"])
+    row = trial_row(
+        [call],
+        temperature=temperature,
+        parsed={"answer": answer},
+        parse_ok=call.ok,
+        key_fact_rate=metrics.key_fact_rate(answer, case.key_facts),
+        source_clean=not leaked,
+        leaked_terms=",".join(leaked) or None,
+        word_count=metrics.word_count(answer),
+        empty_output=metrics.is_empty(answer),
+        max_tokens=caller.cap(max_tokens),
+        variant=variant,
+        with_context=context,
+        error_acknowledged=metrics.error_acknowledged(answer) if case.is_error else None,
+        raw_error_leaked=metrics.raw_error_leaked(answer, case.raw_error)
+        if case.is_error
+        else None,
+    )
+    judge: Caller | None = ctx.extras.get("judge")
+    if judge is not None:
+        evidence = case.result or case.formatted_error or ""
+        verdict = await judge.structured(
+            messages(
+                (
+                    "user",
+                    prompts.JUDGE.substitute(query=case.query, evidence=evidence, answer=answer),
+                )
+            ),
+            JudgeScore,
+        )
+        row["llm_judge_score"] = verdict.parsed["score"] if verdict.parsed else None
+        row["llm_judge_model"] = judge.backend.model
+    return row
+
+
+async def prepare(ctx: Context, caller: Caller) -> None:
+    ctx.extras["internal_terms"] = (*metrics.INTERNAL_TERMS, *ctx.registry.names)
+    if ctx.config.judge_backend:
+        from experiments.runner import make_backend
+
+        if ctx.config.judge_backend == ctx.config.backend:
+            judge_backend = caller.backend  # one loaded model judges its own answers
+        else:
+            judge_backend = make_backend(
+                ctx.config.model_copy(update={"backend": ctx.config.judge_backend})
+            )
+            ctx.extras["close"] = [judge_backend]
+        ctx.extras["judge"] = Caller(judge_backend, concurrency=ctx.config.concurrency)
+        ctx.extras.setdefault("report", {})["llm_judge"] = (
+            f"{judge_backend.name}:{judge_backend.model}"
+        )
+
+
+def _answer_case(case: SynthesisCase) -> bool:
+    return not case.is_error
+
+
+def stratum(case: SynthesisCase) -> str:
+    return case.tool_label
+
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in [
+        *[
+            Strategy(
+                f"temperature_{t}",
+                f"brief prompt, context, 256 tokens, T={t}",
+                partial(synthesize, temperature=t),
+                temperature=t,
+                applies=_answer_case,
+            )
+            for t in (0.1, 0.3, 0.5, 0.7)
+        ],
+        *[
+            Strategy(
+                f"prompt_{v}",
+                f"{v} system prompt, T=0.5",
+                partial(synthesize, variant=v),
+                temperature=0.5,
+                applies=_answer_case,
+            )
+            for v in ("brief", "comprehensive", "structured")
+        ],
+        Strategy(
+            "context_with",
+            "task summary included as reasoning context",
+            partial(synthesize, context=True),
+            temperature=0.5,
+            applies=_answer_case,
+        ),
+        Strategy(
+            "context_without",
+            "no task summary",
+            partial(synthesize, context=False),
+            temperature=0.5,
+            applies=_answer_case,
+        ),
+        *[
+            Strategy(
+                f"max_tokens_{m}",
+                f"brief prompt, T=0.5, max_tokens={m}",
+                partial(synthesize, max_tokens=m),
+                temperature=0.5,
+                applies=_answer_case,
+            )
+            for m in (128, 256, 512)
+        ],
+        Strategy(
+            "errors_raw",
+            "the raw error text reaches the model",
+            partial(synthesize, error_style="raw"),
+            temperature=0.5,
+            applies=lambda c: c.is_error,
+        ),
+        Strategy(
+            "errors_formatted",
+            "the pre-formatted clinician message reaches the model",
+            partial(synthesize, error_style="formatted"),
+            temperature=0.5,
+            applies=lambda c: c.is_error,
+        ),
+    ]
+}
+
+
+def run(config: RunConfig | dict, backend=None) -> pd.DataFrame:
+    from experiments.runner import run_suite
+
+    return run_suite(SUITE, config, backend)

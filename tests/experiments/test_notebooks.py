@@ -1,0 +1,80 @@
+"""The notebooks are what the generator writes, and they run top to bottom on the real model."""
+
+from __future__ import annotations
+
+import sys
+
+import nbformat
+import pytest
+
+from experiments.notebooks import NOTEBOOK_DIR, all_notebooks, execute, with_parameters
+from experiments.runner import run_and_save
+
+SUITE_BOOKS = [name for name in all_notebooks() if "compare" not in name]
+
+
+@pytest.fixture(scope="module")
+def python3_kernel():
+    """A ``python3`` kernel spec for nbclient; installed into the venv if it is missing."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        from ipykernel.kernelspec import install
+
+        install(prefix=sys.prefix)
+    return "python3"
+
+
+def _outputs(book) -> list[dict]:
+    return [
+        out for cell in book.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
+    ]
+
+
+def test_checked_in_notebooks_match_the_generator():
+    for name, book in all_notebooks().items():
+        saved = nbformat.read(NOTEBOOK_DIR / name, as_version=4)
+        assert [c.source for c in saved.cells] == [c.source for c in book.cells], (
+            f"regenerate {name}"
+        )
+
+
+def test_parameters_cell_is_required():
+    book = all_notebooks()[SUITE_BOOKS[0]]
+    book.cells = [c for c in book.cells if "parameters" not in c.metadata.get("tags", [])]
+    with pytest.raises(ValueError, match="parameters"):
+        with_parameters(book, N=1)
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize("name", SUITE_BOOKS)
+def test_suite_notebook_runs(name, python3_kernel, tmp_path):
+    fewer = (
+        {"STRATEGIES": ["baseline"]} if "tool_selection" in name else {}
+    )  # its prompts are the longest
+    book = with_parameters(
+        all_notebooks()[name], N=1, TOKEN_CAP=16, RESULTS_DIR=str(tmp_path), **fewer
+    )
+    ran = execute(book)
+    outputs = _outputs(ran)
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    tables = [o for o in outputs if "text/html" in o.get("data", {})]
+    assert any("Seed (MedGemma 1.5 4B)" in o["data"]["text/html"] for o in tables)
+    assert any("application/vnd.plotly.v1+json" in o.get("data", {}) for o in outputs)
+    assert list(tmp_path.glob("*/*/results.parquet"))
+
+
+@pytest.mark.real_model
+def test_compare_notebook_runs(real_llm, python3_kernel, tmp_path):
+    for n in (2, 4):
+        run_and_save(
+            "classifiers",
+            {"n": n, "strategies": ["embedding_intent"], "results_dir": tmp_path},
+            real_llm,
+        )
+    book = with_parameters(all_notebooks()["06_compare_runs.ipynb"], RESULTS_DIR=str(tmp_path))
+    outputs = _outputs(execute(book))
+    html = "".join(o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {}))
+    assert "embedding_intent" in html and "ours A" in html and "ours B" in html
