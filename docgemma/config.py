@@ -18,12 +18,17 @@ ClassifierKind = Literal["llm", "embedding"]
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="DOCGEMMA_", env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        env_prefix="DOCGEMMA_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
         populate_by_name=True,
     )
 
     # ── LLM backend ──
-    backend: str = Field("llamacpp", description="LLM backend: llamacpp, openai, vllm, transformers, scripted")
+    backend: str = Field(
+        "llamacpp", description="LLM backend: llamacpp, openai, vllm, transformers, scripted"
+    )
     model_path: Path | None = Field(
         None, description="GGUF file for llamacpp; default is Gemma 3 270M from the PyPI package"
     )
@@ -46,13 +51,19 @@ class Settings(BaseSettings):
     )
     llm_max_retries: int = Field(3, description="Retries on 429/5xx/timeouts before 'unavailable'")
 
-    hf_model: str = Field("google/medgemma-1.5-4b-it", description="Model id or local path for vllm/transformers")
-    hf_supports_vision: bool = Field(False, description="The vllm/transformers model accepts images")
+    hf_model: str = Field(
+        "google/medgemma-1.5-4b-it", description="Model id or local path for vllm/transformers"
+    )
+    hf_supports_vision: bool = Field(
+        False, description="The vllm/transformers model accepts images"
+    )
 
     # ── thinking (budget forcing) ──
     thinking: bool = Field(False, description="Let the model think before answering")
     thinking_family: Literal["medgemma", "qwen", "generic"] = Field("generic")
-    thinking_min_tokens: int = Field(0, description="Suppress the end-of-thinking delimiter before this")
+    thinking_min_tokens: int = Field(
+        0, description="Suppress the end-of-thinking delimiter before this"
+    )
     thinking_max_tokens: int = Field(512, description="Force the end-of-thinking delimiter here")
 
     # ── embeddings and routing classifiers ──
@@ -66,27 +77,36 @@ class Settings(BaseSettings):
     # ── agent graph ──
     node_generation: dict[str, dict[str, float]] = Field(
         default_factory=dict,
-        description='Per-node overrides of the generation table, e.g. {"synthesize": {"temperature": 0.3}}',
+        description='Per-node generation overrides, e.g. {"synthesize": {"temperature": 0.3}}',
     )
 
     # ── data, EHR and tools ──
-    data_dir: Path = Field(Path("var"), description="Writable folder: FHIR database, Chroma, checkpoints")
-    fhir_url: str | None = Field(None, description="External FHIR R4 base URL; default: embedded server")
+    data_dir: Path = Field(
+        Path("var"), description="Writable folder: FHIR database, Chroma, checkpoints"
+    )
+    fhir_url: str | None = Field(
+        None, description="External FHIR R4 base URL; default: embedded server"
+    )
     fhir_token: str | None = Field(None, description="Bearer token for the external FHIR server")
-    fhir_client_id: str | None = Field(None, description="OAuth2 client-credentials id for the FHIR server")
+    fhir_client_id: str | None = Field(
+        None, description="OAuth2 client-credentials id for the FHIR server"
+    )
     fhir_client_secret: str | None = Field(None, description="OAuth2 client-credentials secret")
-    fhir_token_url: str | None = Field(None, description="OAuth2 token endpoint for client credentials")
+    fhir_token_url: str | None = Field(
+        None, description="OAuth2 token endpoint for client credentials"
+    )
     offline: bool = Field(False, description="Never call openFDA, Europe PMC or ClinicalTrials.gov")
     tool_timeout_s: float = Field(10.0, description="Deadline for one tool call")
     literature_index_size: int = Field(
-        1000, description="PubMedQA abstracts in the offline literature index (built once, on first use)"
+        1000,
+        description="PubMedQA abstracts in the offline literature index (built once, on first use)",
     )
 
     # ── app ──
     host: str = Field(
         "127.0.0.1",
         validation_alias=AliasChoices("DOCGEMMA_HOST", "GRADIO_SERVER_NAME"),
-        description="Address the app binds to (a Hugging Face Space sets GRADIO_SERVER_NAME=0.0.0.0)",
+        description="Address the app binds to (a Space sets GRADIO_SERVER_NAME=0.0.0.0)",
     )
     port: int = Field(7860, validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"))
     max_message_chars: int = Field(8000, description="Longer messages are truncated with a notice")

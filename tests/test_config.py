@@ -9,12 +9,18 @@ from docgemma.llm.errors import ConfigurationError
 from docgemma.llm.registry import BACKENDS, create_backend
 
 
-def test_environment_variables_override_defaults(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
+def test_environment_variables_override_defaults(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
     monkeypatch.setenv("DOCGEMMA_BACKEND", "openai")
     monkeypatch.setenv("DOCGEMMA_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("DOCGEMMA_MAX_MESSAGE_CHARS", "1234")
     s = Settings()
-    assert (s.backend, s.openai_base_url, s.max_message_chars) == ("openai", "http://127.0.0.1:9/v1", 1234)
+    assert (s.backend, s.openai_base_url, s.max_message_chars) == (
+        "openai",
+        "http://127.0.0.1:9/v1",
+        1234,
+    )
 
 
 def test_dotenv_file_is_read(tmp_path, monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
@@ -27,7 +33,11 @@ def test_dotenv_file_is_read(tmp_path, monkeypatch: pytest.MonkeyPatch, settings
 
 @pytest.mark.parametrize(
     ("backend", "node", "expected"),
-    [("llamacpp", "intent", "embedding"), ("llamacpp", "result", "embedding"), ("openai", "tool", "llm")],
+    [
+        ("llamacpp", "intent", "embedding"),
+        ("llamacpp", "result", "embedding"),
+        ("openai", "tool", "llm"),
+    ],
 )
 def test_routing_classifier_defaults_follow_the_backend(backend, node, expected, settings) -> None:
     assert Settings(backend=backend).classifier_for(node) == expected

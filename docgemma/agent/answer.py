@@ -42,9 +42,28 @@ def fallback_answer(results: Sequence[ToolResult], notes: Sequence[str]) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def clean_answer(text: str, labels: dict[str, str]) -> str:
-    """Model output without turn tokens, tool names or anything that looks like a raw error."""
+_MIN_ECHO_CHARS = 10
+_LEFTOVER_RE = re.compile(r"^[ \t\-*•:]+$", re.MULTILINE)
+
+
+def drop_echoed_instructions(text: str, instructions: str) -> str:
+    """Remove the instructions' sentences and bullets wherever the answer repeats them.
+
+    Small base models echo their system prompt, often re-wrapped, which would show the
+    clinician the assistant's internal instructions; matching ignores line breaks.
+    """
+    flat = " ".join(instructions.split())
+    for phrase in re.split(r"(?<=[.:])\s+|\s+-\s+", flat):
+        words = phrase.strip(" -").split()
+        if len(" ".join(words)) >= _MIN_ECHO_CHARS:
+            text = re.sub(r"\s+".join(map(re.escape, words)), "", text)
+    return _LEFTOVER_RE.sub("", text)
+
+
+def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> str:
+    """Model output without turn tokens, echoed instructions, tool names or raw errors."""
     text = _SPECIAL_TOKEN_RE.sub("", text)
+    text = drop_echoed_instructions(text, instructions)
     text = _RAW_ERROR_RE.sub("", text)
     text = scrub_tool_names(text, labels)
     return re.sub(r"\n{3,}", "\n\n", text).strip()

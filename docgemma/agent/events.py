@@ -90,8 +90,16 @@ class AnswerToken(_Event):
 
 
 TraceEvent = Annotated[
-    NodeStarted | NodeFinished | Decision | ToolCalled | ToolFinished | ResultClassified | LLMUsage
-    | ApprovalRequested | ErrorRaised | AnswerToken,
+    NodeStarted
+    | NodeFinished
+    | Decision
+    | ToolCalled
+    | ToolFinished
+    | ResultClassified
+    | LLMUsage
+    | ApprovalRequested
+    | ErrorRaised
+    | AnswerToken,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)

@@ -27,7 +27,9 @@ from docgemma.tools.args import (
 )
 
 Intent = Literal["DIRECT", "TOOL_NEEDED"]
-ResultQuality = Literal["success_rich", "success_partial", "no_results", "error_retryable", "error_fatal"]
+ResultQuality = Literal[
+    "success_rich", "success_partial", "no_results", "error_retryable", "error_fatal"
+]
 RESULT_QUALITIES: tuple[ResultQuality, ...] = ResultQuality.__args__
 
 
@@ -39,7 +41,9 @@ class IntentClassification(BaseModel):
         max_length=300, description="Brief clinical summary of the user's request (~50 words max)"
     )
     suggested_tool: str | None = Field(
-        default=None, max_length=40, description="If TOOL_NEEDED, which tool is most likely relevant"
+        default=None,
+        max_length=40,
+        description="If TOOL_NEEDED, which tool is most likely relevant",
     )
 
 
@@ -47,14 +51,18 @@ class ResultAssessment(BaseModel):
     """Classify tool result quality. Classification field first."""
 
     quality: ResultQuality
-    brief_summary: str = Field(max_length=240, description="1-2 sentence summary of what the tool returned")
+    brief_summary: str = Field(
+        max_length=240, description="1-2 sentence summary of what the tool returned"
+    )
 
 
 class RetryStrategy(BaseModel):
     """Choose retry approach. Strategy field first."""
 
     strategy: Literal["retry_same", "retry_different_args"]
-    reasoning: str | None = Field(default=None, max_length=100, description="Brief explanation of retry rationale")
+    reasoning: str | None = Field(
+        default=None, max_length=100, description="Brief explanation of retry rationale"
+    )
 
 
 TOOL_ARG_SCHEMAS: dict[str, type[BaseModel]] = {

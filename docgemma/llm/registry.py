@@ -14,8 +14,13 @@ def _llamacpp(settings: Settings) -> LLMBackend:
     from docgemma.llm.llamacpp import LlamaCppBackend
 
     path = settings.model_path or gemma_270m_path()
-    return LlamaCppBackend(path, n_ctx=settings.n_ctx, n_threads=settings.n_threads, seed=settings.seed,
-                           chat_format_name=settings.chat_format)
+    return LlamaCppBackend(
+        path,
+        n_ctx=settings.n_ctx,
+        n_threads=settings.n_threads,
+        seed=settings.seed,
+        chat_format_name=settings.chat_format,
+    )
 
 
 def _openai(settings: Settings) -> LLMBackend:

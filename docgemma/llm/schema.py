@@ -40,7 +40,12 @@ def unbounded_strings(schema: dict[str, Any], path: str = "$") -> list[str]:
     """Paths of string fields with no ``maxLength`` and no ``enum``/``const``."""
     found: list[str] = []
     kind = schema.get("type")
-    if kind == "string" and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
+    if (
+        kind == "string"
+        and "maxLength" not in schema
+        and "enum" not in schema
+        and "const" not in schema
+    ):
         found.append(path)
     for key in ("anyOf", "oneOf", "allOf"):
         for i, sub in enumerate(schema.get(key, [])):
@@ -76,11 +81,14 @@ def worst_case_tokens(schema: dict[str, Any]) -> int:
         return 2
     if kind == "array":
         items = schema.get("maxItems", _UNBOUNDED_ARRAY_ITEMS)
-        return 2 + items * (worst_case_tokens(schema.get("items", {"type": "string", "maxLength": 40})) + 2)
+        return 2 + items * (
+            worst_case_tokens(schema.get("items", {"type": "string", "maxLength": 40})) + 2
+        )
     if kind == "object" or "properties" in schema:
         props = schema.get("properties", {})
         return 2 + sum(
-            worst_case_tokens(sub) + len(name) + _STRUCTURE_TOKENS_PER_FIELD for name, sub in props.items()
+            worst_case_tokens(sub) + len(name) + _STRUCTURE_TOKENS_PER_FIELD
+            for name, sub in props.items()
         )
     return 64
 

@@ -38,8 +38,13 @@ class ScriptedBackend:
     name = "scripted"
     supports_vision = False
 
-    def __init__(self, replies: Sequence[Reply] = (), responder: Responder | None = None,
-                 model: str = "scripted", supports_vision: bool = False) -> None:
+    def __init__(
+        self,
+        replies: Sequence[Reply] = (),
+        responder: Responder | None = None,
+        model: str = "scripted",
+        supports_vision: bool = False,
+    ) -> None:
         self.model = model
         self.supports_vision = supports_vision
         self._queue: deque[Reply] = deque(replies)
@@ -65,10 +70,19 @@ class ScriptedBackend:
     def prepare(self, schemas: Sequence[type[BaseModel]]) -> None:
         self.prepared.extend(schemas)
 
-    async def structured(self, messages: Sequence[Message], schema: type[T], *,
-                         temperature: float = 0.0, max_tokens: int | None = None) -> StructuredGeneration[T]:
-        self.calls.append(RecordedCall("structured", list(messages), schema, temperature, max_tokens,
-                                       self.render(messages)))
+    async def structured(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> StructuredGeneration[T]:
+        self.calls.append(
+            RecordedCall(
+                "structured", list(messages), schema, temperature, max_tokens, self.render(messages)
+            )
+        )
         start = time.perf_counter()
         reply = self._next(messages, schema)
         if isinstance(reply, BaseModel):
@@ -80,25 +94,50 @@ class ScriptedBackend:
         try:
             value = schema.model_validate_json(raw)
         except ValidationError as exc:
-            raise StructuredOutputError(f"{schema.__name__}: {exc.error_count()} validation errors", raw) from exc
+            raise StructuredOutputError(
+                f"{schema.__name__}: {exc.error_count()} validation errors", raw
+            ) from exc
         return StructuredGeneration[schema](
-            value=value, text=raw, key_order=emitted_key_order(raw),
-            usage=Usage(prompt_tokens=self.count_tokens(self.render(messages)),
-                        completion_tokens=self.count_tokens(raw)),
-            latency_s=time.perf_counter() - start, finish_reason="stop",
+            value=value,
+            text=raw,
+            key_order=emitted_key_order(raw),
+            usage=Usage(
+                prompt_tokens=self.count_tokens(self.render(messages)),
+                completion_tokens=self.count_tokens(raw),
+            ),
+            latency_s=time.perf_counter() - start,
+            finish_reason="stop",
         )
 
-    async def generate(self, messages: Sequence[Message], *, temperature: float = 0.5,
-                       max_tokens: int = 256, stop: Sequence[str] = ()) -> Generation:
-        self.calls.append(RecordedCall("generate", list(messages), None, temperature, max_tokens,
-                                       self.render(messages)))
+    async def generate(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.5,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> Generation:
+        self.calls.append(
+            RecordedCall(
+                "generate", list(messages), None, temperature, max_tokens, self.render(messages)
+            )
+        )
         text = str(self._next(messages, None))
-        return Generation(text=text, usage=Usage(completion_tokens=self.count_tokens(text)),
-                          finish_reason="stop")
+        return Generation(
+            text=text, usage=Usage(completion_tokens=self.count_tokens(text)), finish_reason="stop"
+        )
 
-    async def stream(self, messages: Sequence[Message], *, temperature: float = 0.5,
-                     max_tokens: int = 256, stop: Sequence[str] = ()) -> AsyncIterator[str]:
-        generation = await self.generate(messages, temperature=temperature, max_tokens=max_tokens, stop=stop)
+    async def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.5,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> AsyncIterator[str]:
+        generation = await self.generate(
+            messages, temperature=temperature, max_tokens=max_tokens, stop=stop
+        )
         for word in generation.text.split(" "):
             yield word + " "
 
@@ -106,19 +145,34 @@ class ScriptedBackend:
         body = "\n".join(f"<{m.role}>{m.content}</{m.role}>" for m in messages)
         return body + ("\n<assistant>" if add_generation_prompt else "")
 
-    async def complete(self, prompt: str, *, temperature: float = 0.0, max_tokens: int = 256,
-                       stop: Sequence[str] = ()) -> Generation:
+    async def complete(
+        self,
+        prompt: str,
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> Generation:
         self.calls.append(RecordedCall("complete", [], None, temperature, max_tokens, prompt))
         text = str(self._next([Message(role="user", content=prompt)], None))
         for s in stop:
             if s in text:
                 text = text[: text.index(s)]
-        return Generation(text=text, usage=Usage(completion_tokens=self.count_tokens(text)),
-                          finish_reason="stop")
+        return Generation(
+            text=text, usage=Usage(completion_tokens=self.count_tokens(text)), finish_reason="stop"
+        )
 
-    async def stream_complete(self, prompt: str, *, temperature: float = 0.0, max_tokens: int = 256,
-                              stop: Sequence[str] = ()) -> AsyncIterator[str]:
-        generation = await self.complete(prompt, temperature=temperature, max_tokens=max_tokens, stop=stop)
+    async def stream_complete(
+        self,
+        prompt: str,
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> AsyncIterator[str]:
+        generation = await self.complete(
+            prompt, temperature=temperature, max_tokens=max_tokens, stop=stop
+        )
         yield generation.text
 
     def count_tokens(self, text: str) -> int:

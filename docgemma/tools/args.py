@@ -11,8 +11,12 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-DrugName = Annotated[str, Field(min_length=1, max_length=80, description="Generic or brand drug name")]
-PatientId = Annotated[str, Field(min_length=1, max_length=64, description="The patient's EHR identifier")]
+DrugName = Annotated[
+    str, Field(min_length=1, max_length=80, description="Generic or brand drug name")
+]
+PatientId = Annotated[
+    str, Field(min_length=1, max_length=64, description="The patient's EHR identifier")
+]
 
 
 class DrugSafetyArgs(BaseModel):
@@ -20,16 +24,24 @@ class DrugSafetyArgs(BaseModel):
 
 
 class DrugInteractionArgs(BaseModel):
-    drug_names: list[DrugName] = Field(min_length=2, max_length=5, description="Two or more drug names")
+    drug_names: list[DrugName] = Field(
+        min_length=2, max_length=5, description="Two or more drug names"
+    )
 
 
 class LiteratureSearchArgs(BaseModel):
-    query: str = Field(min_length=1, max_length=200, description="Search query for medical literature")
+    query: str = Field(
+        min_length=1, max_length=200, description="Search query for medical literature"
+    )
 
 
 class ClinicalTrialsArgs(BaseModel):
-    condition: str = Field(min_length=1, max_length=120, description="Condition or treatment studied")
-    status: str | None = Field(None, max_length=40, description="Recruitment status, e.g. recruiting")
+    condition: str = Field(
+        min_length=1, max_length=120, description="Condition or treatment studied"
+    )
+    status: str | None = Field(
+        None, max_length=40, description="Recruitment status, e.g. recruiting"
+    )
 
 
 class PatientSearchArgs(BaseModel):
@@ -57,7 +69,9 @@ class AddAllergyArgs(BaseModel):
 
 class ClinicalNoteArgs(BaseModel):
     patient_id: PatientId
-    note_type: str = Field(min_length=1, max_length=40, description="progress, consult, procedure...")
+    note_type: str = Field(
+        min_length=1, max_length=40, description="progress, consult, procedure..."
+    )
     note_text: str = Field(min_length=1, max_length=600)
 
 

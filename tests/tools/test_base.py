@@ -16,33 +16,50 @@ async def _noop(args, ctx) -> ToolOutcome:
 
 
 def _spec(name: str, label: str, args=DrugSafetyArgs, writes: bool = False) -> ToolSpec:
-    return ToolSpec(name=name, label=label, description=f"Full description of {name}.",
-                    short_description=f"Short {name}.", args=args, run=_noop, writes_ehr=writes,
-                    example=ToolExample(query="q", args={}))
+    return ToolSpec(
+        name=name,
+        label=label,
+        description=f"Full description of {name}.",
+        short_description=f"Short {name}.",
+        args=args,
+        run=_noop,
+        writes_ehr=writes,
+        example=ToolExample(query="q", args={}),
+    )
 
 
 @pytest.fixture
 def registry() -> ToolRegistry:
-    return ToolRegistry([
-        _spec("check_drug_safety", "Drug Safety Report"),
-        _spec("prescribe_medication", "Prescription", PrescribeMedicationArgs, writes=True),
-    ])
+    return ToolRegistry(
+        [
+            _spec("check_drug_safety", "Drug Safety Report"),
+            _spec("prescribe_medication", "Prescription", PrescribeMedicationArgs, writes=True),
+        ]
+    )
 
 
 def test_selection_model_literal_is_exactly_the_registered_names(registry: ToolRegistry) -> None:
     model = registry.selection_model()
     assert list(model.model_fields) == ["tool_name"]
     assert typing.get_args(model.model_fields["tool_name"].annotation) == (
-        "check_drug_safety", "prescribe_medication")
+        "check_drug_safety",
+        "prescribe_medication",
+    )
     with pytest.raises(ValidationError):
         model(tool_name="get_weather")
 
 
 def test_labels_write_gate_and_prompt_list_are_derived(registry: ToolRegistry) -> None:
-    assert registry.labels() == {"check_drug_safety": "Drug Safety Report", "prescribe_medication": "Prescription"}
+    assert registry.labels() == {
+        "check_drug_safety": "Drug Safety Report",
+        "prescribe_medication": "Prescription",
+    }
     assert registry.write_tools() == {"prescribe_medication"}
     full = registry.describe("full")
-    assert "check_drug_safety(drug_name: str)" in full and "Full description of check_drug_safety." in full
+    assert (
+        "check_drug_safety(drug_name: str)" in full
+        and "Full description of check_drug_safety." in full
+    )
     assert "notes: " in full and "= None" in full
     assert "Short prescribe_medication." in registry.describe("short")
     assert registry.describe("names") == "Available tools: check_drug_safety, prescribe_medication"

@@ -37,4 +37,6 @@ def test_prompt_tool_list_shows_full_signatures() -> None:
     text = build_registry().describe("full")
     assert "check_drug_interactions(drug_names: list[str])" in text
     assert "find_clinical_trials(condition: str, status: str = None)" in text
-    assert "add_allergy(patient_id: str, substance: str, reaction: str, severity: str = None)" in text
+    assert (
+        "add_allergy(patient_id: str, substance: str, reaction: str, severity: str = None)" in text
+    )

@@ -122,7 +122,8 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             raw, calls = await llm_calls.text(
                 deps, _NODE, "synthesize", synthesis_messages(state, notes)
             )
-            answer, how = clean_answer(raw, deps.registry.labels()), "written by the model"
+            answer = clean_answer(raw, deps.registry.labels(), SYNTHESIZE_SYSTEM.render())
+            how = "written by the model"
         except llm_calls.ModelFailure as exc:
             calls, fallback = exc.calls, True
             answer, how = (

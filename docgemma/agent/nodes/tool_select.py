@@ -15,7 +15,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
-from docgemma.agent.context import entity_hints, history_text, results_text
+from docgemma.agent.context import entity_hints, history_text, known_patient_ids, results_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.nodes.intent_classify import classifier_text
 from docgemma.agent.prompts import (
@@ -25,7 +25,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
-from docgemma.agent.rules import proposes_duplicate
+from docgemma.agent.rules import proposes_duplicate, required_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
@@ -95,6 +95,24 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
     return best if scores[best] >= deps.settings.classifier_threshold else None
 
 
+def _missing_instead_of_finished(state: AgentState, deps: AgentDeps, tool: str) -> str | None:
+    """The one tool the task pattern still needs, when the model re-proposed a finished one.
+
+    The router loops back here because a pattern's tool is missing (e.g. the chart after
+    a patient search); a model that picks the finished tool again would end the loop on
+    the duplicate guard without the tool the question needs. Model proposes, code disposes.
+    """
+    done = {r["tool_name"] for r in state.get("tool_results", []) if r["error_type"] is None}
+    if tool not in done:
+        return None
+    missing = required_tools(
+        state["user_query"],
+        patient_known=bool(known_patient_ids(state)),
+        available=deps.registry.names,
+    ) - done
+    return next(iter(missing)) if len(missing) == 1 else None
+
+
 @traced("tool_select")
 async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
@@ -114,6 +132,10 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     deps.selection_model,
                 )
                 tool, source = choice.tool_name, "model"
+                needed = _missing_instead_of_finished(state, deps, tool)
+                if needed is not None:
+                    decisions.append(decision("tool_select", tool, "proposed by the model"))
+                    tool, source = needed, "task pattern (the proposed source was already used)"
         decisions.append(decision("tool_select", tool, f"chosen by the {source}"))
         spec = deps.registry[tool]
         args_value, more = await llm_calls.structured(
