@@ -89,7 +89,7 @@ def _row(
 async def llm(case: Any, caller: Caller, ctx: Context, *, task: str) -> dict[str, Any]:
     if task == "intent":
         call = await caller.structured(
-            messages(("system", prompts.INTENT_SYSTEM.substitute()), ("user", case.query)),
+            messages(("system", prompts.INTENT_SYSTEM.render()), ("user", case.query)),
             IntentClassification,
         )
         predicted = call.parsed["intent"] if call.parsed else None

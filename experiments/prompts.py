@@ -9,23 +9,14 @@ from __future__ import annotations
 
 from string import Template
 
+from docgemma.agent.prompts import INTENT_SYSTEM
+
 CLINICAL_IDENTITY = "You are a clinical decision-support assistant."
 
-INTENT_SYSTEM = Template("""\
-You are a clinical decision-support assistant integrated with an electronic health record
-system and medical knowledge tools.
+# The intent prompt is the graph's own (imported above): the classifier comparison measures
+# what the agent really sends.
+__all__ = ["INTENT_SYSTEM"]
 
-Your task: classify the user's query and provide a brief clinical summary.
-
-Classification rules:
-- DIRECT: General medical questions, greetings, thanks, or questions answerable from
-  medical knowledge alone (e.g., "What is hypertension?", "Hello", "Explain metformin MOA")
-- TOOL_NEEDED: Requests requiring specific patient data, drug safety lookups, literature
-  searches, clinical trial searches, prescriptions, allergy documentation, clinical notes,
-  or medical image analysis
-
-Provide a task_summary that captures the clinical context in ~50 words or fewer.
-If TOOL_NEEDED, suggest the most relevant tool name.""")
 
 TOOL_SELECT_SYSTEM = Template("""\
 You are a clinical tool router. Select the single most appropriate tool for the task.
