@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from string import Template
 
-from docgemma.agent.prompts import INTENT_SYSTEM
+from docgemma.agent.prompts import INTENT_SYSTEM as INTENT_SYSTEM
 
 CLINICAL_IDENTITY = "You are a clinical decision-support assistant."
 
-# The intent prompt is the graph's own (imported above): the classifier comparison measures
-# what the agent really sends.
-__all__ = ["INTENT_SYSTEM"]
+# The intent prompt is the graph's own (re-exported above): the classifier comparison
+# measures what the agent really sends.
 
 
 TOOL_SELECT_SYSTEM = Template("""\
