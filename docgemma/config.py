@@ -52,7 +52,8 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(3, description="Retries on 429/5xx/timeouts before 'unavailable'")
 
     hf_model: str = Field(
-        "google/medgemma-1.5-4b-it", description="Model id or local path for vllm/transformers"
+        "google/medgemma-1.5-4b-it",
+        description="vllm/transformers model: a local folder or one already in the local HF cache",
     )
     hf_supports_vision: bool = Field(
         False, description="The vllm/transformers model accepts images"

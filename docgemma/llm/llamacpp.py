@@ -15,18 +15,34 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from docgemma.llm import chat_format
-from docgemma.llm.errors import ConfigurationError, SchemaNotSupported, StructuredOutputError
+from docgemma.llm.errors import (
+    ConfigurationError,
+    ModelUnavailable,
+    SchemaNotSupported,
+)
 from docgemma.llm.llamacpp_sampling import FastGrammarLlama, grammar_loads
-from docgemma.llm.schema import check_bounded, emitted_key_order, json_schema, token_budget
+from docgemma.llm.schema import check_bounded, json_schema, token_budget, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 log = logging.getLogger(__name__)
+
+
+@contextmanager
+def _context_limit() -> Iterator[None]:
+    """llama.cpp refuses an over-long prompt with a bare ValueError; make it a typed error."""
+    try:
+        yield
+    except ValueError as exc:
+        if "context window" not in str(exc):
+            raise
+        raise ModelUnavailable(f"prompt too long for the model's context window: {exc}") from exc
 
 
 class LlamaCppBackend:
@@ -111,7 +127,7 @@ class LlamaCppBackend:
         grammar: Any = None,
     ) -> Generation:
         start = time.perf_counter()
-        with self._lock:
+        with self._lock, _context_limit():
             out = self._llm.create_completion(
                 prompt,
                 max_tokens=max_tokens,
@@ -150,17 +166,7 @@ class LlamaCppBackend:
             stop=(),
             grammar=grammar,
         )
-        try:
-            value = schema.model_validate_json(gen.text)
-        except ValidationError as exc:
-            raise StructuredOutputError(
-                f"{schema.__name__}: model output is not valid ({exc.error_count()} errors, "
-                f"finish={gen.finish_reason})",
-                gen.text,
-            ) from exc
-        return StructuredGeneration[schema](
-            value=value, key_order=emitted_key_order(gen.text), **gen.model_dump()
-        )
+        return validated(schema, gen)
 
     async def generate(
         self,
@@ -213,7 +219,7 @@ class LlamaCppBackend:
         stop: Sequence[str] = (),
     ) -> AsyncIterator[str]:
         def pieces() -> Iterator[str]:
-            with self._lock:
+            with self._lock, _context_limit():
                 for chunk in self._llm.create_completion(
                     prompt,
                     max_tokens=max_tokens,
@@ -231,25 +237,45 @@ class LlamaCppBackend:
 
 
 async def iterate_in_thread(iterator: Iterator[str]) -> AsyncIterator[str]:
-    """Drive a blocking iterator in a worker thread without blocking the event loop."""
+    """Drive a blocking iterator in a worker thread without blocking the event loop.
+
+    When the consumer stops early the worker closes the iterator at its next item, so
+    an abandoned stream releases the model's lock instead of decoding to ``max_tokens``.
+    """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+    stop = threading.Event()
+
+    def post(kind: str, value: Any) -> None:
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
+        except RuntimeError:  # the loop is closed: nobody is listening any more
+            stop.set()
 
     def run() -> None:
         try:
             for item in iterator:
-                loop.call_soon_threadsafe(queue.put_nowait, ("item", item))
-            loop.call_soon_threadsafe(queue.put_nowait, ("end", None))
+                if stop.is_set():
+                    return
+                post("item", item)
+            post("end", None)
         except BaseException as exc:  # handed to the consumer, raised there
-            loop.call_soon_threadsafe(queue.put_nowait, ("error", exc))
+            post("error", exc)
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
 
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
-    while True:
-        kind, value = await queue.get()
-        if kind == "item":
-            yield value
-        elif kind == "error":
-            raise value
-        else:
-            break
+    try:
+        while True:
+            kind, value = await queue.get()
+            if kind == "item":
+                yield value
+            elif kind == "error":
+                raise value
+            else:
+                break
+    finally:
+        stop.set()

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from docgemma.llm.errors import SchemaNotSupported
+from docgemma.llm.errors import SchemaNotSupported, StructuredOutputError
+from docgemma.llm.types import Generation, StructuredGeneration, T
 
 _STRUCTURE_TOKENS_PER_FIELD = 8
 _UNBOUNDED_ARRAY_ITEMS = 8
@@ -118,3 +119,18 @@ def emitted_key_order(raw_text: str) -> list[str]:
 
 def schema_key_order(model: type[BaseModel]) -> list[str]:
     return list(model.model_fields)
+
+
+def validated(schema: type[T], gen: Generation) -> StructuredGeneration[T]:
+    """Parse a constrained generation into ``schema``, keeping the raw text on failure."""
+    try:
+        value = schema.model_validate_json(gen.text)
+    except ValidationError as exc:
+        raise StructuredOutputError(
+            f"{schema.__name__}: model output is not valid ({exc.error_count()} errors, "
+            f"finish={gen.finish_reason})",
+            gen.text,
+        ) from exc
+    return StructuredGeneration[schema](
+        value=value, key_order=emitted_key_order(gen.text), **gen.model_dump()
+    )

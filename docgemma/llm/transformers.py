@@ -13,13 +13,13 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from docgemma.config import Settings
 from docgemma.llm import chat_format
-from docgemma.llm.errors import ConfigurationError, StructuredOutputError
+from docgemma.llm.errors import ConfigurationError
 from docgemma.llm.llamacpp import iterate_in_thread
-from docgemma.llm.schema import check_bounded, emitted_key_order, token_budget
+from docgemma.llm.schema import check_bounded, token_budget, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 INSTALL_HINT = (
@@ -48,8 +48,18 @@ class TransformersBackend:
         self._torch = torch
         self._transformers = transformers
         torch.manual_seed(seed)
-        self._tokenizer = transformers.AutoTokenizer.from_pretrained(model)
-        self._hf = transformers.AutoModelForCausalLM.from_pretrained(model, torch_dtype="auto")
+        try:  # local path or local Hugging Face cache only: nothing is downloaded at run time
+            self._tokenizer = transformers.AutoTokenizer.from_pretrained(
+                model, local_files_only=True
+            )
+            self._hf = transformers.AutoModelForCausalLM.from_pretrained(
+                model, torch_dtype="auto", local_files_only=True
+            )
+        except OSError as exc:
+            raise ConfigurationError(
+                f"model {model!r} is not on this machine; give DOCGEMMA_HF_MODEL a local folder "
+                "or a model already in the Hugging Face cache"
+            ) from exc
         self._outlines_model = outlines.from_transformers(self._hf, self._tokenizer)
         self._outlines = outlines
         self._generators: dict[type[BaseModel], Any] = {}
@@ -162,15 +172,7 @@ class TransformersBackend:
         gen = await asyncio.to_thread(
             self._structured_sync, self.render(messages), schema, temperature, budget
         )
-        try:
-            value = schema.model_validate_json(gen.text)
-        except ValidationError as exc:
-            raise StructuredOutputError(
-                f"{schema.__name__}: output is not valid ({exc.error_count()} errors)", gen.text
-            ) from exc
-        return StructuredGeneration[schema](
-            value=value, key_order=emitted_key_order(gen.text), **gen.model_dump()
-        )
+        return validated(schema, gen)
 
     async def generate(
         self,

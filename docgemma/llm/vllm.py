@@ -9,23 +9,26 @@ is synchronous, so single calls run in a worker thread behind a lock.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from docgemma.config import Settings
 from docgemma.llm import chat_format
 from docgemma.llm.errors import ConfigurationError, StructuredOutputError
-from docgemma.llm.schema import check_bounded, emitted_key_order, json_schema, token_budget
+from docgemma.llm.schema import check_bounded, json_schema, token_budget, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 INSTALL_HINT = "the vllm backend needs the 'gpu' extra (a CUDA GPU): pip install 'docgemma[gpu]'"
 
 
 def _import_vllm() -> Any:
+    # Weights come from the user's own path or local Hugging Face cache, never the Hub.
+    os.environ["HF_HUB_OFFLINE"] = "1"
     try:
         import vllm
     except ImportError as exc:
@@ -155,20 +158,6 @@ class VLLMBackend:
             **extra,
         )
 
-    @staticmethod
-    def _validated(schema: type[T], gen: Generation) -> StructuredGeneration[T]:
-        try:
-            value = schema.model_validate_json(gen.text)
-        except ValidationError as exc:
-            raise StructuredOutputError(
-                f"{schema.__name__}: output is not valid ({exc.error_count()} errors, "
-                f"finish={gen.finish_reason})",
-                gen.text,
-            ) from exc
-        return StructuredGeneration[schema](
-            value=value, key_order=emitted_key_order(gen.text), **gen.model_dump()
-        )
-
     def structured_batch(
         self,
         batch: Sequence[Sequence[Message]],
@@ -188,7 +177,7 @@ class VLLMBackend:
         results: list[StructuredGeneration[T] | StructuredOutputError] = []
         for gen in self._run([self._inputs(m) for m in batch], params):
             try:
-                results.append(self._validated(schema, gen))
+                results.append(validated(schema, gen))
             except StructuredOutputError as exc:
                 results.append(exc)
         return results
@@ -208,7 +197,7 @@ class VLLMBackend:
             schema=schema,
         )
         [gen] = await asyncio.to_thread(self._run, [self._inputs(messages)], params)
-        return self._validated(schema, gen)
+        return validated(schema, gen)
 
     async def generate(
         self,
