@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from docgemma.agent.factory import build_agent
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
+from docgemma.ehr.runtime import EMBEDDED_DB
 from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
@@ -68,7 +69,7 @@ def create_app(
     if settings.fhir_url is None:
         from docgemma.ehr.server import create_app as create_fhir_app
 
-        fhir_app = create_fhir_app(settings.data_dir / "ehr.sqlite")
+        fhir_app = create_fhir_app(settings.data_dir / EMBEDDED_DB)
         settings = settings.model_copy(update={"fhir_url": _local_url(settings)})
     ehr = EHRClient.from_settings(settings)
     slot = AgentSlot(settings, ehr, agent_factory)

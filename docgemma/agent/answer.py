@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from docgemma.agent.rules import scrub_tool_names
 from docgemma.agent.state import ToolResult
+from docgemma.llm.thinking import DELIMITERS
 
 FALLBACK_MESSAGE = (
     "The language model is unavailable right now, so I cannot write a full answer. "
@@ -21,10 +22,24 @@ EMPTY_ANSWER = (
     "I could not produce an answer to that just now. Please rephrase the question or try again."
 )
 FOUND_HEADER = "Here is what I found:"
-_RAW_ERROR_RE = re.compile(
-    r"^.*(Traceback|Exception|status code|HTTP \d{3}|errno).*$", re.IGNORECASE | re.MULTILINE
+
+# What never reaches the clinician, listed once for ``clean_answer`` and the stream filter.
+THINKING_SPANS: tuple[tuple[str, str], ...] = tuple(
+    dict.fromkeys(
+        [("<thinking>", "</thinking>"), *((d.open, d.close) for d in DELIMITERS.values())]
+    )
 )
-_SPECIAL_TOKEN_RE = re.compile(r"<(start|end)_of_turn>|<\|im_(start|end)\|>|<unused\d+>")
+"""Open/close pairs around model reasoning; the span and its content are hidden."""
+SPECIAL_TOKEN_PATTERN = r"<(?:start|end)_of_turn>|<\|im_(?:start|end)\|>|<unused\d+>"
+RAW_ERROR_WORDS = r"Traceback|Exception|status code|HTTP \d{3}|errno"
+"""A line with one of these is a raw error the model repeated; the line is dropped."""
+
+_THINKING_RE = re.compile(
+    "|".join(f"{re.escape(o)}.*?(?:{re.escape(c)}|\\Z)" for o, c in THINKING_SPANS), re.DOTALL
+)
+_STRAY_CLOSE_RE = re.compile("|".join(re.escape(c) for _, c in THINKING_SPANS))
+_RAW_ERROR_RE = re.compile(rf"^.*({RAW_ERROR_WORDS}).*$", re.IGNORECASE | re.MULTILINE)
+_SPECIAL_TOKEN_RE = re.compile(SPECIAL_TOKEN_PATTERN)
 
 
 def results_digest(results: Sequence[ToolResult]) -> str:
@@ -42,27 +57,40 @@ def fallback_answer(results: Sequence[ToolResult], notes: Sequence[str]) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-_MIN_ECHO_CHARS = 10
+_MIN_ECHO_WORDS = 3
 _LEFTOVER_RE = re.compile(r"^[ \t\-*•:]+$", re.MULTILINE)
+
+
+def instruction_patterns(instructions: str) -> list[str]:
+    """One pattern per sentence or bullet of the instructions; any case, across line breaks."""
+    flat = " ".join(instructions.split())
+    patterns = []
+    for phrase in re.split(r"(?<=[.:])\s+|\s+-\s+", flat):
+        words = phrase.strip(" -.:").split()
+        if len(words) >= _MIN_ECHO_WORDS:
+            patterns.append("(?i:" + r"\s+".join(map(re.escape, words)) + r"[.:]?)")
+    return patterns
 
 
 def drop_echoed_instructions(text: str, instructions: str) -> str:
     """Remove the instructions' sentences and bullets wherever the answer repeats them.
 
     Small base models echo their system prompt, often re-wrapped, which would show the
-    clinician the assistant's internal instructions; matching ignores line breaks.
+    clinician the assistant's internal instructions.
     """
-    flat = " ".join(instructions.split())
-    for phrase in re.split(r"(?<=[.:])\s+|\s+-\s+", flat):
-        words = phrase.strip(" -").split()
-        if len(" ".join(words)) >= _MIN_ECHO_CHARS:
-            text = re.sub(r"\s+".join(map(re.escape, words)), "", text)
+    for pattern in instruction_patterns(instructions):
+        text = re.sub(pattern, "", text)
     return _LEFTOVER_RE.sub("", text)
 
 
+def strip_thinking(text: str) -> str:
+    """Drop reasoning spans (an unterminated one runs to the end) and stray close tags."""
+    return _STRAY_CLOSE_RE.sub("", _THINKING_RE.sub("", text))
+
+
 def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> str:
-    """Model output without turn tokens, echoed instructions, tool names or raw errors."""
-    text = _SPECIAL_TOKEN_RE.sub("", text)
+    """Model output without reasoning, turn tokens, echoed instructions, tool names, raw errors."""
+    text = _SPECIAL_TOKEN_RE.sub("", strip_thinking(text))
     text = drop_echoed_instructions(text, instructions)
     text = _RAW_ERROR_RE.sub("", text)
     text = scrub_tool_names(text, labels)

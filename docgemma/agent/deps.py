@@ -15,11 +15,13 @@ from pydantic import BaseModel
 from docgemma.agent.classifiers import Classifier
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
+from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
 from docgemma.tools.base import ToolContext, ToolRegistry
 
 PatientSummaryFn = Callable[[str], Awaitable[str | None]]
-"""Returns a short clinical summary of a patient, or None when the ID is unknown."""
+"""Returns a short clinical summary of a patient, or None when the ID is unknown; raises
+when the record cannot be reached."""
 
 
 @dataclass
@@ -33,6 +35,8 @@ class AgentDeps:
     fhir: Any = None
     thread_id: str = ""
     image: ImageInput | None = None
+    thinking: ThinkingConfig | None = None
+    """This turn's thinking before the answer; None: answer directly."""
 
     selection_model: type[BaseModel] | None = None
     """Stage-1 schema, built once per agent so backends can cache its grammar."""

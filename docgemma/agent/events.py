@@ -85,7 +85,16 @@ class ErrorRaised(_Event):
 
 
 class AnswerToken(_Event):
+    """A piece of the visible answer, already filtered; ``TurnResult.final_response`` wins."""
+
     kind: Literal["answer_token"] = "answer_token"
+    text: str
+
+
+class ThinkingToken(_Event):
+    """A piece of the model's reasoning (thinking on): shown apart, never in the answer."""
+
+    kind: Literal["thinking_token"] = "thinking_token"
     text: str
 
 
@@ -99,7 +108,8 @@ TraceEvent = Annotated[
     | LLMUsage
     | ApprovalRequested
     | ErrorRaised
-    | AnswerToken,
+    | AnswerToken
+    | ThinkingToken,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from docgemma.agent.deps import PatientSummaryFn
 from docgemma.agent.service import Agent, sqlite_checkpointer
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
@@ -16,23 +17,39 @@ from docgemma.tools.registry import build_registry
 log = logging.getLogger(__name__)
 
 
-async def build_agent(settings: Settings, ehr: EHRClient) -> Agent:
+def chart_summary(ehr: EHRClient) -> PatientSummaryFn:
+    """The selected patient's summary; None only when the EHR does not know the ID.
+
+    Any other failure (EHR down, timeout) raises, so the turn says the record could not
+    be loaded instead of telling the clinician the patient does not exist.
+    """
+
     async def patient_summary(patient_id: str) -> str | None:
         try:
             return (await ehr.chart(patient_id)).text()
         except EHRError as exc:
-            log.info("no chart for %s: %s", patient_id, exc.kind)
+            if exc.kind != "not_found":
+                raise
+            log.info("no chart for %s", patient_id)
             return None
 
+    return patient_summary
+
+
+async def build_agent(settings: Settings, ehr: EHRClient) -> Agent:
     checkpointer = await sqlite_checkpointer(settings)
     llm = await asyncio.to_thread(create_backend, settings)  # loading a GGUF blocks for seconds
-    return await asyncio.to_thread(
+    http = create_client(settings)
+    agent = await asyncio.to_thread(
         Agent.create,
         settings,
         llm,
         build_registry(),
         checkpointer=checkpointer,
-        patient_summary=patient_summary,
-        http=create_client(settings),
+        patient_summary=chart_summary(ehr),
+        http=http,
         fhir=ehr,
     )
+    agent.on_close(llm.aclose)
+    agent.on_close(http.aclose)
+    return agent

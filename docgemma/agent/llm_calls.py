@@ -8,17 +8,25 @@ the node can record them and hand the turn to the fallback path.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import LLMUsage
+from docgemma.agent.events import AnswerToken, LLMUsage, ThinkingToken
 from docgemma.agent.generation import NodeCall, generation_for
+from docgemma.agent.stream_filter import StreamFilter
 from docgemma.agent.tracing import NODE_LABELS, emit
 from docgemma.llm.errors import ModelUnavailable, StructuredOutputError
 from docgemma.llm.schema import token_budget
+from docgemma.llm.thinking import ThinkingConfig, stream_think_then_answer
 from docgemma.llm.types import Message, T
 
 log = logging.getLogger(__name__)
+
+
+UNAVAILABLE = "the model service is unavailable"
+"""The failure's public reason; the backend's own message (URLs, bodies) is only logged."""
 
 
 class ModelFailure(Exception):
@@ -43,7 +51,8 @@ async def structured(
                 messages, schema, temperature=cfg.temperature, max_tokens=max_tokens
             )
         except ModelUnavailable as exc:
-            raise ModelFailure(f"model unavailable: {exc}", calls) from exc
+            log.warning("%s: model unavailable: %s", purpose, exc)
+            raise ModelFailure(UNAVAILABLE, calls) from exc
         except StructuredOutputError as exc:
             log.warning("%s: invalid structured output (attempt %d): %s", purpose, attempt, exc)
             if attempt == 2:
@@ -64,25 +73,73 @@ async def structured(
     raise AssertionError("unreachable")
 
 
-async def text(
-    deps: AgentDeps, node: str, purpose: NodeCall, messages: Sequence[Message]
-) -> tuple[str, list[str]]:
-    """A free-text call (synthesis)."""
+@dataclass
+class StreamedText:
+    text: str
+    """The model's raw answer (reasoning excluded); ``clean_answer`` makes it final."""
+    calls: list[str]
+    thinking_tokens: int | None = None
+    """Tokens spent thinking; None when thinking was off."""
+
+
+async def streamed_text(
+    deps: AgentDeps,
+    node: str,
+    purpose: NodeCall,
+    messages: Sequence[Message],
+    *,
+    instructions: str = "",
+    thinking: ThinkingConfig | None = None,
+) -> StreamedText:
+    """A free-text call (synthesis) streamed as filtered ``AnswerToken`` events.
+
+    With ``thinking`` the model first reasons under the budget; that text goes out as
+    ``ThinkingToken`` events only. Either way this counts as one model call.
+    """
+    label = NODE_LABELS.get(node, "")
+    labels = deps.registry.labels()
+    visible = StreamFilter(labels, instructions)
+    thoughts = StreamFilter(labels, instructions, hide_spans=False)
     cfg = generation_for(purpose, deps.settings)
+    start = time.perf_counter()
+    raw: list[str] = []
+    thinking_tokens: int | None = None
     try:
-        gen = await deps.llm.generate(
-            messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens
-        )
+        if thinking is None:
+            async for piece in deps.llm.stream(
+                messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens
+            ):
+                raw.append(piece)
+                _show(AnswerToken, node, label, visible.feed(piece))
+        else:
+            async for chunk in stream_think_then_answer(deps.llm, messages, thinking):
+                if "result" in chunk.data:
+                    thinking_tokens = chunk.data["result"]["thinking_tokens"]
+                elif chunk.channel == "thinking":
+                    _show(ThinkingToken, node, label, thoughts.feed(chunk.text))
+                else:
+                    _show(ThinkingToken, node, label, thoughts.flush())
+                    raw.append(chunk.text)
+                    _show(AnswerToken, node, label, visible.feed(chunk.text))
     except ModelUnavailable as exc:
-        raise ModelFailure(f"model unavailable: {exc}", [purpose]) from exc
+        log.warning("%s: model unavailable: %s", purpose, exc)
+        raise ModelFailure(UNAVAILABLE, [purpose]) from exc
+    _show(ThinkingToken, node, label, thoughts.flush())
+    _show(AnswerToken, node, label, visible.flush())
+    text = "".join(raw)
     emit(
         LLMUsage(
             node=node,
-            label=NODE_LABELS.get(node, ""),
+            label=label,
             purpose=purpose,
-            prompt_tokens=gen.usage.prompt_tokens,
-            completion_tokens=gen.usage.completion_tokens,
-            latency_s=round(gen.latency_s, 4),
+            prompt_tokens=deps.llm.count_tokens(deps.llm.render(messages)),
+            completion_tokens=deps.llm.count_tokens(text) + (thinking_tokens or 0),
+            latency_s=round(time.perf_counter() - start, 4),
         )
     )
-    return gen.text, [purpose]
+    return StreamedText(text=text, calls=[purpose], thinking_tokens=thinking_tokens)
+
+
+def _show(event: type[AnswerToken | ThinkingToken], node: str, label: str, text: str) -> None:
+    if text:
+        emit(event(node=node, label=label, text=text))

@@ -65,10 +65,15 @@ def with_label(tool_label: str, text: str) -> str:
     return f"[{tool_label}]\n{text.strip()}"
 
 
+def tool_name_pattern(name: str) -> str:
+    """A tool name as models write it: bare, in backticks or in brackets."""
+    return rf"\[?`?\b{re.escape(name)}\b`?\]?"
+
+
 def scrub_tool_names(text: str, labels: dict[str, str]) -> str:
     """Replace internal tool names (bracketed or bare) in model output by their labels."""
     for name, label in labels.items():
-        text = re.sub(rf"\[?`?\b{re.escape(name)}\b`?\]?", label, text)
+        text = re.sub(tool_name_pattern(name), label, text)
     return text
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,11 +24,13 @@ from docgemma.agent.classifiers import Classifier, load_classifiers
 from docgemma.agent.deps import AgentDeps, PatientSummaryFn
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
+from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
 from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, TurnResult
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
+from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
 from docgemma.tools.base import ToolRegistry
 
@@ -59,6 +61,7 @@ class Agent:
         self.checkpointer = checkpointer
         self.graph = build_graph(tool_names=deps.registry.names, checkpointer=checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
+        self._closers: list[Callable[[], Awaitable[None]]] = []
 
     @classmethod
     def create(
@@ -108,8 +111,17 @@ class Agent:
         *,
         image: ImageInput | bytes | None = None,
         patient_id: str | None = None,
+        thinking: bool | None = None,
+        thinking_budget: int | None = None,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
-        """Answer one message; events while the graph runs, the ``TurnResult`` last."""
+        """Answer one message; events while the graph runs, the ``TurnResult`` last.
+
+        ``patient_id`` selects the active patient; ``""`` clears it and ``None`` keeps
+        the conversation's current one (set earlier or found by a patient search).
+        ``thinking``/``thinking_budget`` override the settings for this turn only: the
+        model reasons (streamed as ``ThinkingToken`` events, never stored) before it
+        answers.
+        """
         text = (message or "").strip()
         if not text:
             yield TurnResult(final_response=EMPTY_MESSAGE_REPLY, confidence_level="low")
@@ -136,13 +148,19 @@ class Agent:
                     f"The earlier proposal ({pending.summary}) was not approved and was discarded."
                 )
             graph_input: dict[str, Any] = {"user_query": text, "has_image": image is not None}
-            if patient_id:
-                graph_input["active_patient_id"] = patient_id.strip()
-            async for item in self._run(thread_id, graph_input, image, notices):
+            if patient_id is not None:  # "" clears the selection; None keeps it
+                graph_input["active_patient_id"] = patient_id.strip() or None
+            thinking_config = synthesis_thinking(self.settings, thinking, thinking_budget)
+            async for item in self._run(thread_id, graph_input, image, notices, thinking_config):
                 yield item
 
     async def resume(
-        self, thread_id: str, decision: ApprovalDecision
+        self,
+        thread_id: str,
+        decision: ApprovalDecision,
+        *,
+        thinking: bool | None = None,
+        thinking_budget: int | None = None,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
         """Continue a turn paused on an EHR write with the clinician's decision."""
         async with self._lock(thread_id):
@@ -150,15 +168,24 @@ class Agent:
                 yield TurnResult(final_response=NOTHING_PENDING, notices=[NOTHING_PENDING])
                 return
             async for item in self._run(
-                thread_id, Command(resume=decision.model_dump(mode="json")), None, []
+                thread_id,
+                Command(resume=decision.model_dump(mode="json")),
+                None,
+                [],
+                synthesis_thinking(self.settings, thinking, thinking_budget),
             ):
                 yield item
 
     async def _run(
-        self, thread_id: str, graph_input: Any, image: ImageInput | None, notices: list[str]
+        self,
+        thread_id: str,
+        graph_input: Any,
+        image: ImageInput | None,
+        notices: list[str],
+        thinking: ThinkingConfig | None,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
         config = {"configurable": {"thread_id": thread_id}}
-        deps = replace(self.deps, thread_id=thread_id, image=image)
+        deps = replace(self.deps, thread_id=thread_id, image=image, thinking=thinking)
         try:
             async for payload in self.graph.astream(
                 graph_input, config, context=deps, stream_mode="custom"
@@ -198,7 +225,14 @@ class Agent:
         assert result is not None
         return result
 
+    def on_close(self, closer: Callable[[], Awaitable[None]]) -> None:
+        """Release ``closer``'s resource with the agent (for what its builder owns)."""
+        self._closers.append(closer)
+
     async def aclose(self) -> None:
         conn = getattr(self.checkpointer, "conn", None)
         if conn is not None:
             await conn.close()
+        for closer in reversed(self._closers):
+            await closer()
+        self._closers.clear()

@@ -7,6 +7,7 @@ nobody mentioned, found or selected, an image analysis with no image.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,13 @@ class Validation:
     error_type: str | None = None
     missing_fields: list[str] = field(default_factory=list)
     reason: str = ""
+
+
+def typed_id(pid: str, user_query: str) -> bool:
+    """The clinician typed this ID: a whole token with a digit, not a piece of a dose or word."""
+    if len(pid) < _MIN_QUERY_CHARS or not any(c.isdigit() for c in pid):
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(pid)}(?![\w-])", user_query.lower()) is not None
 
 
 def validate_call(
@@ -54,8 +62,7 @@ def validate_call(
     patient_id = args.get("patient_id")
     if patient_id is not None and not clinician_edit:
         pid = patient_id.strip().lower()
-        typed = len(pid) >= _MIN_QUERY_CHARS and pid in user_query.lower()
-        if pid not in {p.lower() for p in known_patient_ids} and not typed:
+        if pid not in {p.lower() for p in known_patient_ids} and not typed_id(pid, user_query):
             return Validation(
                 False,
                 "missing_required_args",

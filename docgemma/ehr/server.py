@@ -206,16 +206,17 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
 
     from docgemma.config import get_settings
+    from docgemma.ehr.runtime import EMBEDDED_DB
 
     parser = argparse.ArgumentParser(description="DocGemma embedded FHIR R4 server")
     parser.add_argument(
-        "--db", type=Path, default=None, help="SQLite file; default: <data_dir>/fhir.db"
+        "--db", type=Path, default=None, help=f"SQLite file; default: <data_dir>/{EMBEDDED_DB}"
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    db = args.db or get_settings().data_dir / "fhir.db"
+    db = args.db or get_settings().data_dir / EMBEDDED_DB
     uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="info")
 
 

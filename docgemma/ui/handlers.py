@@ -50,22 +50,24 @@ class Handlers:
 
     def settings_markdown(self) -> str:
         s = self.settings
-        thinking = (
-            f"on (budget {s.thinking_min_tokens}–{s.thinking_max_tokens} tokens)"
-            if s.thinking
-            else "off"
-        )
         network = (
             "🔌 **Offline** — drug, literature and trial services are not called"
             if s.offline
             else "🌐 Online — remote drug, literature and trial services are used"
         )
         return (
-            f"{network}\n\n- Configuration: `{s.describe()}`\n- Thinking: {thinking}\n"
+            f"{network}\n\n- Configuration: `{s.describe()}`\n"
+            f"- Thinking by default: {'on' if s.thinking else 'off'} "
+            f"({s.thinking_family} delimiters, at least {s.thinking_min_tokens} tokens)\n"
             f"- Upload limit: {s.max_image_bytes / 1e6:.0f} MB per image\n\n"
-            "_Set with `DOCGEMMA_*` environment variables (e.g. `DOCGEMMA_THINKING=true`, "
-            "`DOCGEMMA_THINKING_MAX_TOKENS`) and restart._"
+            "_Server defaults come from `DOCGEMMA_*` environment variables (e.g. "
+            "`DOCGEMMA_THINKING=true`, `DOCGEMMA_THINKING_MAX_TOKENS`); the thinking switch "
+            "and budget below apply to this browser session only._"
         )
+
+    def set_thinking(self, enabled: bool, budget: float, session: SessionState) -> None:
+        """The session's thinking switch and budget, used from the next turn on."""
+        session.thinking, session.thinking_budget = bool(enabled), int(budget)
 
     # ── chat ──
 
@@ -209,6 +211,7 @@ class Handlers:
 
     def clear_patient(self, session: SessionState) -> tuple[str, str, Any]:
         session.patient_id, session.patient_name = None, ""
+        session.patient_cleared = True
         return _banner(session), "", gr.Dropdown(choices=[], value=None)
 
 

@@ -30,9 +30,18 @@ class TurnRunner(Protocol):
         *,
         image: ImageInput | None = None,
         patient_id: str | None = None,
+        thinking: bool | None = None,
+        thinking_budget: int | None = None,
     ) -> AsyncIterator[AgentItem]: ...
 
-    def resume(self, thread_id: str, decision: ApprovalDecision) -> AsyncIterator[AgentItem]: ...
+    def resume(
+        self,
+        thread_id: str,
+        decision: ApprovalDecision,
+        *,
+        thinking: bool | None = None,
+        thinking_budget: int | None = None,
+    ) -> AsyncIterator[AgentItem]: ...
 
 
 @dataclass
@@ -40,12 +49,27 @@ class SessionState:
     thread_id: str = ""
     patient_id: str | None = None
     patient_name: str = ""
+    patient_cleared: bool = False
+    """The clinician cleared the patient; the next turn tells the agent to forget it."""
     history: list[dict[str, Any]] = field(default_factory=list)
     approval: ApprovalState = field(default_factory=ApprovalState)
     follow_ups: list[str] = field(default_factory=list)
     turns: int = 0
     busy: bool = False
     """A turn or an approval is streaming; new submissions wait for it."""
+    thinking: bool | None = None
+    """Thinking before the answer for this session; None: the server's setting."""
+    thinking_budget: int | None = None
+    """Maximum thinking tokens for this session; None: the server's setting."""
+
+    def patient_for_turn(self) -> str | None:
+        """The selection to send with a turn: an id, ``""`` once after Clear, else None."""
+        if self.patient_id:
+            return self.patient_id
+        if self.patient_cleared:
+            self.patient_cleared = False
+            return ""
+        return None
 
     def thread(self, session_hash: str | None) -> str:
         if not self.thread_id:

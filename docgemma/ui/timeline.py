@@ -4,7 +4,8 @@ Pure: no Gradio import and no clock of its own (callers pass ``now``), so the ma
 is tested as a table. Each step becomes a chat message whose ``metadata`` follows
 Gradio's convention (``title``, ``status`` pending/done, ``duration``, ``id`` and
 ``parent_id`` for nesting): one root "Reasoning" message, one child per graph step,
-and tool calls and errors nested under the step that made them.
+and tool calls and errors nested under the step that made them. With thinking on,
+the model's reasoning is one more top-level message, "Thinking", apart from the answer.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from docgemma.agent.events import (
     NodeFinished,
     NodeStarted,
     ResultClassified,
+    ThinkingToken,
     ToolCalled,
     ToolFinished,
     TraceEvent,
@@ -29,6 +31,7 @@ from docgemma.agent.outcome import TimelineEntry
 
 Status = Literal["pending", "done"]
 ROOT_TITLE = "Reasoning"
+THINKING_TITLE = "Thinking"
 
 
 @dataclass
@@ -57,6 +60,10 @@ class Timeline:
     steps: list[Step] = field(default_factory=list)
     closed: bool = False
     total: float | None = None
+    thinking: str = ""
+    """The model's reasoning before the answer (thinking on); done once the answer starts."""
+    thinking_started: float | None = None
+    thinking_duration: float | None = None
 
     # ── event handling ──
 
@@ -81,6 +88,7 @@ class Timeline:
             if step.status == "pending":
                 step.status = "done"
                 step.duration = round(now - step.started, 2)
+        self._end_thinking(now)
         self.closed = True
         self.total = round(now - self.started, 2)
         return self
@@ -114,7 +122,20 @@ class Timeline:
             if step.duration is not None:
                 meta["duration"] = step.duration
             out.append({"role": "assistant", "content": "\n\n".join(step.lines), "metadata": meta})
+        if self.thinking.strip():
+            out.append(self._thinking_message())
         return out
+
+    def _thinking_message(self) -> dict[str, Any]:
+        done = self.thinking_duration is not None
+        meta: dict[str, Any] = {
+            "title": THINKING_TITLE,
+            "id": f"{self.turn}-thinking",
+            "status": "done" if done else "pending",
+        }
+        if done:
+            meta["duration"] = self.thinking_duration
+        return {"role": "assistant", "content": self.thinking.strip(), "metadata": meta}
 
     # ── helpers ──
 
@@ -133,6 +154,10 @@ class Timeline:
 
     def _current_node(self) -> Step | None:
         return self._last("node", pending=True) or self._last("node")
+
+    def _end_thinking(self, now: float) -> None:
+        if self.thinking_started is not None and self.thinking_duration is None:
+            self.thinking_duration = round(now - self.thinking_started, 2)
 
 
 def _node_started(tl: Timeline, ev: NodeStarted, now: float) -> None:
@@ -214,8 +239,15 @@ def _error(tl: Timeline, ev: ErrorRaised, now: float) -> None:
     step.status, step.duration = "done", 0.0
 
 
-def _ignore(tl: Timeline, ev: AnswerToken, now: float) -> None:
-    """Answer tokens stream into the answer, not the timeline."""
+def _thinking(tl: Timeline, ev: ThinkingToken, now: float) -> None:
+    if tl.thinking_started is None:
+        tl.thinking_started = now
+    tl.thinking += ev.text
+
+
+def _answer(tl: Timeline, ev: AnswerToken, now: float) -> None:
+    """Answer tokens stream into the answer, not the timeline; the first ends the thinking."""
+    tl._end_thinking(now)
 
 
 _HANDLERS: dict[type, Any] = {
@@ -228,5 +260,6 @@ _HANDLERS: dict[type, Any] = {
     LLMUsage: _llm_usage,
     ApprovalRequested: _approval,
     ErrorRaised: _error,
-    AnswerToken: _ignore,
+    AnswerToken: _answer,
+    ThinkingToken: _thinking,
 }

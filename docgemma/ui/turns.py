@@ -37,7 +37,12 @@ async def user_turn(
     session.history.extend(user_messages(submission))
     session.follow_ups = []
     items = agent.run_turn(
-        thread, submission.text, image=submission.image, patient_id=session.patient_id
+        thread,
+        submission.text,
+        image=submission.image,
+        patient_id=session.patient_for_turn(),
+        thinking=session.thinking,
+        thinking_budget=session.thinking_budget,
     )
     async for view in _stream(session, items, Timeline(session.next_turn_id(), clock()), clock):
         yield view
@@ -77,9 +82,13 @@ async def decide(
         f"Clinician decision: {verb.lower()}", _decision_detail(decision, state.args), clock()
     )
     result: list[TurnResult] = []
-    async for view in _stream(
-        session, agent.resume(session.thread_id, decision), timeline, clock, result
-    ):
+    items = agent.resume(
+        session.thread_id,
+        decision,
+        thinking=session.thinking,
+        thinking_budget=session.thinking_budget,
+    )
+    async for view in _stream(session, items, timeline, clock, result):
         yield view
     ok = bool(result) and not any(
         c.error_type for c in result[0].tool_calls if c.tool == request.tool
@@ -118,12 +127,11 @@ async def _stream(
         async for item in items:
             if isinstance(item, TurnResult):
                 result = item
-            elif isinstance(item, AnswerToken):
+                continue
+            timeline.apply(item, clock())  # thinking tokens go to their own message
+            if isinstance(item, AnswerToken):
                 answer += item.text
-                yield view(answer)
-            else:
-                timeline.apply(item, clock())
-                yield view(answer)
+            yield view(answer)
     except Exception:  # the page must survive any backend failure; the log keeps the detail
         log.exception("agent turn failed")
     finally:
@@ -138,5 +146,5 @@ async def _stream(
     session.follow_ups = [q for q in result.follow_up_questions if q.strip()][:3]
     if result.pending_approval is not None:
         session.approval = propose(session.approval, result.pending_approval)
-    session.history = view(answer_markdown(result))
+    session.history = view(answer_markdown(result))  # the final text replaces the streamed one
     yield list(session.history)

@@ -9,8 +9,9 @@ from docgemma.agent.events import ApprovalRequested, ToolCalled
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.service import NOTHING_PENDING, Agent, sqlite_checkpointer
 from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import ToolErrorType, ToolOutcome
 
-from .conftest import intent, quality, run, select
+from .conftest import intent, quality, retry, run, select
 
 PRESCRIBE = "Prescribe metformin 500mg twice daily for abc-123"
 ARGS = {
@@ -156,3 +157,28 @@ async def test_write_to_an_unmentioned_patient_is_never_proposed(make_agent, too
     _, result = await run(make_agent(llm), "Prescribe metformin 500mg twice daily")
     assert result.pending_approval is None and tools.calls_to("prescribe_medication") == []
     assert result.final_response == "I need a patient ID to proceed. Could you provide one?"
+
+
+async def test_failed_write_is_never_reported_as_saved_on_retry(make_agent, tools) -> None:
+    tools.queue(
+        "prescribe_medication",
+        ToolOutcome(error_type=ToolErrorType.SERVER_ERROR, error_detail="HTTP 500"),
+    )
+    llm = ScriptedBackend(
+        [
+            *proposal_replies(),
+            quality("error_retryable"),
+            retry("retry_same"),
+            quality("success_rich"),
+            "Ordered.",
+        ]
+    )
+    agent = make_agent(llm)
+    await propose(agent, tools)
+    _, after_failure = await resume(agent, ApprovalDecision(action="approve"))
+    assert len(tools.calls_to("prescribe_medication")) == 1
+    assert after_failure.pending_approval is not None  # the retry asks the clinician again
+    _, done = await resume(agent, ApprovalDecision(action="approve"))
+    calls = tools.calls_to("prescribe_medication")
+    assert len(calls) == 2 and calls[0][1].idempotency_key == calls[1][1].idempotency_key
+    assert done.pending_approval is None and done.final_response == "Ordered."

@@ -240,3 +240,19 @@ async def test_result_class_contradicting_the_tool_is_corrected(settings, tools)
     out = await result_classify({"user_query": "q", "tool_results": [failed]}, runtime)
     assert out["last_result_classification"] == "error_retryable"
     assert "corrected" in out["decisions"][0]["reason"]
+
+
+def test_a_long_result_is_cut_visibly_not_silently(tools) -> None:
+    registry = tools.registry()
+    chart = "Active problems: " + "; ".join(f"problem {i}" for i in range(400))
+    record = to_result(
+        registry["get_patient_chart"],
+        {"patient_id": "pat-001"},
+        ToolOutcome(data={"patient_id": "pat-001"}, formatted=chart),
+        registry.labels(),
+        retry=False,
+        executed=True,
+    )
+    text = record["formatted_result"]
+    assert len(text) < len(chart) and text.startswith(chart[:1000])
+    assert text.endswith("[further details omitted]")

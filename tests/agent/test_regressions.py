@@ -258,3 +258,10 @@ async def test_invalid_structured_output_twice_falls_back(make_agent, tools) -> 
     )
     _, repaired = await run(make_agent(llm), "Check FDA warnings for dofetilide")
     assert not repaired.fallback_used and repaired.model_calls == 6  # one repair call
+
+
+async def test_backend_error_text_never_reaches_the_trace(make_agent, tools) -> None:
+    raw = "http://10.0.0.7:8000/v1 unavailable after 3 attempt(s): HTTP 500: Traceback"
+    events, result = await run(make_agent(ScriptedBackend([ModelUnavailable(raw)])), "Hello?")
+    shown = [*(e.model_dump_json() for e in events), result.model_dump_json()]
+    assert result.fallback_used and not any("10.0.0.7" in s or "Traceback" in s for s in shown)

@@ -91,3 +91,55 @@ async def test_new_message_discards_an_unanswered_write_proposal(make_agent, too
     _, second = await run(agent, "Hello")
     assert any("was not approved and was discarded" in n for n in second.notices)
     assert await agent.pending_approval("t") is None and tools.calls_to("add_allergy") == []
+
+
+async def test_unreachable_record_is_a_notice_not_an_unknown_patient(make_agent) -> None:
+    async def summary(pid: str) -> str | None:
+        raise ConnectionError("EHR down")
+
+    llm = ScriptedBackend([intent("DIRECT", "ACE inhibitor choice"), "Check potassium first."])
+    _, result = await run(
+        make_agent(llm, patient_summary=summary), "Is lisinopril ok?", patient_id="pat-001"
+    )
+    assert not result.clarification_requested and not result.fallback_used
+    assert result.final_response == "Check potassium first."
+    assert any("pat-001 could not be loaded" in n for n in result.notices)
+
+
+async def test_chart_summary_tells_unknown_from_unreachable() -> None:
+    from docgemma.agent.factory import chart_summary
+    from docgemma.ehr.client import EHRClient, EHRError
+
+    summary = chart_summary(EHRClient("http://127.0.0.1:9", timeout_s=2))
+    with pytest.raises(EHRError, match="Cannot reach"):
+        await summary("pat-001")
+
+
+async def test_cleared_patient_is_forgotten_and_none_keeps_the_selection(make_agent) -> None:
+    async def summary(pid: str) -> str | None:
+        return "58M, T2DM, metformin"
+
+    llm = ScriptedBackend(
+        [intent("DIRECT"), "First.", intent("DIRECT"), "Second.", intent("DIRECT"), "Third."]
+    )
+    agent = make_agent(llm, patient_summary=summary)
+    thread = "clear-patient"
+    await agent.ask(thread, "Is lisinopril ok?", patient_id="abc-123")
+    await agent.ask(thread, "And metformin?")  # None: the selection stays
+    await agent.ask(thread, "What is hypertension?", patient_id="")  # "": cleared
+    synthesis_prompts = [c.prompt for c in llm.calls if c.schema is None]
+    assert ["58M, T2DM, metformin" in p for p in synthesis_prompts] == [True, True, False]
+
+
+async def test_closing_the_agent_releases_what_its_builder_registered(make_agent) -> None:
+    released: list[str] = []
+
+    async def release(name: str) -> None:
+        released.append(name)
+
+    agent = make_agent(ScriptedBackend())
+    agent.on_close(lambda: release("model"))
+    agent.on_close(lambda: release("http"))
+    await agent.aclose()
+    await agent.aclose()  # a second close releases nothing twice
+    assert released == ["http", "model"]

@@ -164,6 +164,30 @@ def test_two_browser_sessions_stay_separate(browser, fake_url, fake_agent):
     assert fake_agent.calls[-1]["thread"] != fake_agent.calls[-2]["thread"]
 
 
+def test_the_answer_appears_word_by_word_and_thinking_follows_the_switch(
+    browser, fake_url, fake_agent
+):
+    page = open_page(browser, fake_url)
+    page.get_by_text("Settings").click()
+    page.locator("#thinking-on input").check()
+    page.wait_for_timeout(500)  # the switch reaches the session before the question does
+    page.fill("#msg textarea", "Check FDA warnings for dofetilide")
+    page.keyboard.press("Enter")
+    last_bot = "[...document.querySelectorAll('#chat [data-testid=bot]')].pop()?.innerText || ''"
+    # tokens arrive 0.4 s apart: a partial answer must be on screen before the whole one
+    page.wait_for_function(
+        f"(() => {{ const t = {last_bot}; return t.includes('Dofetilide carries') "
+        "&& !t.includes('warning'); })()",
+        timeout=30_000,
+    )
+    shot(page, "06_answer_streaming")
+    finish(page, 60_000)
+    final = last_bot_text(page)  # the turn's final text replaces what was streamed
+    assert fake_agent.result.final_response.rstrip(".") in final and "carries" not in final
+    assert fake_agent.calls[-1]["thinking"] is True
+    assert fake_agent.calls[-1]["thinking_budget"] == 512
+
+
 # ── on the real agent and the real embedded model ──
 
 

@@ -11,6 +11,7 @@ from docgemma.agent.events import (
     NodeFinished,
     NodeStarted,
     ResultClassified,
+    ThinkingToken,
     ToolCalled,
     ToolFinished,
     parse_event,
@@ -149,6 +150,23 @@ def test_decisions_usage_and_approval_are_recorded():
 def test_answer_tokens_do_not_touch_the_timeline():
     tl = Timeline("t", 0.0).apply(AnswerToken(node="synthesize", text="Hi"), 0.0)
     assert len(tl.messages()) == 1
+
+
+def test_thinking_is_its_own_message_until_the_answer_starts():
+    tl = Timeline("t", 0.0).apply(NodeStarted(node="synthesize"), 0.0)
+    tl.apply(ThinkingToken(node="synthesize", text="weigh "), 1.0)
+    tl.apply(ThinkingToken(node="synthesize", text="options"), 2.0)
+    thinking = tl.messages()[-1]
+    assert thinking["metadata"]["title"] == "Thinking" and "parent_id" not in thinking["metadata"]
+    assert thinking["content"] == "weigh options" and thinking["metadata"]["status"] == "pending"
+    tl.apply(AnswerToken(node="synthesize", text="Answer"), 4.5)
+    assert tl.messages()[-1]["metadata"] == {
+        "title": "Thinking",
+        "id": "t-thinking",
+        "status": "done",
+        "duration": 3.5,
+    }
+    assert len(tl.close(5.0).messages()) == 3  # root, the node, the thinking
 
 
 def test_close_finishes_pending_steps_and_sets_total():

@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from ui_fakes import PRESCRIPTION, FakeAgent, tool_events
+from ui_fakes import PRESCRIPTION, FakeAgent, thinking_events, tool_events
 
 from docgemma.agent.outcome import TurnResult
+from docgemma.config import Settings
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.types import ImageInput
 from docgemma.ui.approval import Phase
+from docgemma.ui.handlers import Handlers
 from docgemma.ui.render import BACKEND_DOWN
 from docgemma.ui.session import SessionState
 from docgemma.ui.turns import decide, user_turn
@@ -113,3 +115,61 @@ async def test_reject_writes_nothing_and_closes_the_card():
     assert agent.decisions[0].action == "reject" and agent.decisions[0].reason == "wrong patient"
     assert session.approval.phase == Phase.REJECTED and not session.approval.open
     assert any("**Rejected:**" in str(m["content"]) for m in session.history)
+
+
+def answer_of(view):
+    """The streamed answer: the last message, when it is not a timeline message."""
+    last = view[-1]
+    return "" if last.get("metadata") else last["content"]
+
+
+async def test_the_answer_grows_in_place_and_the_final_text_replaces_it():
+    agent = FakeAgent(
+        events=thinking_events("", "Draft words streamed"),
+        result=TurnResult(final_response="The cleaned final answer."),
+    )
+    session = SessionState()
+    views = await collect(user_turn(session, agent, Submission("q"), None, clock()))
+    partial = [answer_of(v) for v in views if answer_of(v)]
+    assert partial[:3] == ["Draft ", "Draft words ", "Draft words streamed "]
+    # one assistant answer message, updated in place: the list never grows for a token
+    lengths = {len(v) for v in views if answer_of(v)}
+    assert len(lengths) == 1
+    assert session.history[-1]["content"] == "The cleaned final answer."
+    assert all("Draft" not in str(m["content"]) for m in session.history)
+
+
+async def test_thinking_shows_in_its_own_message_never_in_the_answer():
+    agent = FakeAgent(events=thinking_events("weigh renal function first", "Reduce the dose."))
+    session = SessionState(thinking=True, thinking_budget=64)
+    views = await collect(user_turn(session, agent, Submission("dose?"), None, clock()))
+    assert agent.calls[0]["thinking"] is True and agent.calls[0]["thinking_budget"] == 64
+    thinking = [m for v in views for m in v if m.get("metadata", {}).get("title") == "Thinking"]
+    assert thinking[0]["metadata"]["status"] == "pending"
+    assert thinking[-1]["content"] == "weigh renal function first"
+    assert thinking[-1]["metadata"]["status"] == "done" and "duration" in thinking[-1]["metadata"]
+    assert all("renal" not in answer_of(v) for v in views)
+    final = [m for m in session.history if m.get("metadata", {}).get("title") == "Thinking"]
+    assert final[0]["metadata"]["status"] == "done"
+    assert "renal" not in session.history[-1]["content"]
+
+
+async def test_without_thinking_there_is_no_thinking_message_and_defaults_pass_through():
+    session, agent = SessionState(), FakeAgent()
+    await collect(user_turn(session, agent, Submission("q"), None, clock()))
+    assert agent.calls[0]["thinking"] is None and agent.calls[0]["thinking_budget"] is None
+    assert not any(m.get("metadata", {}).get("title") == "Thinking" for m in session.history)
+
+
+async def test_the_settings_controls_set_the_session_and_reach_resume(tmp_path):
+    handlers = Handlers(Settings(data_dir=tmp_path), _no_agent, None, tmp_path)
+    session, agent = await proposal_session()
+    handlers.set_thinking(True, 96.0, session)
+    assert (session.thinking, session.thinking_budget) == (True, 96)
+    await collect(decide(session, agent, "approve", clock=clock()))
+    assert agent.resume_thinking == [(True, 96)]
+    assert "session only" in handlers.settings_markdown()
+
+
+async def _no_agent():
+    raise AssertionError("not used")

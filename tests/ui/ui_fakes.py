@@ -16,6 +16,7 @@ from docgemma.agent.events import (
     NodeFinished,
     NodeStarted,
     ResultClassified,
+    ThinkingToken,
     ToolCalled,
     ToolFinished,
 )
@@ -31,6 +32,13 @@ def direct_events(answer: str) -> list[Any]:
         *[AnswerToken(node="synthesize", text=w + " ") for w in answer.split()],
         NodeFinished(node="synthesize", label="Writing the answer", duration_s=0.2),
     ]
+
+
+def thinking_events(thought: str, answer: str) -> list[Any]:
+    """A direct turn that thinks first: reasoning tokens, then answer tokens."""
+    events = direct_events(answer)
+    thinking = [ThinkingToken(node="synthesize", text=w + " ") for w in thought.split()]
+    return events[:3] + thinking + events[3:]
 
 
 def tool_events(tool: str = "check_drug_safety", label: str = "Drug Safety Report") -> list[Any]:
@@ -77,12 +85,27 @@ class FakeAgent:
     delay_s: float = 0.0
     calls: list[dict[str, Any]] = field(default_factory=list)
     decisions: list[ApprovalDecision] = field(default_factory=list)
+    resume_thinking: list[tuple[bool | None, int | None]] = field(default_factory=list)
 
     async def run_turn(
-        self, thread_id: str, message: str, *, image=None, patient_id=None
+        self,
+        thread_id: str,
+        message: str,
+        *,
+        image=None,
+        patient_id=None,
+        thinking=None,
+        thinking_budget=None,
     ) -> AsyncIterator[Any]:
         self.calls.append(
-            {"thread": thread_id, "message": message, "image": image, "patient": patient_id}
+            {
+                "thread": thread_id,
+                "message": message,
+                "image": image,
+                "patient": patient_id,
+                "thinking": thinking,
+                "thinking_budget": thinking_budget,
+            }
         )
         for ev in self.events:
             if self.delay_s:
@@ -92,8 +115,11 @@ class FakeAgent:
             raise self.fail_with
         yield self.result
 
-    async def resume(self, thread_id: str, decision: ApprovalDecision) -> AsyncIterator[Any]:
+    async def resume(
+        self, thread_id: str, decision: ApprovalDecision, *, thinking=None, thinking_budget=None
+    ) -> AsyncIterator[Any]:
         self.decisions.append(decision)
+        self.resume_thinking.append((thinking, thinking_budget))
         await asyncio.sleep(self.delay_s)
         if decision.action == "reject":
             yield TurnResult(final_response="Understood — nothing was written.")

@@ -25,6 +25,9 @@ from docgemma.llm.types import Message
 log = logging.getLogger(__name__)
 
 NO_VISION_NOTICE = "The attached image was not analysed: the current model cannot read images."
+RECORD_UNAVAILABLE = (
+    "The record of patient {patient_id} could not be loaded just now; the answer does not use it."
+)
 
 
 class ImageFindings(BaseModel):
@@ -97,26 +100,33 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     ]
 
     patient_id = state.get("active_patient_id")
+    notices: list[str] = []
     if patient_id and deps.patient_summary is not None:
-        summary = await deps.patient_summary(patient_id)
-        if summary is None:
-            update["clarification_request"] = (
-                f"I could not find a patient with ID '{patient_id}'. "
-                "Could you check the ID or search by name?"
-            )
-            update["active_patient_id"] = None
-            update["decisions"] = [
-                decision("input_assembly", "ask_user", f"unknown patient ID {patient_id}")
-            ]
+        try:
+            summary = await deps.patient_summary(patient_id)
+        except Exception:  # noqa: BLE001 - an unreachable EHR must not end the turn
+            log.exception("could not load the record of patient %s", patient_id)
+            notices.append(RECORD_UNAVAILABLE.format(patient_id=patient_id))
         else:
-            update["patient_summary"] = summary
-            update["timeline"].append(timeline("Loaded the active patient", summary[:200]))
+            if summary is None:
+                update["clarification_request"] = (
+                    f"I could not find a patient with ID '{patient_id}'. "
+                    "Could you check the ID or search by name?"
+                )
+                update["active_patient_id"] = None
+                update["decisions"] = [
+                    decision("input_assembly", "ask_user", f"unknown patient ID {patient_id}")
+                ]
+            else:
+                update["patient_summary"] = summary
+                update["timeline"].append(timeline("Loaded the active patient", summary[:200]))
 
     if has_image:
         image = await _image_findings(deps)
         update["image_findings"] = image["image_findings"]
         update["llm_calls"] = [*RESET, *image.get("llm_calls", [])]
-        update["notices"] = [*RESET, *image.get("notices", [])]
+        notices += image.get("notices", [])
+    update["notices"] = [*RESET, *notices]
     return update
 
 

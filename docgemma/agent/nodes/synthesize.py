@@ -1,9 +1,11 @@
 """Node ⑦ SYNTHESIZE: the clinician-facing answer and seed 003's dual output.
 
 Free text at T=0.5 and at most 256 tokens, from the task summary, labelled results,
-image findings and pre-formatted error messages — never raw errors, never thinking
-prefixes. A clarification question or the model being unavailable is answered by
-code, without a model call. Failures and rejections are always stated in the answer.
+image findings and pre-formatted error messages — never raw errors, and no thinking
+prefix unless the turn asks for thinking. The answer streams out filtered as it is
+written; the cleaned ``final_response`` is authoritative (consumers replace the
+streamed text with it). A clarification question or the model being unavailable is
+answered by code, without a model call. Failures and rejections are always stated.
 """
 
 from __future__ import annotations
@@ -118,12 +120,21 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             "the model is unavailable; pre-written fallback",
         )
     else:
+        instructions = SYNTHESIZE_SYSTEM.render()
         try:
-            raw, calls = await llm_calls.text(
-                deps, _NODE, "synthesize", synthesis_messages(state, notes)
+            out = await llm_calls.streamed_text(
+                deps,
+                _NODE,
+                "synthesize",
+                synthesis_messages(state, notes),
+                instructions=instructions,
+                thinking=deps.thinking,
             )
-            answer = clean_answer(raw, deps.registry.labels(), SYNTHESIZE_SYSTEM.render())
+            calls = out.calls
+            answer = clean_answer(out.text, deps.registry.labels(), instructions)
             how = "written by the model"
+            if out.thinking_tokens is not None:
+                how += f" after thinking ({out.thinking_tokens} tokens)"
         except llm_calls.ModelFailure as exc:
             calls, fallback = exc.calls, True
             answer, how = (
@@ -134,7 +145,8 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             answer = results_digest(results) or EMPTY_ANSWER
             how = "the model returned nothing; answered from the results"
         answer = with_notes(answer, notes)
-    emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
+    if clarification or fallback:  # written by code, shown whole; the final text wins anyway
+        emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}
     conversation = [
         *(state.get("conversation") or []),

@@ -30,6 +30,7 @@ from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
 
 log = logging.getLogger(__name__)
 _MAX_RESULT_CHARS = 2000
+_CUT_MARK = "[further details omitted]"
 _NODE = "tool_execute"
 
 
@@ -69,7 +70,9 @@ def to_result(
         formatted = format_error(error, spec.label, entity)
     elif outcome.formatted or outcome.data:
         text = outcome.formatted or json.dumps(outcome.data, default=str)
-        formatted = scrub_tool_names(text[:_MAX_RESULT_CHARS], labels)
+        if len(text) > _MAX_RESULT_CHARS:  # say so: a silent cut could hide a lab or a note
+            text = text[:_MAX_RESULT_CHARS].rstrip() + " " + _CUT_MARK
+        formatted = scrub_tool_names(text, labels)
     else:
         formatted = f"No results were found for {entity or 'the request'}."
     suggestions = list(outcome.suggestions) or [
@@ -183,7 +186,6 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
                 }
             request = approval_request(spec, args, deps.thread_id)
         ctx = {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key}
-        update["executed_writes"] = [*(state.get("executed_writes") or []), request.idempotency_key]
 
     emit(
         ToolCalled(
@@ -206,6 +208,8 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             summary=result["formatted_result"][:200],
         )
     )
+    if ctx and outcome.ok:  # a failed write is not "already saved": a retry asks again
+        update["executed_writes"] = [*(state.get("executed_writes") or []), ctx["idempotency_key"]]
     update["tool_results"] = [result]
     update["current_args"] = args
     if spec.name == "search_patient" and outcome.ok and outcome.patient_matches in (None, 1):

@@ -105,11 +105,14 @@ def _missing_instead_of_finished(state: AgentState, deps: AgentDeps, tool: str) 
     done = {r["tool_name"] for r in state.get("tool_results", []) if r["error_type"] is None}
     if tool not in done:
         return None
-    missing = required_tools(
-        state["user_query"],
-        patient_known=bool(known_patient_ids(state)),
-        available=deps.registry.names,
-    ) - done
+    missing = (
+        required_tools(
+            state["user_query"],
+            patient_known=bool(known_patient_ids(state)),
+            available=deps.registry.names,
+        )
+        - done
+    )
     return next(iter(missing)) if len(missing) == 1 else None
 
 

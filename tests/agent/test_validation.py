@@ -1,0 +1,46 @@
+"""Proposed calls are checked before they run: a patient ID must come from the clinician."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+from docgemma.agent.validation import validate_call
+
+RX = {"medication_name": "metformin", "dosage": "500 mg", "frequency": "twice daily"}
+
+
+def check(patient_id: str, query: str, known: list[str] | None = None) -> bool:
+    verdict, _ = validate_call(
+        "prescribe_medication",
+        TOOL_ARG_SCHEMAS["prescribe_medication"],
+        {**RX, "patient_id": patient_id},
+        known_patient_ids=known or [],
+        has_image=False,
+        user_query=query,
+    )
+    return verdict.ok
+
+
+@pytest.mark.parametrize(
+    ("patient_id", "query"),
+    [
+        ("12345", "Prescribe metformin 500 mg twice daily for patient 12345"),
+        ("7f3a-91", "Prescribe metformin 500 mg twice daily for 7f3a-91"),
+    ],
+)
+def test_an_id_the_clinician_typed_is_accepted(patient_id: str, query: str) -> None:
+    assert check(patient_id, query)
+
+
+@pytest.mark.parametrize(
+    "patient_id",
+    ["500", "metformin", "twice", "abc-12"],
+    ids=["part-of-a-dose", "drug-name", "plain-word", "prefix-of-an-id"],
+)
+def test_an_id_made_from_other_words_of_the_query_is_refused(patient_id: str) -> None:
+    assert not check(patient_id, "Prescribe metformin 500mg twice daily for abc-123")
+
+
+def test_a_selected_or_found_patient_is_accepted() -> None:
+    assert check("pat-001", "Prescribe metformin twice daily", known=["pat-001"])
