@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from docgemma.config import Settings
@@ -176,19 +174,6 @@ def test_training_from_examples_gives_a_working_classifier() -> None:
     classifier = EmbeddingClassifier.train("intent", examples[::2])
     assert classifier.labels == ("DIRECT", "TOOL_NEEDED")
     assert classifier.predict("Good afternoon!").label == "DIRECT"
-
-
-def test_per_query_latency(capsys: pytest.CaptureFixture[str]) -> None:
-    classifiers = [load_classifier(t) for t in ("intent", "tool", "result")]
-    queries = ["Is there a trial for my patient with myasthenia gravis?"] * 20
-    started = time.perf_counter()
-    for query in queries:
-        for classifier in classifiers:
-            classifier.predict(query)
-    per_call_ms = (time.perf_counter() - started) / (len(queries) * 3) * 1000
-    with capsys.disabled():
-        print(f"\n[routing] per-query latency {per_call_ms:.1f} ms")
-    assert per_call_ms < 200
 
 
 def test_patient_identifiers_are_normalised_but_drug_names_are_not() -> None:
