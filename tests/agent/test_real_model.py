@@ -89,6 +89,10 @@ async def test_scenario_on_the_real_model(
         assert tools.calls == []
     if name == "image":
         assert any("cannot read images" in n for n in result.notices)
+    if name == "timeout":  # the first call times out; the error handler retries, then it answers
+        assert "error_handler" in result.nodes_visited
+        assert len(tools.calls_to("check_drug_safety")) == 2
+        assert result.tool_calls[-1].error_type is None
     if name == "three_matches" and tools.calls:
         assert result.clarification_requested and "James Wilson" in result.final_response
     if name == "prescribe" and result.pending_approval is not None:

@@ -293,3 +293,21 @@ def test_confidence_comes_from_result_classes(qualities, intent, expected) -> No
     results = [result(q=q) for q in qualities]
     assert confidence_level(results, intent=intent, fallback=False, clarification=False) == expected
     assert confidence_level(results, intent=intent, fallback=True, clarification=False) == "low"
+
+
+def test_step_limit_ends_the_loop_even_when_the_query_needs_more_tools() -> None:
+    """Four different tools done and a fifth still needed: only MAX_STEPS stops the loop."""
+    query = (
+        "Find patient John Smith, check his chart, verify metformin safety, check interactions "
+        "with lisinopril and find recruiting trials"
+    )
+    done = ["search_patient", "get_patient_chart", "check_drug_safety", "check_drug_interactions"]
+    results = [result(t, args={"k": t}) for t in done]
+    at_limit = decide_next(
+        results, step_count=MAX_STEPS, user_query=query, patient_known=True, available=ALL
+    )
+    assert (at_limit.action, at_limit.reason) == ("synthesize", "step limit of 4 reached")
+    below = decide_next(
+        results[:3], step_count=MAX_STEPS - 1, user_query=query, patient_known=True, available=ALL
+    )
+    assert below.action == "tool_select"
