@@ -18,6 +18,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
+from pydantic import BaseModel
 
 from docgemma.agent.answer import FALLBACK_MESSAGE
 from docgemma.agent.classifiers import Classifier, load_classifiers
@@ -26,7 +27,9 @@ from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
+from docgemma.agent.nodes.input_assembly import ImageFindings
 from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, TurnResult
+from docgemma.agent.schemas import IntentClassification, ResultAssessment, RetryStrategy
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
@@ -52,6 +55,20 @@ async def sqlite_checkpointer(settings: Settings) -> BaseCheckpointSaver:
     saver = AsyncSqliteSaver(await aiosqlite.connect(str(path)))
     await saver.setup()
     return saver
+
+
+def response_schemas(registry: ToolRegistry) -> list[type[BaseModel]]:
+    """Every schema the graph asks the model to fill, for the backend's start-up check."""
+    schemas: list[type[BaseModel]] = [
+        IntentClassification,
+        ResultAssessment,
+        RetryStrategy,
+        ImageFindings,
+    ]
+    if len(registry):
+        schemas.append(registry.selection_model())
+    schemas.extend(spec.args for spec in registry)
+    return schemas
 
 
 class Agent:
@@ -84,6 +101,7 @@ class Agent:
         if classifiers is None:
             classifiers = load_classifiers(settings)
         drug_dictionary()  # load once now rather than in the first turn
+        llm.prepare(response_schemas(registry))  # a schema the backend cannot use fails here
         deps = AgentDeps(
             settings=settings,
             llm=llm,

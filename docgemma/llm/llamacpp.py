@@ -10,7 +10,6 @@ tool descriptions) first.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 import time
@@ -19,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from llama_cpp import StoppingCriteriaList
 from pydantic import BaseModel
 
 from docgemma.llm import chat_format
@@ -27,8 +27,14 @@ from docgemma.llm.errors import (
     ModelUnavailable,
     SchemaNotSupported,
 )
-from docgemma.llm.llamacpp_sampling import FastGrammarLlama, grammar_loads
-from docgemma.llm.schema import check_bounded, json_schema, token_budget, validated
+from docgemma.llm.grammar import gbnf
+from docgemma.llm.llamacpp_sampling import (
+    FastGrammarLlama,
+    StopOnTokens,
+    grammar_loads,
+    special_stop_ids,
+)
+from docgemma.llm.schema import token_budget, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 log = logging.getLogger(__name__)
@@ -89,16 +95,15 @@ class LlamaCppBackend:
             self._grammar(schema)
 
     def _grammar(self, schema: type[BaseModel]) -> Any:
+        """The compiled grammar of ``schema`` (see ``grammar.gbnf`` for its string rule)."""
         grammar = self._grammars.get(schema)
         if grammar is None:
             from llama_cpp import LlamaGrammar
 
-            check_bounded(schema)
+            text = gbnf(schema)
             try:
-                grammar = LlamaGrammar.from_json_schema(
-                    json.dumps(json_schema(schema)), verbose=False
-                )
-            except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
+                grammar = LlamaGrammar.from_string(text, verbose=False)
+            except ValueError as exc:
                 raise SchemaNotSupported(
                     f"{schema.__name__}: llama.cpp grammar conversion failed: {exc}"
                 ) from exc
@@ -113,6 +118,11 @@ class LlamaCppBackend:
     # ── calls ──
     def render(self, messages: Sequence[Message], *, add_generation_prompt: bool = True) -> str:
         return self._render(messages, add_generation_prompt)
+
+    def _token_stops(self, stop: Sequence[str]) -> StoppingCriteriaList | None:
+        """Stop on special-token stop sequences by id: their text never reaches the output."""
+        ids = special_stop_ids(self._llm, stop)
+        return StoppingCriteriaList([StopOnTokens(ids)]) if ids else None
 
     def count_tokens(self, text: str) -> int:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
@@ -133,6 +143,7 @@ class LlamaCppBackend:
                 max_tokens=max_tokens,
                 temperature=temperature,
                 stop=list(stop) or None,
+                stopping_criteria=self._token_stops(stop),
                 grammar=grammar,
                 seed=None,
             )
@@ -225,6 +236,7 @@ class LlamaCppBackend:
                     max_tokens=max_tokens,
                     temperature=temperature,
                     stop=list(stop) or None,
+                    stopping_criteria=self._token_stops(stop),
                     stream=True,
                 ):
                     yield chunk["choices"][0]["text"]

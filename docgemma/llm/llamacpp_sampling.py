@@ -12,6 +12,7 @@ the same way (sample first, check the grammar, re-sample on rejection).
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Sequence
 from typing import Any
 
 import llama_cpp
@@ -106,3 +107,40 @@ class FastGrammarLlama(Llama):
         if grammar is None or not plain:
             return super()._init_sampler(*args, **kwargs)
         return GreedyGrammarSampler(self._model, grammar, self._n_vocab)
+
+
+def special_stop_ids(llm: Llama, stops: Sequence[str]) -> frozenset[int]:
+    """Ids of the stop sequences that are one special token, e.g. MedGemma's ``<unused95>``.
+
+    llama-cpp-python renders special tokens as empty text, so a stop string like these
+    is never seen in the output; generation has to stop on the token id instead.
+    """
+    ids: set[int] = set()
+    for stop in stops:
+        tokens = llm.tokenize(stop.encode("utf-8"), add_bos=False, special=True)
+        if len(tokens) == 1 and not llm.detokenize(tokens, special=False):
+            ids.add(tokens[0])
+    return frozenset(ids)
+
+
+class StopOnTokens:
+    """A llama-cpp-python stopping criterion: the last generated token is one of ``ids``.
+
+    The library calls it with the tokens evaluated so far, before the newest sampled
+    token is evaluated, so it fires one step after that token; the first call sees only
+    the prompt, whose length marks where generated tokens begin (a prompt may itself end
+    in a delimiter, which must not count).
+    """
+
+    def __init__(self, ids: frozenset[int]) -> None:
+        self.ids = ids
+        self._prompt_len: int | None = None
+        self.fired = False
+
+    def __call__(self, input_ids: np.ndarray, logits: np.ndarray) -> bool:
+        if self._prompt_len is None:
+            self._prompt_len = len(input_ids)
+            return False
+        if len(input_ids) > self._prompt_len and int(input_ids[-1]) in self.ids:
+            self.fired = True
+        return self.fired

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
@@ -28,6 +29,8 @@ __all__ = ["Dialect", "OpenAIBackend", "RequestRejected", "response_format"]
 
 Dialect = Literal["vllm", "llamacpp", "openai"]
 _CHARS_PER_TOKEN = 4
+_SPECIAL_TOKEN = re.compile(r"<[^<>\s]+>")
+"""What a special-token stop looks like: ``<unused95>``, ``<end_of_turn>``, ``<|im_end|>``."""
 
 
 def response_format(schema: type[BaseModel], dialect: Dialect) -> dict[str, Any]:
@@ -43,6 +46,23 @@ def response_format(schema: type[BaseModel], dialect: Dialect) -> dict[str, Any]
         "type": "json_schema",
         "json_schema": {"name": schema.__name__, "schema": body, "strict": True},
     }
+
+
+def completion_stop_fields(stop: Sequence[str], dialect: Dialect) -> dict[str, Any]:
+    """``stop`` for a raw completion, and on vLLM the switch that lets special tokens match.
+
+    Servers drop special tokens (MedGemma's ``<unused95>``) from the text before
+    matching stop strings, so such a stop never fires. vLLM keeps them when asked with
+    ``skip_special_tokens: false``; llama.cpp servers and OpenAI have no portable
+    switch, so there a special-token delimiter is not seen and budget forcing closes
+    thinking only at its token budget.
+    """
+    if not stop:
+        return {}
+    fields: dict[str, Any] = {"stop": list(stop)}
+    if dialect == "vllm" and any(_SPECIAL_TOKEN.fullmatch(s) for s in stop):
+        fields["skip_special_tokens"] = False
+    return fields
 
 
 def message_payload(message: Message, supports_vision: bool) -> dict[str, Any]:
@@ -251,7 +271,7 @@ class OpenAIBackend:
                 prompt=prompt,
                 temperature=temperature,
                 max_tokens=max_tokens,
-                **({"stop": list(stop)} if stop else {}),
+                **completion_stop_fields(stop, self.dialect),
             ),
         )
         choice = data["choices"][0]
@@ -274,7 +294,7 @@ class OpenAIBackend:
             prompt=prompt,
             temperature=temperature,
             max_tokens=max_tokens,
-            **({"stop": list(stop)} if stop else {}),
+            **completion_stop_fields(stop, self.dialect),
         )
         async for event in self._http.events("/completions", payload):
             for choice in event.get("choices") or ():

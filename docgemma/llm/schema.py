@@ -4,6 +4,11 @@ A small model under a grammar can loop inside a free-text string until ``max_tok
 cuts the JSON short. Every string field must therefore carry ``max_length`` and the
 token budget of a constrained call is derived from the schema's worst case, so the
 call can always close its JSON.
+
+Why the budget is a proof and not a guess: it counts the characters of the longest
+output the grammar admits, and the grammar (``grammar.gbnf``) only admits printable
+ASCII in strings, with no escape sequences. Every token llama.cpp lets through is then
+at least one whole character, so the tokens can never outnumber the characters.
 """
 
 from __future__ import annotations
@@ -38,12 +43,16 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def unbounded_strings(schema: dict[str, Any], path: str = "$") -> list[str]:
-    """Paths of string fields with no ``maxLength`` and no ``enum``/``const``."""
+    """Paths of string fields with no ``maxLength`` and no ``enum``/``const``.
+
+    A ``pattern`` counts as unbounded too: the grammar converter follows the regex and
+    ignores ``maxLength`` beside it.
+    """
     found: list[str] = []
     kind = schema.get("type")
     if (
         kind == "string"
-        and "maxLength" not in schema
+        and ("maxLength" not in schema or "pattern" in schema)
         and "enum" not in schema
         and "const" not in schema
     ):
@@ -59,15 +68,17 @@ def unbounded_strings(schema: dict[str, Any], path: str = "$") -> list[str]:
 
 
 def worst_case_tokens(schema: dict[str, Any]) -> int:
-    """An upper bound on the tokens a grammar-constrained object of this schema can take.
+    """The length in characters of the longest JSON the grammar admits for this schema.
 
-    Counts one token per character of every bounded string (the worst case for any
-    tokenizer) plus a fixed allowance per field for keys, quotes and punctuation.
+    Mirrors llama.cpp's converter: a bounded string is its quotes, ``maxLength``
+    characters and an optional space; numbers allow 16 digits per part; keys, colons,
+    commas and spaces fit a fixed allowance per field. Since every accepted token is at
+    least one character (see the module docstring), this also bounds the tokens.
     """
     if "enum" in schema:
-        return max(len(json.dumps(v)) for v in schema["enum"])
+        return max(len(json.dumps(v)) for v in schema["enum"]) + 1
     if "const" in schema:
-        return len(json.dumps(schema["const"]))
+        return len(json.dumps(schema["const"])) + 1
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return max(worst_case_tokens(s) for s in schema[key])
@@ -75,19 +86,23 @@ def worst_case_tokens(schema: dict[str, Any]) -> int:
     if kind == "string":
         if "maxLength" not in schema:
             raise SchemaNotSupported("unbounded string: give every string field a max_length")
-        return int(schema["maxLength"]) + 2
-    if kind in ("integer", "number"):
-        return 24
-    if kind == "boolean" or kind == "null":
-        return 2
+        return int(schema["maxLength"]) + 3
+    if kind == "integer":
+        return 18  # sign, 16 digits, space
+    if kind == "number":
+        return 53  # sign, 16 digits, point, 16 digits, e, sign, 16 digits, space
+    if kind == "boolean":
+        return len("false ")
+    if kind == "null":
+        return len("null ")
     if kind == "array":
         items = schema.get("maxItems", _UNBOUNDED_ARRAY_ITEMS)
-        return 2 + items * (
+        return 4 + items * (
             worst_case_tokens(schema.get("items", {"type": "string", "maxLength": 40})) + 2
         )
     if kind == "object" or "properties" in schema:
         props = schema.get("properties", {})
-        return 2 + sum(
+        return 4 + sum(
             worst_case_tokens(sub) + len(name) + _STRUCTURE_TOKENS_PER_FIELD
             for name, sub in props.items()
         )
@@ -95,8 +110,12 @@ def worst_case_tokens(schema: dict[str, Any]) -> int:
 
 
 def token_budget(model: type[BaseModel]) -> int:
-    """``max_tokens`` for a constrained call on this model: its worst case, never less than 16."""
-    return max(16, worst_case_tokens(json_schema(model)))
+    """``max_tokens`` for a constrained call on this model: its worst case, never less than 16.
+
+    One more than the longest output: llama-cpp-python reports ``length`` when the last
+    JSON token lands exactly on ``max_tokens``, even though the object is complete.
+    """
+    return max(16, worst_case_tokens(json_schema(model)) + 1)
 
 
 def check_bounded(model: type[BaseModel]) -> None:
@@ -104,7 +123,8 @@ def check_bounded(model: type[BaseModel]) -> None:
     missing = unbounded_strings(json_schema(model))
     if missing:
         raise SchemaNotSupported(
-            f"{model.__name__}: string fields without max_length: {', '.join(missing)}"
+            f"{model.__name__}: string fields without max_length (or with a pattern, "
+            f"which overrides it): {', '.join(missing)}"
         )
 
 

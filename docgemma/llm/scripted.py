@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from docgemma.llm.errors import StructuredOutputError
-from docgemma.llm.schema import emitted_key_order
+from docgemma.llm.schema import check_bounded, emitted_key_order
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 Reply = str | dict[str, Any] | BaseModel | Exception
@@ -68,6 +68,9 @@ class ScriptedBackend:
         return reply
 
     def prepare(self, schemas: Sequence[type[BaseModel]]) -> None:
+        """Refuse unbounded strings as real backends do, so logic tests catch them too."""
+        for schema in schemas:
+            check_bounded(schema)
         self.prepared.extend(schemas)
 
     async def structured(

@@ -140,6 +140,7 @@ class ToolRegistry:
 
     def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
         self._specs: dict[str, ToolSpec] = {}
+        self._selection: type[BaseModel] | None = None
         for spec in specs:
             self.register(spec)
 
@@ -147,6 +148,7 @@ class ToolRegistry:
         if spec.name in self._specs:
             raise ValueError(f"tool {spec.name!r} is registered twice")
         self._specs[spec.name] = spec
+        self._selection = None
 
     def __getitem__(self, name: str) -> ToolSpec:
         return self._specs[name]
@@ -185,11 +187,17 @@ class ToolRegistry:
         return "\n".join(lines)
 
     def selection_model(self) -> type[BaseModel]:
-        """Stage-1 schema: one field whose values are exactly the registered tool names."""
+        """Stage-1 schema: one field whose values are exactly the registered tool names.
+
+        Built once per registry, so backends that compile a grammar per schema class
+        (and cache it) compile this one once.
+        """
         if not self._specs:
             raise ValueError("cannot build a tool-selection schema from an empty registry")
-        return create_model(
-            "ToolSelection",
-            __doc__="Select the appropriate tool. Single field, no nullable distractors.",
-            tool_name=(Literal[tuple(self.names)], ...),
-        )
+        if self._selection is None:
+            self._selection = create_model(
+                "ToolSelection",
+                __doc__="Select the appropriate tool. Single field, no nullable distractors.",
+                tool_name=(Literal[tuple(self.names)], ...),
+            )
+        return self._selection

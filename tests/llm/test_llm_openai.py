@@ -120,6 +120,23 @@ async def test_images_become_data_url_parts() -> None:
 
 
 @respx.mock
+async def test_special_token_stops_keep_special_tokens_on_vllm(backend: OpenAIBackend) -> None:
+    """vLLM drops special tokens before matching stops unless told not to."""
+    route = respx.post(f"{BASE}/completions").respond(
+        json={"choices": [{"text": "thought", "finish_reason": "stop"}]}
+    )
+    await backend.complete("x", stop=["<unused95>", "<end_of_turn>"])
+    assert json.loads(route.calls.last.request.content)["skip_special_tokens"] is False
+    await backend.complete("x", stop=["Answer:"])
+    assert "skip_special_tokens" not in json.loads(route.calls.last.request.content)
+    other = OpenAIBackend(BASE, "m", dialect="openai", max_retries=0)
+    await other.complete("x", stop=["<unused95>"])
+    sent = json.loads(route.calls.last.request.content)
+    assert sent["stop"] == ["<unused95>"] and "skip_special_tokens" not in sent
+    await other.aclose()
+
+
+@respx.mock
 async def test_sse_stream_is_parsed(backend: OpenAIBackend) -> None:
     events = [{"choices": [{"text": t}]} for t in ("Par", "acet", "amol")]
     body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"

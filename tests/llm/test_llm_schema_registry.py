@@ -18,6 +18,7 @@ from docgemma.llm.errors import ConfigurationError, SchemaNotSupported
 from docgemma.llm.openai import OpenAIBackend
 from docgemma.llm.registry import BACKENDS, create_backend
 from docgemma.llm.schema import check_bounded, schema_key_order, token_budget
+from docgemma.llm.scripted import ScriptedBackend
 
 SEED_SCHEMAS: list[type[BaseModel]] = [
     IntentClassification,
@@ -72,6 +73,24 @@ def test_unbounded_string_is_refused() -> None:
         check_bounded(Unbounded)
     with pytest.raises(SchemaNotSupported):
         token_budget(Unbounded)
+
+
+def test_a_pattern_counts_as_unbounded() -> None:
+    """llama.cpp's converter follows the regex and drops max_length beside it."""
+
+    class Coded(BaseModel):
+        code: str = Field(max_length=10, pattern=r"^[A-Z]+$")
+
+    with pytest.raises(SchemaNotSupported, match=r"pattern.*\$\.code"):
+        check_bounded(Coded)
+
+
+def test_scripted_prepare_refuses_unbounded_strings() -> None:
+    backend = ScriptedBackend()
+    backend.prepare(SEED_SCHEMAS)
+    assert backend.prepared == SEED_SCHEMAS
+    with pytest.raises(SchemaNotSupported, match=r"\$\.note"):
+        backend.prepare([Unbounded])
 
 
 def test_openai_prepare_refuses_unbounded_strings() -> None:

@@ -19,6 +19,8 @@ from docgemma.llm.thinking import (
 )
 from docgemma.llm.types import messages
 
+SPECIAL_CLOSE = ThinkingDelimiters(open="<unused94>", close="<unused0>")
+
 
 def complete_prompts(backend: ScriptedBackend) -> list[str]:
     return [c.prompt for c in backend.calls if c.kind == "complete"]
@@ -142,3 +144,36 @@ async def test_real_model_small_budget_forces_close(real_llm: Any, few_shot: str
     assert backend.prompts[-1].endswith("\n<unused95>\n")
     assert any(c.channel == "thinking" and c.text for c in chunks)
     assert any(c.channel == "answer" and c.text for c in chunks)
+
+
+@pytest.mark.real_model
+async def test_special_token_close_ends_thinking_naturally(
+    real_llm: Any, special_few_shot: str
+) -> None:
+    """Before stops by token id, the invisible delimiter ran thinking into the budget."""
+    config = ThinkingConfig(
+        family="medgemma", delimiters=SPECIAL_CLOSE, max_tokens=120, answer_max_tokens=8
+    )
+    result = await think_then_answer(real_llm, special_few_shot, config)
+    assert result.close_emitted_naturally and not result.forced_close
+    assert result.waits_inserted == 0 and result.thinking_tokens < 30
+
+
+@pytest.mark.real_model
+async def test_special_token_close_is_ignored_once_then_wait(
+    real_llm: Any, special_few_shot: str
+) -> None:
+    """The tiny model does not close again after a Wait, so the budget then closes for it."""
+    backend = Recording(real_llm)
+    config = ThinkingConfig(
+        family="medgemma",
+        delimiters=SPECIAL_CLOSE,
+        num_ignore=1,
+        max_tokens=60,
+        answer_max_tokens=8,
+    )
+    result = await think_then_answer(backend, special_few_shot, config)
+    assert result.waits_inserted == 1
+    assert result.thinking.count("Wait") >= 1 and result.thinking_tokens <= 60
+    assert backend.prompts[1].endswith("Wait")
+    assert backend.prompts[-1].endswith("\n<unused0>\n")

@@ -90,3 +90,12 @@ def test_outcome_flags() -> None:
     assert ToolOutcome(data={"a": 1}).ok and not ToolOutcome(data={"a": 1}).empty
     assert ToolOutcome().empty
     assert not ToolOutcome(error_type="timeout").ok
+
+
+def test_selection_model_is_built_once_and_rebuilt_after_a_new_tool(registry: ToolRegistry) -> None:
+    first = registry.selection_model()
+    assert registry.selection_model() is first  # backends cache grammars per schema class
+    registry.register(_spec("search_patient", "Patient Search"))
+    assert "search_patient" in typing.get_args(
+        registry.selection_model().model_fields["tool_name"].annotation
+    )
