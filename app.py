@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -69,8 +70,11 @@ def create_app(
     if settings.fhir_url is None:
         from docgemma.ehr.server import create_app as create_fhir_app
 
-        fhir_app = create_fhir_app(settings.data_dir / EMBEDDED_DB)
-        settings = settings.model_copy(update={"fhir_url": _local_url(settings)})
+        token = secrets.token_urlsafe(32)  # writes only through the agent's client
+        fhir_app = create_fhir_app(settings.data_dir / EMBEDDED_DB, write_token=token)
+        settings = settings.model_copy(
+            update={"fhir_url": _local_url(settings), "fhir_token": token}
+        )
     ehr = EHRClient.from_settings(settings)
     slot = AgentSlot(settings, ehr, agent_factory)
     patients = EHRPatients(ehr)

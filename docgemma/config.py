@@ -98,6 +98,10 @@ class Settings(BaseSettings):
     )
     offline: bool = Field(False, description="Never call openFDA, Europe PMC or ClinicalTrials.gov")
     tool_timeout_s: float = Field(10.0, description="Deadline for one tool call")
+    offline_cooldown_s: float = Field(
+        300.0,
+        description="After a remote service cannot be reached, treat it as offline this long",
+    )
     literature_index_size: int = Field(
         1000,
         description="PubMedQA abstracts in the offline literature index (built once, on first use)",
@@ -112,6 +116,10 @@ class Settings(BaseSettings):
     port: int = Field(7860, validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"))
     max_message_chars: int = Field(8000, description="Longer messages are truncated with a notice")
     max_image_bytes: int = Field(10 * 1024 * 1024, description="Upload size limit for images")
+    clinician_name: str = Field(
+        "clinician",
+        description="Approver recorded with EHR writes unless a name is typed in the app",
+    )
 
     def classifier_for(self, node: Literal["intent", "tool", "result"]) -> ClassifierKind:
         """Per-node choice; tiny embedded models route badly, so they default to embeddings."""

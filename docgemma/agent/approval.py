@@ -2,8 +2,10 @@
 
 A write pauses the graph with an ``ApprovalRequest``; nothing is written until an
 ``ApprovalDecision`` comes back. The idempotency key is derived from the thread, the
-tool and the canonical arguments, so the same proposal always carries the same key
-and a repeated approval can be recognised and written once.
+turn, the tool and the canonical arguments: LangGraph re-runs the paused node on
+resume, so the key must come out the same then (no random part), and a repeated
+approval is written once; an identical request in a later turn is a new proposal
+with a new key, asked for and written again.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ _SUMMARY_FIELDS = {
 }
 
 
-def idempotency_key(thread_id: str, tool: str, args: dict[str, Any]) -> str:
+def idempotency_key(thread_id: str, turn: int, tool: str, args: dict[str, Any]) -> str:
     canonical = json.dumps(
-        {"thread": thread_id, "tool": tool, "args": args}, sort_keys=True, separators=(",", ":")
+        {"thread": thread_id, "turn": turn, "tool": tool, "args": args},
+        sort_keys=True,
+        separators=(",", ":"),
     )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
 
@@ -37,11 +41,13 @@ def summarize(spec: ToolSpec, args: dict[str, Any]) -> str:
     return f"{spec.label}: {what}" + (f" for patient {patient}" if patient else "")
 
 
-def approval_request(spec: ToolSpec, args: dict[str, Any], thread_id: str) -> ApprovalRequest:
+def approval_request(
+    spec: ToolSpec, args: dict[str, Any], thread_id: str, turn: int
+) -> ApprovalRequest:
     return ApprovalRequest(
         tool=spec.name,
         tool_label=spec.label,
         args=args,
         summary=summarize(spec, args),
-        idempotency_key=idempotency_key(thread_id, spec.name, args),
+        idempotency_key=idempotency_key(thread_id, turn, spec.name, args),
     )

@@ -68,6 +68,8 @@ class AgentInput(TypedDict, total=False):
 class AgentState(TypedDict, total=False):
     # ── Input ──
     user_query: str
+    turn_number: int
+    """Counts this thread's turns (set by input_assembly); part of a write's idempotency key."""
     conversation: list[dict[str, str]]
     """All exchanged turns of this thread (role, content), trimmed to the last few."""
     conversation_history: list[dict[str, str]]

@@ -9,6 +9,8 @@ resource it already created instead of creating a second one.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import json
 import logging
 import time
@@ -17,6 +19,7 @@ from typing import Any, Literal
 import aiohttp
 import httpx
 from fhirpy import AsyncFHIRClient
+from pydantic import BaseModel
 
 from docgemma.ehr.chart import ChartSummary, build_summary
 from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM
@@ -78,6 +81,34 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+class StoredImage(BaseModel):
+    """One of a patient's stored images (a FHIR ``Media``), as a picker lists it."""
+
+    id: str
+    description: str
+    modality: str = ""
+    date: str = ""
+
+    @property
+    def label(self) -> str:
+        return " · ".join(p for p in (self.date, self.modality, self.description) if p)
+
+
+def _stored_image(media: dict[str, Any]) -> StoredImage:
+    content = media.get("content") or {}
+    codings = (media.get("modality") or {}).get("coding") or []
+    modality = (media.get("modality") or {}).get("text") or next(
+        (c.get("code", "") for c in codings if c.get("code")), ""
+    )
+    when = media.get("createdDateTime") or (media.get("createdPeriod") or {}).get("start", "")
+    return StoredImage(
+        id=media["id"],
+        description=content.get("title") or "Image",
+        modality=modality,
+        date=str(when)[:10],
+    )
 
 
 class EHRClient:
@@ -207,6 +238,27 @@ class EHRClient:
             reports=reports,
         )
 
+    async def patient_images(self, patient_id: str) -> list[StoredImage]:
+        """The patient's stored images (``Media`` with inline image data), newest first."""
+        found = await self.search("Media", patient=patient_id, sort="-created", count=50)
+        return [
+            _stored_image(m)
+            for m in found
+            if str((m.get("content") or {}).get("contentType", "")).startswith("image/")
+            and (m.get("content") or {}).get("data")
+        ]
+
+    async def image_bytes(self, media_id: str) -> bytes:
+        """The bytes of one stored image; ``EHRError('malformed')`` if it holds none."""
+        content = (await self.read("Media", media_id)).get("content") or {}
+        try:
+            data = base64.b64decode(content.get("data") or "", validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise EHRError("malformed", f"Media/{media_id} holds invalid base64: {exc}") from exc
+        if not data:
+            raise EHRError("malformed", f"Media/{media_id} holds no inline image data")
+        return data
+
     async def create_once(self, resource: dict[str, Any], idempotency_key: str) -> tuple[str, bool]:
         """Create ``resource`` tagged with ``idempotency_key`` unless it exists.
 
@@ -222,30 +274,28 @@ class EHRClient:
         self, resource: dict[str, Any], criteria: str
     ) -> tuple[str, bool]:
         """FHIR conditional create (in a one-entry transaction); returns (reference, created)."""
-        bundle = {
-            "resourceType": "Bundle",
-            "type": "transaction",
-            "entry": [
-                {
-                    "resource": resource,
-                    "request": {
-                        "method": "POST",
-                        "url": resource["resourceType"],
-                        "ifNoneExist": criteria,
-                    },
-                }
-            ],
-        }
+        request = {"method": "POST", "url": resource["resourceType"], "ifNoneExist": criteria}
+        (result,) = await self.transaction([{"resource": resource, "request": request}])
+        return result
+
+    async def transaction(self, entries: list[dict[str, Any]]) -> list[tuple[str, bool]]:
+        """Apply ``entries`` as one all-or-nothing transaction; (reference, created) per entry."""
+        bundle = {"resourceType": "Bundle", "type": "transaction", "entry": entries}
         reply = _plain(await self._call(self._fhir.execute("", method="post", data=bundle)))
+        results = []
         try:
-            response = reply["entry"][0]["response"]
-            location = response["location"]
+            for entry in reply["entry"][: len(entries)]:
+                response = entry["response"]
+                location = response["location"]
+                reference = "/".join(location.split("/_history")[0].split("/")[-2:])
+                results.append((reference, str(response.get("status", "")).startswith("201")))
         except (KeyError, IndexError, TypeError) as exc:
             raise EHRError(
                 "server_error", f"Malformed transaction response: {str(reply)[:300]}"
             ) from exc
-        reference = "/".join(location.split("/_history")[0].split("/")[-2:])
-        return reference, str(response.get("status", "")).startswith("201")
+        if len(results) != len(entries):
+            raise EHRError("server_error", f"Transaction response has {len(results)} entries")
+        return results
 
     async def create(self, resource: dict[str, Any]) -> dict[str, Any]:
         return _plain(

@@ -11,7 +11,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 from fhir.resources.R4B import get_fhir_model_class
 from pydantic import ValidationError
@@ -132,10 +132,19 @@ def _rewrite_references(node: Any, mapping: dict[str, str]) -> Any:
     return node
 
 
+def _resolve_placeholders(criteria: str, mapping: dict[str, str]) -> str:
+    """Search criteria may name an earlier entry by its ``urn:uuid`` fullUrl (as HAPI allows)."""
+    pairs = parse_qsl(criteria.lstrip("?"), keep_blank_values=True)
+    return urlencode([(k, mapping.get(v, v)) for k, v in pairs])
+
+
 def _plan_entry(
-    store: ResourceStore, index: int, entry: dict[str, Any]
+    store: ResourceStore, index: int, entry: dict[str, Any], mapping: dict[str, str]
 ) -> tuple[str, dict[str, Any], dict | None]:
-    """Decide one entry's target id; returns (method, resource, existing match or None)."""
+    """Decide one entry's target id; returns (method, resource, existing match or None).
+
+    ``mapping`` holds the fullUrls of the entries planned before this one.
+    """
     request = entry.get("request") or {}
     method = str(request.get("method", "")).upper()
     resource = entry.get("resource")
@@ -144,7 +153,8 @@ def _plan_entry(
     rtype = resource["resourceType"]
     if method == "POST":
         if request.get("ifNoneExist"):
-            existing = _find_existing(store, rtype, request["ifNoneExist"])
+            criteria = _resolve_placeholders(str(request["ifNoneExist"]), mapping)
+            existing = _find_existing(store, rtype, criteria)
             if existing is not None:
                 return method, existing, existing
         return method, {**resource, "id": str(uuid.uuid4())}, None
@@ -160,19 +170,24 @@ def _plan_entry(
 
 
 def transaction(store: ResourceStore, bundle: Any) -> dict[str, Any]:
-    """Apply a transaction Bundle atomically; ``urn:uuid`` references are resolved to new ids."""
+    """Apply a transaction Bundle atomically: every entry is validated before any is stored.
+
+    ``urn:uuid`` fullUrls are resolved to the entries' ids, in references and in later
+    entries' ``ifNoneExist`` criteria, so a resource and its Provenance go in together.
+    """
     if not isinstance(bundle, dict) or bundle.get("resourceType") != "Bundle":
         raise FHIRError(400, "structure", "POST to the base URL needs a Bundle")
     if bundle.get("type") != "transaction":
         raise FHIRError(400, "not-supported", "Only transaction Bundles are supported")
     entries = bundle.get("entry") or []
     with store.lock:
-        planned = [_plan_entry(store, i, e) for i, e in enumerate(entries)]
-        mapping = {
-            e["fullUrl"]: f"{res['resourceType']}/{res['id']}"
-            for e, (_, res, _) in zip(entries, planned, strict=True)
-            if e.get("fullUrl")
-        }
+        planned = []
+        mapping: dict[str, str] = {}
+        for index, entry in enumerate(entries):
+            planned.append(_plan_entry(store, index, entry, mapping))
+            if entry.get("fullUrl"):
+                resource = planned[-1][1]
+                mapping[entry["fullUrl"]] = f"{resource['resourceType']}/{resource['id']}"
         to_write = [
             validate(_rewrite_references(res, mapping))
             for _, res, existing in planned

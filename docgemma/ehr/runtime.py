@@ -2,11 +2,13 @@
 
 The app, the CLI and the experiments call ``ehr_client`` once at start-up; with no
 ``DOCGEMMA_FHIR_URL`` it starts the embedded server on a free local port (database in the
-data folder, seeded with the synthetic patients) for as long as the context is open.
+data folder, seeded with the synthetic patients) for as long as the context is open,
+guarded by a fresh write token that only this client knows.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -23,5 +25,6 @@ def ehr_client(settings: Any) -> Iterator[EHRClient]:
     if settings.fhir_url:
         yield EHRClient.from_settings(settings)
         return
-    with serve_in_thread(settings.data_dir / EMBEDDED_DB) as url:
-        yield EHRClient.from_settings(settings, base_url=url)
+    token = secrets.token_urlsafe(32)
+    with serve_in_thread(settings.data_dir / EMBEDDED_DB, write_token=token) as url:
+        yield EHRClient.from_settings(settings.model_copy(update={"fhir_token": token}), url)

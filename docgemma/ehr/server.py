@@ -2,13 +2,16 @@
 
 ``create_app`` is mounted by the DocGemma app under ``/fhir``; ``serve_in_thread`` runs
 it on a real local port for the CLI and the tests, so the EHR client always speaks
-real HTTP, exactly as it would to Medplum or HAPI.
+real HTTP, exactly as it would to Medplum or HAPI. With a write token, every write
+needs it as a bearer token: the app's port may be public (a Space binds 0.0.0.0), and
+only the agent, after a clinician's approval, may change the record.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import secrets
 import socket
 import threading
 import time
@@ -32,6 +35,7 @@ from docgemma.ehr.store import ResourceStore, now_iso
 
 log = logging.getLogger(__name__)
 FHIR_JSON = "application/fhir+json"
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class FHIRResponse(JSONResponse):
@@ -83,13 +87,42 @@ def _capability() -> dict[str, Any]:
     }
 
 
-def create_app(db_path: str | Path, bundles_dir: Path | None = DEFAULT_BUNDLES) -> FastAPI:
-    """A FHIR R4 app storing resources in ``db_path``; seeds it from ``bundles_dir`` once."""
+def _authorized(request: Request, write_token: str) -> bool:
+    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and secrets.compare_digest(
+        credentials.strip().encode(), write_token.encode()
+    )
+
+
+def create_app(
+    db_path: str | Path,
+    bundles_dir: Path | None = DEFAULT_BUNDLES,
+    *,
+    write_token: str | None = None,
+) -> FastAPI:
+    """A FHIR R4 app storing resources in ``db_path``; seeds it from ``bundles_dir`` once.
+
+    With ``write_token``, writes (transactions included) without ``Authorization: Bearer
+    <write_token>`` get a 401 OperationOutcome; reads stay open.
+    """
     store = ResourceStore(db_path)
     if bundles_dir is not None:
         load_bundles(store, bundles_dir)
     app = FastAPI(title="DocGemma embedded FHIR R4 server", docs_url=None, redoc_url=None)
     app.state.store = store
+
+    if write_token:
+
+        @app.middleware("http")
+        async def _require_write_token(request: Request, call_next: Any) -> Any:
+            if request.method in WRITE_METHODS and not _authorized(request, write_token):
+                log.warning("refused an unauthenticated %s %s", request.method, request.url.path)
+                response = _error_response(
+                    401, "login", "Writes to this FHIR server need its bearer token"
+                )
+                response.headers["WWW-Authenticate"] = 'Bearer realm="fhir"'
+                return response
+            return await call_next(request)
 
     @app.exception_handler(FHIRError)
     async def _fhir_error(_: Request, exc: FHIRError) -> FHIRResponse:
@@ -194,9 +227,11 @@ def serve_in_thread(
     host: str = "127.0.0.1",
     port: int = 0,
     bundles_dir: Path | None = DEFAULT_BUNDLES,
+    write_token: str | None = None,
 ) -> Iterator[str]:
     """Run the FHIR server, seeded from ``bundles_dir``, in a background thread; yields its URL."""
-    with serve_app(create_app(db_path, bundles_dir), host, port) as url:
+    app = create_app(db_path, bundles_dir, write_token=write_token)
+    with serve_app(app, host, port) as url:
         log.info("Embedded FHIR server listening on %s", url)
         yield url
 
@@ -214,10 +249,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument(
+        "--write-token",
+        default=None,
+        help="Bearer token required for writes; default: DOCGEMMA_FHIR_TOKEN (none: open writes)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    db = args.db or get_settings().data_dir / EMBEDDED_DB
-    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="info")
+    settings = get_settings()
+    db = args.db or settings.data_dir / EMBEDDED_DB
+    app = create_app(db, write_token=args.write_token or settings.fhir_token)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
 
 
 if __name__ == "__main__":

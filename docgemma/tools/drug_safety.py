@@ -22,6 +22,7 @@ from docgemma.tools.base import (
     ToolSpec,
 )
 from docgemma.tools.http import (
+    ServiceOffline,
     ToolFailure,
     client_for,
     error_outcome,
@@ -173,6 +174,8 @@ async def check_drug_safety(args: DrugSafetyArgs, ctx: ToolContext) -> ToolOutco
             entity=drug,
             sources=[label_source(label, drug)],
         )
+    except ServiceOffline as failure:
+        return offline_outcome(LABEL, SERVICE, entity=drug, detail=failure.detail)
     except ToolFailure as failure:
         return failure_outcome(failure, LABEL, entity=drug)
     except Exception as exc:  # noqa: BLE001 — tools never raise into the graph

@@ -3,7 +3,8 @@
 A write runs only with a clinician's approval in the tool context. It carries the
 approval's idempotency key as an identifier and is created with FHIR conditional
 create, so a retried or double-submitted approval finds the first write instead of
-repeating it; a Provenance (approver, time, session) is recorded the same way.
+repeating it. Its Provenance (approver, time, session) goes in the same transaction,
+so a write is never stored without the record of who approved it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from docgemma.ehr import builders
 from docgemma.ehr.chart import human_name
-from docgemma.ehr.client import EHRClient
+from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
 from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
 from docgemma.tools.ehr_guard import Refused, check_patient_id, ehr_client, guarded, require
@@ -51,8 +52,9 @@ async def _approved_write(
     if not ctx.idempotency_key:
         log.warning("%s approved without an idempotency key; a retry could write twice", label)
     now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-    reference, created = await client.create_once(build(pid, now), key)
-    provenance = await _ensure_provenance(client, reference, pid, ctx, key, now)
+    (reference, created), (provenance, _) = await client.transaction(
+        _write_entries(build(pid, now), pid, ctx, key, now)
+    )
     name = human_name(patient)
     verb = "saved to" if created else "was already saved to (duplicate approval ignored)"
     return ToolOutcome(
@@ -72,15 +74,40 @@ async def _approved_write(
     )
 
 
-async def _ensure_provenance(
-    client: EHRClient, target: str, pid: str, ctx: ToolContext, key: str, now: str
-) -> str:
-    """Exactly one Provenance per write, even after concurrent or half-finished duplicates."""
+def _write_entries(
+    resource: dict[str, Any], pid: str, ctx: ToolContext, key: str, now: str
+) -> list[dict[str, Any]]:
+    """The resource and its Provenance as one transaction: both are stored, or neither.
+
+    Both are conditional creates — the resource on its idempotency identifier, the
+    Provenance on its target — so a retried approval yields exactly one of each.
+    """
+    placeholder = f"urn:uuid:{uuid.uuid4()}"
+    identifier = {"system": IDEMPOTENCY_SYSTEM, "value": key}
+    tagged = {**resource, "identifier": [*resource.get("identifier", []), identifier]}
     record = builders.provenance(
-        target, pid, ctx.approved_by or "", now, session_id=ctx.session_id, idempotency_key=key
+        placeholder, pid, ctx.approved_by or "", now, session_id=ctx.session_id, idempotency_key=key
     )
-    reference, _ = await client.create_if_none_exist(record, f"target={target}")
-    return reference
+    rtype = resource["resourceType"]
+    return [
+        {
+            "fullUrl": placeholder,
+            "resource": tagged,
+            "request": {
+                "method": "POST",
+                "url": rtype,
+                "ifNoneExist": f"identifier={IDEMPOTENCY_SYSTEM}|{key}",
+            },
+        },
+        {
+            "resource": record,
+            "request": {
+                "method": "POST",
+                "url": "Provenance",
+                "ifNoneExist": f"target={placeholder}",
+            },
+        },
+    ]
 
 
 RX_LABEL = "Prescription"

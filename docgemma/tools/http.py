@@ -5,13 +5,20 @@ HTTP status codes and unreadable bodies into a ``ToolFailure`` carrying a
 ``ToolErrorType``. ``failure_outcome`` turns that into the pre-formatted,
 clinician-readable ``ToolOutcome`` (seed 002 §4 node ④ and §10): the raw detail
 goes to ``error_detail`` only, so no model ever sees a status code or a stack trace.
+
+A service that cannot be reached is treated as offline for a cool-down (a circuit
+breaker kept with the app's shared client): later calls fail at once with
+``ServiceOffline`` instead of waiting on the network every turn, and tools answer
+from their offline source or with the "unavailable offline" result.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+import time
+import weakref
+from collections.abc import Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -56,13 +63,52 @@ class ToolFailure(Exception):
         """A clinician-readable message replacing the generic template, when one says more."""
 
 
+class ServiceOffline(ToolFailure):
+    """A service that cannot be reached now, or could not be within its cool-down."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(ToolErrorType.SERVICE_UNAVAILABLE, detail)
+
+
+class CircuitBreaker:
+    """Per service (host): open for ``cooldown_s`` after a connection failure, then retried."""
+
+    def __init__(self, cooldown_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.cooldown_s = cooldown_s
+        self._clock = clock
+        self._open_until: dict[str, float] = {}
+
+    def is_open(self, service: str) -> bool:
+        return self._clock() < self._open_until.get(service, float("-inf"))
+
+    def trip(self, service: str) -> None:
+        log.warning("%s unreachable; treated as offline for %.0f s", service, self.cooldown_s)
+        self._open_until[service] = self._clock() + self.cooldown_s
+
+    def reset(self, service: str) -> None:
+        if self._open_until.pop(service, None) is not None:
+            log.info("%s reachable again", service)
+
+
+_BREAKERS: weakref.WeakKeyDictionary[httpx.AsyncClient, CircuitBreaker] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def attach_breaker(client: httpx.AsyncClient, breaker: CircuitBreaker) -> httpx.AsyncClient:
+    """Give ``client`` a circuit breaker; it lives as long as the client does."""
+    _BREAKERS[client] = breaker
+    return client
+
+
 def create_client(settings: Any) -> httpx.AsyncClient:
     """The app's shared client for openFDA, Europe PMC and ClinicalTrials.gov."""
-    return httpx.AsyncClient(
+    client = httpx.AsyncClient(
         timeout=httpx.Timeout(settings.tool_timeout_s),
         headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         follow_redirects=True,
     )
+    return attach_breaker(client, CircuitBreaker(settings.offline_cooldown_s))
 
 
 @asynccontextmanager
@@ -84,16 +130,26 @@ async def get_json(
     deadline_s: float = 10.0,
     not_found: ToolErrorType = ToolErrorType.NOT_FOUND,
 ) -> Any:
-    """GET ``url`` and return the decoded JSON body, or raise a classified ``ToolFailure``."""
+    """GET ``url`` and return the decoded JSON body, or raise a classified ``ToolFailure``.
+
+    A connection failure raises ``ServiceOffline`` and, with the client's circuit
+    breaker, makes the following calls to that host raise it without a request.
+    """
+    service = httpx.URL(url).host
+    breaker = _BREAKERS.get(client)
+    if breaker is not None and breaker.is_open(service):
+        raise ServiceOffline(f"{service}: not called, unreachable in the last cool-down")
     try:
         async with asyncio.timeout(deadline_s):
             response = await client.get(url, params=params)
     except (TimeoutError, httpx.TimeoutException) as exc:
         raise ToolFailure(ToolErrorType.TIMEOUT, f"{url}: timed out ({exc!r})") from exc
     except httpx.TransportError as exc:
-        raise ToolFailure(
-            ToolErrorType.SERVICE_UNAVAILABLE, f"{url}: unreachable ({exc!r})"
-        ) from exc
+        if breaker is not None:
+            breaker.trip(service)
+        raise ServiceOffline(f"{url}: unreachable ({exc!r})") from exc
+    if breaker is not None:
+        breaker.reset(service)
 
     status = response.status_code
     body = response.text[:500]
@@ -146,17 +202,22 @@ def failure_outcome(failure: ToolFailure, label: str, entity: str | None = None)
     )
 
 
-def offline_outcome(label: str, service: str, entity: str | None = None) -> ToolOutcome:
-    """The result of a tool that has no offline source, when the app runs offline."""
+def offline_outcome(
+    label: str, service: str, entity: str | None = None, detail: str | None = None
+) -> ToolOutcome:
+    """The result of a tool with no offline source: offline by configuration, or, with the
+    raw ``detail`` of the failure, because ``service`` could not be reached."""
+    why = (
+        "its online source cannot be reached at the moment"
+        if detail
+        else f"it needs {service}, which this installation is not connected to"
+    )
     return error_outcome(
         ToolErrorType.SERVICE_UNAVAILABLE,
         label,
         entity=entity,
-        detail=f"offline mode: {service} not called",
-        message=(
-            f"The {label} is unavailable offline: it needs {service}, which this "
-            "installation is not connected to. No information was retrieved."
-        ),
+        detail=detail or f"offline mode: {service} not called",
+        message=f"The {label} is unavailable offline: {why}. No information was retrieved.",
     )
 
 

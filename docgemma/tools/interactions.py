@@ -3,14 +3,15 @@
 The ANSM thesaurus is local data, so it is always consulted and gives the severity
 and mechanism. Online, each drug's FDA label ``drug_interactions`` section is also
 searched for the other drugs' names, and the matching sentences are quoted. When
-the app is offline, or openFDA cannot be reached, the ANSM reference alone answers,
-labelled as such.
+the app is offline, or openFDA fails in any way (unreachable, slow, busy, broken
+reply), the ANSM reference alone answers, and the result says why.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -36,7 +37,17 @@ from docgemma.tools.http import (
 )
 from docgemma.tools.text import shorten
 
+log = logging.getLogger(__name__)
 LABEL = "Drug Interaction Check"
+FDA_SHARE_OF_DEADLINE = 0.6
+"""openFDA gets this share of the tool's deadline, leaving time for the offline answer."""
+_FDA_PROBLEMS = {
+    ToolErrorType.TIMEOUT: "did not answer in time",
+    ToolErrorType.RATE_LIMIT: "is busy (rate limit)",
+    ToolErrorType.SERVER_ERROR: "had a server error",
+    ToolErrorType.MALFORMED_RESPONSE: "sent a reply that could not be read",
+    ToolErrorType.SERVICE_UNAVAILABLE: "could not be reached",
+}
 ANSM_SOURCE = Source(
     title="ANSM (France) Thésaurus des interactions médicamenteuses, 2020 edition (offline copy)",
     url="https://ansm.sante.fr/documents/reference/thesaurus-des-interactions-medicamenteuses-1",
@@ -110,6 +121,7 @@ def format_result(
     unknown: list[str],
     online: bool,
     not_graded: Sequence[str] = (),
+    fda_problem: str | None = None,
 ) -> str:
     lines = [f"Interaction check for: {', '.join(drugs)}."]
     lines.append(f"Graded interactions — {ansm.PROVENANCE} (its text is in French):")
@@ -133,6 +145,11 @@ def format_result(
             )
         else:
             lines.append("- No label names the other drug(s) in its drug-interaction section.")
+    elif fda_problem:
+        lines.append(
+            f"FDA labels could not be consulted: openFDA {fda_problem}. The graded "
+            "interactions above come from the offline ANSM reference alone."
+        )
     else:
         lines.append("FDA labels were not consulted (offline).")
     if unknown:
@@ -144,7 +161,10 @@ async def _fetch_labels(ctx: ToolContext, drugs: list[str]) -> dict[str, dict[st
     """Labels by drug; a drug without a label is skipped, any other failure is raised."""
     async with client_for(ctx) as client:
         results = await asyncio.gather(
-            *(fetch_label(client, d, ctx.settings.tool_timeout_s) for d in drugs),
+            *(
+                fetch_label(client, d, ctx.settings.tool_timeout_s * FDA_SHARE_OF_DEADLINE)
+                for d in drugs
+            ),
             return_exceptions=True,
         )
     labels: dict[str, dict[str, Any]] = {}
@@ -174,13 +194,17 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
     try:
         labels: dict[str, dict[str, Any]] = {}
         online = not ctx.settings.offline
+        fda_problem: str | None = None
         if online:
             try:
                 labels = await _fetch_labels(ctx, drugs)
             except ToolFailure as failure:
-                if failure.error_type is not ToolErrorType.SERVICE_UNAVAILABLE:
-                    raise
-                online = False
+                log.info("openFDA failed (%s): %s", failure.error_type.value, failure.detail)
+                fda_problem = _FDA_PROBLEMS.get(failure.error_type, "could not be used")
+            except Exception:  # noqa: BLE001 — any openFDA problem falls back on ANSM
+                log.exception("openFDA labels could not be used")
+                fda_problem = "could not be used"
+            online = fda_problem is None
         resolved, graded = await asyncio.to_thread(_ansm_lookup, drugs, labels)
         unknown = [d for d in drugs if d not in resolved and d not in labels]
         if len(drugs) - len(unknown) < 2:
@@ -209,6 +233,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
             "not_found": unknown,
             "ansm_substances": {d: s.name for d, s in resolved.items()},
             "online": online,
+            "fda_labels_unavailable": fda_problem,
         }
         sources = [ANSM_SOURCE] if resolved else []
         sources += [label_source(labels[d], d) for d in drugs if d in labels] if online else []
@@ -221,6 +246,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
                 unknown,
                 online,
                 not_graded=[d for d in drugs if d in labels and d not in resolved],
+                fda_problem=fda_problem,
             ),
             entity=entity,
             sources=sources,

@@ -20,6 +20,7 @@ from docgemma.tools.base import (
     ToolSpec,
 )
 from docgemma.tools.http import (
+    ServiceOffline,
     ToolFailure,
     client_for,
     error_outcome,
@@ -187,6 +188,8 @@ async def find_clinical_trials(args: ClinicalTrialsArgs, ctx: ToolContext) -> To
                 for s in studies
             ],
         )
+    except ServiceOffline as failure:
+        return offline_outcome(LABEL, SERVICE, entity=condition, detail=failure.detail)
     except ToolFailure as failure:
         return failure_outcome(failure, LABEL, entity=condition)
     except Exception as exc:  # noqa: BLE001 — tools never raise into the graph

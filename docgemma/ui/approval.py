@@ -69,17 +69,20 @@ def edit(state: ApprovalState, changes: dict[str, Any]) -> ApprovalState:
 
 
 def submit(
-    state: ApprovalState, action: Literal["approve", "reject"], reason: str | None = None
+    state: ApprovalState,
+    action: Literal["approve", "reject"],
+    reason: str | None = None,
+    approved_by: str = "clinician",
 ) -> tuple[ApprovalState, ApprovalDecision | None]:
     """Turn a click into a decision, once. Later clicks get ``None`` and change nothing."""
     if not state.open or (action == "approve" and state.error):
         return state, None
     if action == "reject":
-        decision = ApprovalDecision(action="reject", reason=reason)
+        decision = ApprovalDecision(action="reject", reason=reason, approved_by=approved_by)
     elif state.edited:
-        decision = ApprovalDecision(action="edit", args=dict(state.args))
+        decision = ApprovalDecision(action="edit", args=dict(state.args), approved_by=approved_by)
     else:
-        decision = ApprovalDecision(action="approve")
+        decision = ApprovalDecision(action="approve", approved_by=approved_by)
     return replace(state, phase=Phase.SUBMITTING), decision
 
 

@@ -13,12 +13,13 @@ import gradio as gr
 
 from docgemma.config import Settings
 from docgemma.ehr.chart import ChartSummary
+from docgemma.ehr.client import StoredImage
 from docgemma.ui.approval import edit, field_labels
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
 from docgemma.ui.turns import decide, user_messages, user_turn
-from docgemma.ui.uploads import UploadRejected, parse_submission
+from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
 
 log = logging.getLogger(__name__)
 MAX_FIELDS = 6
@@ -29,6 +30,12 @@ class PatientDirectory(Protocol):
     async def search(self, name: str) -> list[PatientMatch]: ...
 
     async def chart(self, patient_id: str) -> ChartSummary | None: ...
+
+    async def patient(self, patient_id: str) -> PatientMatch | None: ...
+
+    async def images(self, patient_id: str) -> list[StoredImage]: ...
+
+    async def image(self, media_id: str) -> bytes: ...
 
 
 def _error(text: str) -> Any:
@@ -69,6 +76,13 @@ class Handlers:
         """The session's thinking switch and budget, used from the next turn on."""
         session.thinking, session.thinking_budget = bool(enabled), int(budget)
 
+    def set_clinician(self, name: str, session: SessionState) -> None:
+        """Who this session's approvals are recorded as (blank: the server's default)."""
+        session.clinician_name = (name or "").strip()
+
+    def approver(self, session: SessionState) -> str:
+        return session.clinician_name or self.settings.clinician_name
+
     # ── chat ──
 
     async def submit(
@@ -89,10 +103,13 @@ class Handlers:
             yield session.history, keep, _error(BUSY)
             return
         try:
-            submission = parse_submission(message, self.settings.max_image_bytes, self._upload_dir)
+            submission = parse_submission(
+                message, self.settings.max_image_bytes, self._upload_dir, session.attached
+            )
         except UploadRejected as exc:
             yield session.history, keep, _error(str(exc))
             return
+        session.attached = None  # a picked stored image goes with this message only
         cleared, hidden = gr.MultimodalTextbox(value=None), gr.update(value="", visible=False)
         yield (
             session.history + user_messages(submission),
@@ -138,16 +155,19 @@ class Handlers:
         if agent is None:
             yield session.history, f"⚠️ {BACKEND_DOWN}"
             return
-        async for history in decide(session, agent, action, reason):
+        async for history in decide(
+            session, agent, action, reason, approved_by=self.approver(session)
+        ):
             yield history, ""
 
     def open_editor(self) -> Any:
         return gr.Column(visible=True)
 
-    def panels(self, session: SessionState) -> list[Any]:
-        """Follow-up buttons and the approval card, redrawn from the session after each event."""
+    async def panels(self, session: SessionState) -> list[Any]:
+        """Follow-ups, the attachment note and the approval card, redrawn after each event."""
         ups = session.follow_ups
-        out: list[Any] = [gr.Row(visible=bool(ups))]
+        picker = gr.update() if session.attached else gr.update(value=None)
+        out: list[Any] = [_attachment_note(session), picker, gr.Row(visible=bool(ups))]
         out += [
             gr.Button(value=ups[i], visible=True) if i < len(ups) else gr.Button(visible=False)
             for i in range(3)
@@ -163,7 +183,9 @@ class Handlers:
         keys = _editable(state.args)
         out += [
             gr.Group(visible=True),
-            approval_card(state.request, state.args, state.edited),
+            approval_card(
+                state.request, state.args, state.edited, await self._card_patient(state.args)
+            ),
             f"⚠️ {state.error}" if state.error else "",
             gr.Column(visible=bool(state.error)),
         ]
@@ -176,6 +198,12 @@ class Handlers:
             for i in range(MAX_FIELDS)
         ]
         return out
+
+    async def _card_patient(self, args: dict[str, Any]) -> PatientMatch | None:
+        patient_id = args.get("patient_id")
+        if not patient_id or self._patients is None:
+            return None
+        return await self._patients.patient(str(patient_id))
 
     # ── patient panel ──
 
@@ -197,28 +225,69 @@ class Handlers:
 
     async def select_patient(
         self, patient_id: str | None, session: SessionState
-    ) -> tuple[str, str]:
+    ) -> tuple[str, str, Any, str]:
+        keep = gr.update()
         if not patient_id or self._patients is None:
-            return _banner(session), "Pick a patient from the matches first."
+            return _banner(session), "Pick a patient from the matches first.", keep, keep
         try:
             chart = await self._patients.chart(patient_id)
         except EHRUnavailable as exc:
-            return _banner(session), f"⚠️ {exc}"
+            return _banner(session), f"⚠️ {exc}", keep, keep
         if chart is None:
-            return _banner(session), "That patient is no longer in the record."
+            return _banner(session), "That patient is no longer in the record.", keep, keep
         session.patient_id, session.patient_name = chart.patient_id, chart.name
-        return _banner(session), chart_markdown(chart)
+        session.attached, session.image_labels = None, {}
+        try:
+            stored = await self._patients.images(chart.patient_id)
+        except EHRUnavailable as exc:
+            return _banner(session), chart_markdown(chart), _image_picker([], str(exc)), ""
+        session.image_labels = {img.id: img.label for img in stored}
+        info = "Pick one to attach it to your next message." if stored else "No stored images."
+        return _banner(session), chart_markdown(chart), _image_picker(stored, info), ""
 
-    def clear_patient(self, session: SessionState) -> tuple[str, str, Any]:
+    async def pick_image(self, media_id: str | None, session: SessionState) -> str:
+        """Fetch, check and hold a stored image for the next message, as an upload would be."""
+        session.attached = None
+        if not media_id or self._patients is None:
+            return ""
+        label = session.image_labels.get(media_id)
+        if label is None:
+            return "⚠️ That image is not one of the active patient's."
+        try:
+            data = await self._patients.image(media_id)
+            image, shown = accept_image(data, self.settings.max_image_bytes, self._upload_dir)
+        except (EHRUnavailable, UploadRejected) as exc:
+            return f"⚠️ {exc}"
+        session.attached = Attachment(image=image, image_path=str(shown), label=label)
+        return _attachment_note(session)
+
+    def clear_patient(self, session: SessionState) -> tuple[str, str, Any, Any, str]:
         session.patient_id, session.patient_name = None, ""
         session.patient_cleared = True
-        return _banner(session), "", gr.Dropdown(choices=[], value=None)
+        session.attached, session.image_labels = None, {}
+        return (
+            _banner(session),
+            "",
+            gr.Dropdown(choices=[], value=None),
+            _image_picker([], "Select a patient to see their stored images."),
+            "",
+        )
 
 
 def _banner(session: SessionState) -> str:
     if not session.patient_id:
         return "No active patient."
     return f"**Active patient:** {session.patient_name} (`{session.patient_id}`)"
+
+
+def _attachment_note(session: SessionState) -> str:
+    if session.attached is None:
+        return ""
+    return f"📎 **{session.attached.label}** will be attached to your next message."
+
+
+def _image_picker(stored: list[StoredImage], info: str) -> Any:
+    return gr.update(choices=[(img.label, img.id) for img in stored], value=None, info=info)
 
 
 def _editable(args: dict[str, Any]) -> list[str]:

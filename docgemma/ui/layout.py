@@ -72,11 +72,18 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
                 elem_id="msg",
                 show_label=False,
             )
+            attach_note = gr.Markdown(elem_id="attachment-note")
             input_error = gr.Markdown(visible=False, elem_id="input-error")
             gr.Markdown("**Examples** (one click asks the question)")
             with gr.Row():
                 examples = [gr.Button(q, size="sm", elem_classes=["example"]) for q in EXAMPLES]
         with gr.Column(scale=2):
+            clinician = gr.Textbox(
+                label="Your name (recorded with approvals)",
+                value=settings.clinician_name,
+                max_lines=1,
+                elem_id="clinician-name",
+            )
             with gr.Accordion("Patient", open=True):
                 banner = gr.Markdown("No active patient.", elem_id="active-patient")
                 with gr.Row():
@@ -90,6 +97,13 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
                 with gr.Row():
                     use = gr.Button("Use this patient", variant="primary", elem_id="patient-use")
                     clear = gr.Button("Clear", elem_id="patient-clear")
+                images = gr.Dropdown(
+                    label="Patient images",
+                    choices=[],
+                    info="Select a patient to see their stored images.",
+                    elem_id="patient-images",
+                    interactive=True,
+                )
                 chart = gr.Markdown(elem_id="patient-chart")
             with gr.Accordion("Settings", open=False):
                 gr.Markdown(h.settings_markdown(), elem_id="settings-info")
@@ -108,7 +122,8 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
                     elem_id="thinking-budget",
                 )
 
-    panels = [follow_row, *follow, card, card_md, card_error, edit_box, *fields]
+    panels = [attach_note, images, follow_row, *follow, card, card_md, card_error, edit_box]
+    panels += fields
     turn_out = [chatbot, msg, input_error]
     agent = {"concurrency_id": "agent", "concurrency_limit": 1}
 
@@ -128,5 +143,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
 
     search.click(h.search_patients, [query], [picks, chart])
     query.submit(h.search_patients, [query], [picks, chart])
-    use.click(h.select_patient, [picks, session], [banner, chart])
-    clear.click(h.clear_patient, [session], [banner, chart, picks])
+    use.click(h.select_patient, [picks, session], [banner, chart, images, attach_note])
+    clear.click(h.clear_patient, [session], [banner, chart, picks, images, attach_note])
+    images.input(h.pick_image, [images, session], attach_note)
+    clinician.change(h.set_clinician, [clinician, session], None, queue=False)

@@ -7,11 +7,12 @@ the tools use), so the panel shows exactly what the agent sees.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from pydantic import BaseModel
 
 from docgemma.ehr.chart import ChartSummary, human_name
-from docgemma.ehr.client import EHRClient, EHRError
+from docgemma.ehr.client import EHRClient, EHRError, StoredImage
 
 log = logging.getLogger(__name__)
 
@@ -46,15 +47,30 @@ class EHRPatients:
         except EHRError as exc:
             log.warning("patient search failed: %s", exc.detail)
             raise EHRUnavailable("The patient record is unavailable right now.") from exc
-        return [
-            PatientMatch(
-                id=p["id"],
-                name=human_name(p),
-                birth_date=p.get("birthDate", ""),
-                gender=p.get("gender", ""),
-            )
-            for p in found
-        ]
+        return [_match(p) for p in found]
+
+    async def patient(self, patient_id: str) -> PatientMatch | None:
+        """Name and birth date for one id (the approval card names whom it writes for)."""
+        try:
+            return _match(await self._client.read("Patient", patient_id))
+        except EHRError as exc:
+            if exc.kind != "not_found":
+                log.warning("patient read failed: %s", exc.detail)
+            return None
+
+    async def images(self, patient_id: str) -> list[StoredImage]:
+        try:
+            return await self._client.patient_images(patient_id)
+        except EHRError as exc:
+            log.warning("image list failed: %s", exc.detail)
+            raise EHRUnavailable("The patient's images are unavailable right now.") from exc
+
+    async def image(self, media_id: str) -> bytes:
+        try:
+            return await self._client.image_bytes(media_id)
+        except EHRError as exc:
+            log.warning("image fetch failed: %s", exc.detail)
+            raise EHRUnavailable("That image could not be loaded from the record.") from exc
 
     async def chart(self, patient_id: str) -> ChartSummary | None:
         try:
@@ -64,6 +80,15 @@ class EHRPatients:
                 return None
             log.warning("chart fetch failed: %s", exc.detail)
             raise EHRUnavailable("The patient record is unavailable right now.") from exc
+
+
+def _match(patient: dict[str, Any]) -> PatientMatch:
+    return PatientMatch(
+        id=patient["id"],
+        name=human_name(patient),
+        birth_date=patient.get("birthDate", ""),
+        gender=patient.get("gender", ""),
+    )
 
 
 def chart_markdown(chart: ChartSummary) -> str:

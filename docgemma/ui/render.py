@@ -6,6 +6,7 @@ import re
 
 from docgemma.agent.outcome import ApprovalRequest, TurnResult
 from docgemma.tools.base import Source
+from docgemma.ui.patients import PatientMatch
 
 _CITATION = re.compile(r"\[(\d{1,2})\](?!\()")
 FALLBACK_NOTICE = (
@@ -55,10 +56,19 @@ def answer_markdown(result: TurnResult) -> str:
     return "\n\n".join(parts)
 
 
-def approval_card(request: ApprovalRequest, args: dict[str, object], edited: bool) -> str:
-    """The proposed write in clinician terms; the write happens only after Approve."""
+def approval_card(
+    request: ApprovalRequest,
+    args: dict[str, object],
+    edited: bool,
+    patient: PatientMatch | None = None,
+) -> str:
+    """The proposed write in clinician terms; the write happens only after Approve.
+
+    ``patient`` (looked up in the record) puts a name and birth date beside the id,
+    so the clinician can tell it is the right person before approving.
+    """
     rows = "\n".join(
-        f"| {k.replace('_', ' ').capitalize()} | {v} |"
+        f"| {k.replace('_', ' ').capitalize()} | {_cell(k, v, patient)} |"
         for k, v in args.items()
         if v not in (None, "")
     )
@@ -68,3 +78,10 @@ def approval_card(request: ApprovalRequest, args: dict[str, object], edited: boo
         f"| Field | Value |\n|---|---|\n{rows}\n\n"
         "Nothing is written to the record until you press **Approve**."
     )
+
+
+def _cell(key: str, value: object, patient: PatientMatch | None) -> str:
+    if key != "patient_id" or patient is None or patient.id != value:
+        return str(value)
+    born = f", born {patient.birth_date}" if patient.birth_date else ""
+    return f"**{patient.name}**{born} (`{value}`)"

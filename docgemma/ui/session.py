@@ -16,6 +16,7 @@ from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.llm.types import ImageInput
 from docgemma.ui.approval import ApprovalState
+from docgemma.ui.uploads import Attachment
 
 AgentItem = TraceEvent | TurnResult
 
@@ -61,6 +62,12 @@ class SessionState:
     """Thinking before the answer for this session; None: the server's setting."""
     thinking_budget: int | None = None
     """Maximum thinking tokens for this session; None: the server's setting."""
+    clinician_name: str = ""
+    """Who approves writes in this session; blank: the server's ``clinician_name``."""
+    attached: Attachment | None = None
+    """A stored patient image picked for the next message."""
+    image_labels: dict[str, str] = field(default_factory=dict)
+    """The active patient's stored images offered in the picker, id → label."""
 
     def patient_for_turn(self) -> str | None:
         """The selection to send with a turn: an id, ``""`` once after Clear, else None."""

@@ -64,9 +64,10 @@ async def decide(
     action: Literal["approve", "reject"],
     reason: str | None = None,
     clock: Clock = time.monotonic,
+    approved_by: str = "clinician",
 ) -> AsyncIterator[History]:
     """Send the clinician's decision once; repeated clicks only re-show the history."""
-    state, decision = submit(session.approval, action, reason)
+    state, decision = submit(session.approval, action, reason, approved_by)
     if decision is None:
         yield list(session.history)
         return

@@ -30,18 +30,39 @@ class Submission:
     """A displayable copy of the image (DICOM is rendered to PNG)."""
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A patient's stored image, checked and waiting to go with the next message."""
+
+    image: ImageInput
+    image_path: str
+    label: str
+
+
 def parse_submission(
-    message: dict[str, Any] | str | None, max_bytes: int, render_dir: Path
+    message: dict[str, Any] | str | None,
+    max_bytes: int,
+    render_dir: Path,
+    attached: Attachment | None = None,
 ) -> Submission:
-    """Validate a ``MultimodalTextbox`` value; raises ``UploadRejected`` on bad input."""
+    """Validate a ``MultimodalTextbox`` value (plus a stored image picked for it).
+
+    Raises ``UploadRejected`` on bad input.
+    """
     if isinstance(message, str) or message is None:
         message = {"text": message or "", "files": []}
     text = (message.get("text") or "").strip()
     files = [_file_path(f) for f in message.get("files") or []]
-    if len(files) > 1:
+    if len(files) + (attached is not None) > 1:
         raise UploadRejected("Please attach one image at a time.")
-    if not text and not files:
+    if not text and not files and attached is None:
         raise UploadRejected("Please type a question (you can also attach one image).")
+    if attached is not None:
+        return Submission(
+            text=text or "Please describe this image.",
+            image=attached.image,
+            image_path=attached.image_path,
+        )
     if not files:
         return Submission(text=text)
     path = Path(files[0])
@@ -66,15 +87,20 @@ def load_image(path: Path, max_bytes: int, render_dir: Path) -> tuple[ImageInput
     if path.stat().st_size > max_bytes:  # refuse before reading a huge file into memory
         size = path.stat().st_size
         raise UploadRejected(
-            f"The attached image is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB."
+            f"The attached image is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB."
         )
+    return accept_image(path.read_bytes(), max_bytes, render_dir)
+
+
+def accept_image(data: bytes, max_bytes: int, render_dir: Path) -> tuple[ImageInput, Path]:
+    """Validate image bytes by content; returns model input and a display copy (PNG/JPEG)."""
     try:
-        prepared = prepare_image(path.read_bytes(), max_bytes)
+        prepared = prepare_image(data, max_bytes)
     except ImageError as exc:
         raise UploadRejected(str(exc)) from exc
     render_dir.mkdir(parents=True, exist_ok=True)
     suffix = "png" if prepared.mime_type == "image/png" else "jpg"
     shown = render_dir / f"{hashlib.sha256(prepared.data).hexdigest()[:16]}.{suffix}"
     shown.write_bytes(prepared.data)
-    log.info("accepted upload: %s", prepared.describe())
+    log.info("accepted image: %s", prepared.describe())
     return prepared.to_input(), shown

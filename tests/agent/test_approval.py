@@ -52,7 +52,7 @@ async def test_approve_writes_once_with_approver_and_idempotency_key(make_agent,
         pending.args == ARGS
         and "metformin, 500 mg, twice daily for patient abc-123" in pending.summary
     )
-    assert pending.idempotency_key == idempotency_key("t", "prescribe_medication", ARGS)
+    assert pending.idempotency_key == idempotency_key("t", 1, "prescribe_medication", ARGS)
     _, result = await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
     ((args, ctx),) = tools.calls_to("prescribe_medication")
     assert (
@@ -71,7 +71,7 @@ async def test_edit_then_approve_writes_the_edited_arguments(make_agent, tools) 
     await resume(agent, ApprovalDecision(action="edit", args={"dosage": "1000 mg"}))
     ((args, ctx),) = tools.calls_to("prescribe_medication")
     assert args == {**ARGS, "dosage": "1000 mg"}
-    assert ctx.idempotency_key == idempotency_key("t", "prescribe_medication", args)
+    assert ctx.idempotency_key == idempotency_key("t", 1, "prescribe_medication", args)
 
 
 async def test_invalid_edit_writes_nothing_and_asks(make_agent, tools) -> None:
@@ -103,21 +103,35 @@ async def test_double_approval_writes_exactly_once(make_agent, tools) -> None:
     assert first.final_response == "Ordered." and second.final_response == NOTHING_PENDING
 
 
-async def test_same_write_proposed_again_is_not_written_twice(make_agent, tools) -> None:
+async def test_identical_request_in_a_later_turn_is_asked_and_written_again(
+    make_agent, tools
+) -> None:
+    """A deliberate second identical order is a new proposal, not a silent "already saved"."""
     llm = ScriptedBackend(
         [
             *proposal_replies(),
             quality("success_rich"),
             "Ordered.",
             *proposal_replies(),
-            "Already done.",
+            quality("success_rich"),
+            "Ordered again.",
         ]
     )
     agent = make_agent(llm)
-    await propose(agent, tools)
+    first = (await propose(agent, tools)).pending_approval
     await resume(agent, ApprovalDecision(action="approve"))
     _, again = await run(agent, PRESCRIBE)
-    assert again.pending_approval is None and len(tools.calls_to("prescribe_medication")) == 1
+    second = again.pending_approval
+    assert second is not None and len(tools.calls_to("prescribe_medication")) == 1
+    assert second.idempotency_key != first.idempotency_key
+    assert second.idempotency_key == idempotency_key("t", 2, "prescribe_medication", ARGS)
+    _, done = await resume(agent, ApprovalDecision(action="approve"))
+    calls = tools.calls_to("prescribe_medication")
+    assert [ctx.idempotency_key for _, ctx in calls] == [
+        first.idempotency_key,
+        second.idempotency_key,
+    ]
+    assert done.final_response == "Ordered again."
 
 
 @pytest.mark.parametrize("action", ["approve", "reject"])

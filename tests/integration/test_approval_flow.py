@@ -113,7 +113,7 @@ async def test_edit_then_approve_writes_the_edited_dose(app_agent, writes) -> No
         )
     edited = {**ARGS, "dosage": "1000 mg"}
     the_one_write(
-        writes, "1000 mg", "dr.lee", idempotency_key("t", "prescribe_medication", edited), "t"
+        writes, "1000 mg", "dr.lee", idempotency_key("t", 1, "prescribe_medication", edited), "t"
     )
     assert result.tool_calls[-1].args == {**ARGS, "dosage": "1000 mg"}
 

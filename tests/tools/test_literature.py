@@ -236,3 +236,18 @@ def test_spec_matches_the_seed():
     assert (spec.name, spec.label) == ("search_medical_literature", "Medical Literature")
     assert spec.description.startswith("Search PubMed and medical literature databases")
     assert spec.args.model_validate(spec.example.args)
+
+
+async def test_unreachable_service_is_not_called_again_during_its_cool_down(online):
+    with respx.mock:
+        route = respx.get(literature.EUROPE_PMC_URL).mock(
+            side_effect=httpx.ConnectError("network is unreachable")
+        )
+        async with create_client(online) as http:
+            ctx = ToolContext(online, http=http)
+            for query in ("preeclampsia", "urinary albumin creatinine ratio"):
+                outcome = await literature.SPEC.run(
+                    LiteratureSearchArgs.model_construct(query=query), ctx
+                )
+                assert outcome.ok and outcome.data["offline"] is True
+    assert route.call_count == 1

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from ui_fakes import FakeAgent
 
-from docgemma.ehr.client import EHRClient
+from docgemma.config import Settings
+from docgemma.ehr.client import EHRClient, EHRError
 from docgemma.ehr.server import serve_in_thread
+from docgemma.imaging import prepare_image
+from docgemma.ui.handlers import Handlers
 from docgemma.ui.patients import EHRPatients, EHRUnavailable, chart_markdown
+from docgemma.ui.session import SessionState
 
 
 @pytest.fixture(scope="module")
@@ -36,3 +41,61 @@ async def test_unreachable_ehr_is_a_readable_error():
     patients = EHRPatients(EHRClient("http://127.0.0.1:9/fhir", timeout_s=1.0))
     with pytest.raises(EHRUnavailable, match="unavailable"):
         await patients.search("x")
+
+
+async def test_stored_images_of_a_patient_are_listed_and_fetched(fhir_url, tmp_path):
+    client = EHRClient(fhir_url)
+    stored = await client.patient_images("mgarcia-001")
+    assert [(s.id, s.modality, s.date) for s in stored] == [
+        ("mgarcia-001-image-1", "CT", "2025-05-29")
+    ]
+    assert stored[0].description.startswith("CT head") and "CT head" in stored[0].label
+    data = await client.image_bytes(stored[0].id)
+    image = prepare_image(data, 1_000_000)
+    assert image.kind == "png" and image.width == 128
+    assert await client.patient_images("abc-123") == []
+
+
+async def test_image_errors_are_readable(fhir_url):
+    patients = EHRPatients(EHRClient(fhir_url))
+    with pytest.raises(EHRUnavailable, match="could not be loaded"):
+        await patients.image("no-such-image")
+    with pytest.raises(EHRError) as caught:  # an ImagingStudy id is not a Media id
+        await EHRClient(fhir_url).image_bytes("mgarcia-001-study-1")
+    assert caught.value.kind == "not_found"
+
+
+async def test_patient_lookup_for_the_approval_card(fhir_url):
+    patients = EHRPatients(EHRClient(fhir_url))
+    found = await patients.patient("abc-123")
+    assert (found.name, found.birth_date) == ("John Smith", "1958-04-12")
+    assert await patients.patient("nobody-here") is None
+
+
+async def test_a_picked_stored_image_goes_with_the_next_message_like_an_upload(fhir_url, tmp_path):
+    agent = FakeAgent()
+
+    async def get_agent():
+        return agent
+
+    patients = EHRPatients(EHRClient(fhir_url))
+    h = Handlers(Settings(data_dir=tmp_path), get_agent, patients, tmp_path / "uploads")
+    session = SessionState()
+    _, _, picker, _ = await h.select_patient("lchen-002", session)
+    assert [c[1] for c in picker["choices"]] == ["lchen-002-image-1"]
+    assert "CT abdomen" in picker["choices"][0][0]
+    assert await h.pick_image("mgarcia-001-image-1", session) and session.attached is None
+
+    note = await h.pick_image("lchen-002-image-1", session)
+    assert "CT abdomen" in note and "next message" in note
+    await collect(h.submit({"text": "Any renal calculi?", "files": []}, session, None))
+    sent = agent.calls[-1]
+    assert sent["image"].mime_type == "image/png" and sent["message"] == "Any renal calculi?"
+    shown = session.history[0]["content"]["path"]
+    assert shown.startswith(str(tmp_path / "uploads")) and session.attached is None
+    await collect(h.submit({"text": "And now?", "files": []}, session, None))
+    assert agent.calls[-1]["image"] is None  # the pick went with one message only
+
+
+async def collect(gen):
+    return [out async for out in gen]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from docgemma.agent.outcome import ApprovalRequest, TurnResult
 from docgemma.tools.base import Source
+from docgemma.ui.patients import PatientMatch
 from docgemma.ui.render import FALLBACK_NOTICE, answer_markdown, approval_card, link_citations
 
 SOURCES = [
@@ -44,3 +45,19 @@ def test_approval_card_shows_fields_and_the_promise():
     card = approval_card(req, req.args, edited=True)
     assert "| Medication name | metformin |" in card and "Notes" not in card
     assert "(edited)" in card and "until you press **Approve**" in card
+
+
+def test_approval_card_names_the_patient_beside_the_id():
+    req = ApprovalRequest(
+        tool="prescribe_medication",
+        tool_label="Prescription",
+        summary="Metformin",
+        args={"patient_id": "abc-123", "medication_name": "metformin"},
+        idempotency_key="k",
+    )
+    who = PatientMatch(id="abc-123", name="John Smith", birth_date="1958-04-12")
+    card = approval_card(req, req.args, edited=False, patient=who)
+    assert "| Patient id | **John Smith**, born 1958-04-12 (`abc-123`) |" in card
+    other = PatientMatch(id="someone-else", name="Jane Doe")
+    assert "Jane Doe" not in approval_card(req, req.args, edited=False, patient=other)
+    assert "| Patient id | abc-123 |" in approval_card(req, req.args, edited=False)

@@ -7,6 +7,7 @@ every decision it receives so tests can count submissions.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +84,9 @@ class FakeAgent:
     )
     fail_with: Exception | None = None
     delay_s: float = 0.0
+    gate: threading.Event | None = None
+    """When set up, the stream waits before event ``gate_at`` until a test sets the event."""
+    gate_at: int = 0
     calls: list[dict[str, Any]] = field(default_factory=list)
     decisions: list[ApprovalDecision] = field(default_factory=list)
     resume_thinking: list[tuple[bool | None, int | None]] = field(default_factory=list)
@@ -107,9 +111,11 @@ class FakeAgent:
                 "thinking_budget": thinking_budget,
             }
         )
-        for ev in self.events:
+        for n, ev in enumerate(self.events):
             if self.delay_s:
                 await asyncio.sleep(self.delay_s)
+            while n == self.gate_at and self.gate is not None and not self.gate.is_set():
+                await asyncio.sleep(0.05)
             yield ev
         if self.fail_with is not None:
             raise self.fail_with

@@ -78,6 +78,7 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     query = state["user_query"]
     has_image = bool(state.get("has_image"))
     update = turn_reset()
+    update["turn_number"] = state.get("turn_number", 0) + 1
     entities = {
         "patient_ids": patient_ids(query),
         "drug_mentions": drug_dictionary().find(query),

@@ -134,7 +134,8 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
 
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
-        request = approval_request(spec, args, deps.thread_id)
+        turn = state.get("turn_number", 0)
+        request = approval_request(spec, args, deps.thread_id, turn)
         if request.idempotency_key in (state.get("executed_writes") or []):
             outcome = ToolOutcome(
                 data={"already_written": True}, formatted=f"{request.summary} was already saved."
@@ -184,7 +185,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
                     "tool_results": [result],
                     "decisions": [decision(_NODE, "invalid_edit", check.reason)],
                 }
-            request = approval_request(spec, args, deps.thread_id)
+            request = approval_request(spec, args, deps.thread_id, turn)
         ctx = {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key}
 
     emit(
