@@ -7,7 +7,6 @@ output scores as wrong, never as missing, so a strategy cannot look better by fa
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -94,15 +93,6 @@ def find_tool_name(text: str, names: Sequence[str]) -> str | None:
         if match and (best is None or match.start() < best[0]):
             best = (match.start(), name)
     return best[1] if best else None
-
-
-def parse_json_object(text: str) -> dict[str, Any] | None:
-    """The JSON object in ``text``, or ``None`` when there is none (truncated, prose, empty)."""
-    try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, TypeError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def key_order_honoured(emitted: Sequence[str] | None, schema_order: Sequence[str]) -> bool | None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from docgemma.config import Settings
 from experiments import stats
 from experiments.seed_figures import seed_figure, seed_metrics
 from experiments.trial import RunConfig
@@ -40,6 +41,32 @@ PACKAGES = (
     "transformers",
     "outlines",
 )
+RUN_SETTINGS = (
+    "backend",
+    "model_path",
+    "chat_format",
+    "n_ctx",
+    "n_threads",
+    "seed",
+    "openai_base_url",
+    "openai_model",
+    "openai_dialect",
+    "openai_supports_vision",
+    "llm_timeout_s",
+    "llm_max_retries",
+    "hf_model",
+    "hf_supports_vision",
+    "thinking",
+    "thinking_family",
+    "thinking_min_tokens",
+    "thinking_max_tokens",
+    "intent_classifier",
+    "tool_classifier",
+    "result_classifier",
+    "classifier_threshold",
+)
+"""Backend settings that shape a run, written to the manifest. An allow-list, so keys,
+tokens and client secrets never reach a results folder, even when new ones are added."""
 BOOLEAN_HINT = (
     "correct",
     "tool_exact",
@@ -81,6 +108,14 @@ def git_revision() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return f"{rev}+dirty" if dirty else rev
+
+
+def settings_manifest(settings: Settings, model_path: str | None = None) -> dict[str, Any]:
+    """The run's resolved backend settings; ``model_path`` is the file the backend really loaded."""
+    resolved = settings.model_dump(mode="json", include=set(RUN_SETTINGS))
+    if model_path is not None:
+        resolved["model_path"] = model_path
+    return {name: resolved[name] for name in RUN_SETTINGS}
 
 
 def _metric_values(
@@ -199,6 +234,18 @@ def comparison_table(summary: pd.DataFrame, model: str) -> pd.DataFrame:
     )
 
 
+def _seed_notes(suite: str, summary: pd.DataFrame) -> list[str]:
+    """What each seed figure in the table measured, where that differs from the bare metric."""
+    if summary.empty:
+        return []
+    notes = []
+    for strategy, metric in zip(summary["strategy"], summary["metric"], strict=True):
+        figure = seed_figure(suite, strategy, metric)
+        if figure is not None and figure.note:
+            notes.append(f"- `{strategy}` / `{metric}` ({figure.evidence}): {figure.note}\n")
+    return notes
+
+
 def render_report(frame: pd.DataFrame, config: RunConfig, manifest: dict[str, Any], module) -> str:
     info = frame.attrs.get("run", {})
     model = info.get("model", "?")
@@ -224,6 +271,9 @@ def render_report(frame: pd.DataFrame, config: RunConfig, manifest: dict[str, An
     elif frame.get("key_order_honoured") is not None and frame["key_order_honoured"].notna().any():
         parts.append("\nEvery constrained output followed the schema's property order.\n")
     parts += ["\n## Strategy comparison\n", markdown_table(comparison_table(summary, model))]
+    notes = _seed_notes(config.suite, summary)
+    if notes:
+        parts += ["\n### Notes on the seed figures\n", *notes]
     if "llm_judge_score" in frame.columns:
         parts.append(
             f"\n`llm_judge_score` is an LLM-as-judge score from {info.get('llm_judge', '?')}, "
@@ -269,6 +319,7 @@ def save_run(frame: pd.DataFrame, config: RunConfig, started: datetime | None = 
         "model": info.get("model"),
         "backend": info.get("backend"),
         "config": config.model_dump(mode="json"),
+        "backend_settings": info.get("backend_settings"),
         "strategies": info.get("strategies", {}),
         "seed": config.seed,
         "trials": len(frame),
@@ -278,7 +329,11 @@ def save_run(frame: pd.DataFrame, config: RunConfig, started: datetime | None = 
         "platform": platform.platform(),
         "written_at": datetime.now(UTC).isoformat(),
         "key_order_violations": int(len(key_order_violations(frame))),
-        **{k: v for k, v in info.items() if k not in ("strategies", "model", "backend")},
+        **{
+            k: v
+            for k, v in info.items()
+            if k not in ("strategies", "model", "backend", "backend_settings")
+        },
     }
     manifest["figures"] = figures.save_figures(
         frame, module, folder / "figures", Path(config.results_dir)

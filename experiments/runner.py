@@ -25,6 +25,7 @@ from docgemma.llm.registry import create_backend
 from experiments import SUITES
 from experiments.calls import Caller
 from experiments.cases import load_cases
+from experiments.report import settings_manifest
 from experiments.tool_catalog import load_registry
 from experiments.trial import Context, RunConfig, Strategy
 
@@ -84,8 +85,13 @@ def pick_cases(cases: list[Any], n: int | None, stratum: Callable[[Any], str] | 
     return picked
 
 
+def run_settings(config: RunConfig) -> Settings:
+    """The backend settings of a run: the environment's, with the run's backend and seed."""
+    return Settings(backend=config.backend, seed=config.seed)
+
+
 def make_backend(config: RunConfig) -> LLMBackend:
-    return create_backend(Settings(backend=config.backend, seed=config.seed))
+    return create_backend(run_settings(config))
 
 
 async def arun_suite(
@@ -138,9 +144,18 @@ async def arun_suite(
         "strategies": {s.name: s.description for s in strategies},
         "model": backend.model,
         "backend": backend.name,
+        "backend_settings": settings_manifest(
+            run_settings(config.model_copy(update={"backend": backend.name})),
+            model_path=_loaded_path(backend),
+        ),
         **ctx.extras.get("report", {}),
     }
     return frame
+
+
+def _loaded_path(backend: LLMBackend) -> str | None:
+    path = getattr(backend, "model_path", None)
+    return str(path) if path is not None else None
 
 
 async def _trial(strategy: Strategy, case: Any, caller: Caller, ctx: Context) -> dict[str, Any]:

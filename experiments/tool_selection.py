@@ -2,15 +2,21 @@
 
 Strategies: the two-stage baseline (select, then extract arguments; full descriptions,
 no examples); prefix completion (analytical, cognitive); 1/3/10 few-shot examples;
-short and names-only descriptions; joint selection; critical-last argument schemas;
-reasoning before selecting; boolean probing of every tool. Few-shot examples come
-from the other cases of the file; the first one shares the case's expected tool (the
-seed matched it to the intent node's ``suggested_tool`` hint).
+short and names-only descriptions; joint selection; reasoning before selecting; boolean
+probing of every tool; and the field-ordering pair, critical-first against critical-last
+argument schemas. The field-ordering pair skips stage 1 and extracts arguments for the
+case's expected tool, so a wrong tool choice cannot mask the effect of field order.
+Few-shot examples come from the other cases of the file; the first one shares the
+case's expected tool (the seed matched it to the intent node's ``suggested_tool`` hint).
+
+``arg_accuracy`` scores a wrong tool as 0 (end to end); ``arg_accuracy_given_tool``
+scores arguments only on trials whose tool was right, so both stages can be read apart.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from functools import partial
 from typing import Any
 
@@ -26,7 +32,7 @@ from experiments.trial import Context, RunConfig, Strategy, trial_row
 
 SUITE = "tool_selection"
 CASES = "tool_selection"
-PRIMARY_METRICS = ("tool_exact", "tool_acceptable", "arg_accuracy")
+PRIMARY_METRICS = ("tool_exact", "tool_acceptable", "arg_accuracy", "arg_accuracy_given_tool")
 SELECT_TOKENS_REASONING = 128
 PREFIX_TOKENS = 24
 
@@ -56,19 +62,34 @@ def _args_examples(examples: list[ToolCase], tool: str) -> str:
 
 
 def _score(
-    case: ToolCase, calls: list[CallRecord], tool: str | None, args: dict | None, **extra: Any
+    case: ToolCase,
+    calls: list[CallRecord],
+    tool: str | None,
+    args: dict | None,
+    *,
+    selected: bool = True,
+    **extra: Any,
 ) -> dict[str, Any]:
+    """The trial's row; ``selected=False`` when the expected tool was supplied, not chosen.
+
+    A supplied tool says nothing about selection, so the selection columns are left empty.
+    """
     exact = tool == case.expected_tool
+    given_tool = metrics.arg_value_accuracy(case.expected_args, args) if exact else math.nan
     return trial_row(
         calls,
         temperature=0.0,
         parsed={"tool_name": tool, "args": args},
         parse_ok=all(c.ok for c in calls) and tool is not None,
-        predicted_tool=tool,
+        predicted_tool=tool if selected else None,
         expected_tool=case.expected_tool,
-        tool_exact=exact,
-        tool_acceptable=metrics.tool_acceptable(tool, case.expected_tool, case.acceptable_tools),
-        arg_accuracy=metrics.arg_value_accuracy(case.expected_args, args) if exact else 0.0,
+        tool_supplied=not selected,
+        tool_exact=exact if selected else None,
+        tool_acceptable=metrics.tool_acceptable(tool, case.expected_tool, case.acceptable_tools)
+        if selected
+        else None,
+        arg_accuracy=given_tool if exact else 0.0,
+        arg_accuracy_given_tool=given_tool,
         **extra,
     )
 
@@ -100,7 +121,6 @@ async def two_stage(
     *,
     verbosity: str = "full",
     shots: int = 0,
-    critical_last: bool = False,
 ) -> dict[str, Any]:
     examples = _examples(case, ctx, shots) if shots else []
     system = prompts.TOOL_SELECT_SYSTEM.substitute(
@@ -112,10 +132,16 @@ async def two_stage(
     tool = first.parsed["tool_name"] if first.parsed else None
     if tool is None:
         return _score(case, [first], None, None)
-    second = await _extract_args(
-        case, caller, ctx, tool, examples=examples, critical_last=critical_last
-    )
+    second = await _extract_args(case, caller, ctx, tool, examples=examples)
     return _score(case, [first, second], tool, second.parsed)
+
+
+async def field_order(
+    case: ToolCase, caller: Caller, ctx: Context, *, critical_last: bool
+) -> dict[str, Any]:
+    """Stage 2 alone, for the expected tool: argument accuracy under one field order."""
+    call = await _extract_args(case, caller, ctx, case.expected_tool, critical_last=critical_last)
+    return _score(case, [call], case.expected_tool, call.parsed, selected=False)
 
 
 async def prefix_completion(
@@ -189,7 +215,7 @@ async def boolean_probing(case: ToolCase, caller: Caller, ctx: Context) -> dict[
             suitable.append(spec.name)
     tool = suitable[0] if suitable else None
     row = _score(case, calls, tool, None, tools_marked_suitable=len(suitable))
-    row["arg_accuracy"] = float("nan")
+    row["arg_accuracy"] = row["arg_accuracy_given_tool"] = math.nan
     row["parse_ok"] = all(c.ok for c in calls)
     return row
 
@@ -231,9 +257,14 @@ STRATEGIES: dict[str, Strategy] = {
             "joint", "one schema: tool name and every tool's arguments as nullable fields", joint
         ),
         Strategy(
+            "critical_first",
+            "arguments only, for the expected tool; schema order (critical fields first)",
+            partial(field_order, critical_last=False),
+        ),
+        Strategy(
             "critical_last",
-            "two-stage with argument fields in reverse order (optional first)",
-            partial(two_stage, critical_last=True),
+            "arguments only, for the expected tool; fields reversed (optional first)",
+            partial(field_order, critical_last=True),
         ),
         Strategy(
             "reasoning_then_select",

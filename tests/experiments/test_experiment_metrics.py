@@ -85,13 +85,6 @@ def test_find_tool_name_takes_the_first_mentioned():
     assert metrics.find_tool_name("the one that is most appropriate", names) is None
 
 
-def test_parse_json_object_rejects_unparsable_and_non_objects():
-    assert metrics.parse_json_object('{"a": 1}') == {"a": 1}
-    assert metrics.parse_json_object('{"tool_name": "check_dr') is None
-    assert metrics.parse_json_object("") is None
-    assert metrics.parse_json_object("[1, 2]") is None
-
-
 @pytest.mark.parametrize(
     ("emitted", "order", "honoured"),
     [
