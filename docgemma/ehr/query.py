@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from docgemma.ehr.errors import FHIRError
-from docgemma.ehr.search_params import SORTABLE, SearchParam, params_for
+from docgemma.ehr.search_params import SORTABLE, SearchParam, fold, params_for
 from docgemma.ehr.store import Clause
 
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$")
@@ -42,7 +42,7 @@ def _value_condition(
     name: str, param: SearchParam, modifier: str | None, value: str
 ) -> tuple[str, list[str]]:
     if param.kind == "string":
-        text = value.lower()
+        text = fold(value)  # the index holds folded strings, so :exact ignores case and accents too
         if modifier == "exact":
             return "value = ?", [text]
         escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -7,6 +7,7 @@ is a few indexed SQL look-ups rather than a scan of every resource's JSON.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -185,6 +186,12 @@ def _token_values(value: Any) -> Iterator[str]:
         yield f"{value.get('system', '')}|{code}"
 
 
+def fold(text: str) -> str:
+    """FHIR string search is case- and accent-insensitive: "Müller" finds "Muller" and back."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
 def index_values(resource: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(param, value) rows to index for a resource."""
     for name, param in params_for(resource["resourceType"]).items():
@@ -192,7 +199,7 @@ def index_values(resource: dict[str, Any]) -> Iterator[tuple[str, str]]:
             if raw is None:
                 continue
             if param.kind == "string":
-                yield name, str(raw).lower()
+                yield name, fold(str(raw))
             elif param.kind == "token":
                 for token in _token_values(raw):
                     yield name, token

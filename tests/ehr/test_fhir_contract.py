@@ -237,3 +237,12 @@ def test_bad_requests_are_400_operation_outcomes(
     fhir: httpx.Client, method: str, path: str, kwargs: dict
 ) -> None:
     _outcome(getattr(fhir, method)(path, **kwargs), 400)
+
+
+@pytest.mark.parametrize("family", ["Müller", "MULLER", "mull"])
+def test_string_search_ignores_case_and_accents(fhir, family: str) -> None:
+    """FHIR string search: case- and accent-insensitive prefix match (Thomas Muller)."""
+    reply = fhir.get("/Patient", params={"family": family})
+    assert reply.status_code == 200
+    ids = {e["resource"]["id"] for e in reply.json().get("entry", [])}
+    assert "tmuller-007" in ids
