@@ -10,6 +10,7 @@ from __future__ import annotations
 from string import Template
 
 from docgemma.agent.prompts import INTENT_SYSTEM as INTENT_SYSTEM
+from docgemma.agent.prompts import SYNTHESIZE_SYSTEM
 
 CLINICAL_IDENTITY = "You are a clinical decision-support assistant."
 
@@ -125,15 +126,7 @@ arguments), ask_user (ask the clinician for missing or ambiguous information), s
 this tool and continue).""")
 
 SYNTHESIS_SYSTEMS = {
-    "brief": """\
-You are a clinical decision-support assistant. Provide a clear, concise response to the
-clinician based on the information below.
-
-Guidelines:
-- Include only the most critical findings
-- If information was unavailable, state this clearly without speculating
-- Do not reference any system internals, tool names, or databases
-- Use standard medical terminology appropriate for a clinical audience""",
+    "brief": SYNTHESIZE_SYSTEM.render(),  # the agent's own synthesis prompt
     "comprehensive": """\
 You are a clinical decision-support assistant. Give the clinician a thorough answer
 based on the information below: cover every relevant finding, explain its clinical significance
