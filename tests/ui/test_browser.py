@@ -27,6 +27,9 @@ pytestmark = [
     ),
 ]
 SPINNER = "#chat .loading-spinner"
+PROGRESS = ".progress-text"
+"""Gradio's status overlay on a component an event is still updating."""
+SETTLE_MS = 750
 README_SHOT = ROOT / "data" / "screenshots" / "app.png"
 IMAGE_LIMIT = 100_000
 """The double's app takes smaller images, so an over-limit upload stays small."""
@@ -102,8 +105,22 @@ def use_patient(page, name, patient_id):
 
 
 def finish(page, timeout_ms):
+    """Wait for the answer, then for the steps chained after it (follow-ups, card, note).
+
+    Those steps run after the chat's spinner has gone, so the page counts as settled
+    only once no component has shown Gradio's progress overlay for a while.
+    """
     page.get_by_text("Reasoning").last.wait_for(timeout=timeout_ms)
     page.wait_for_function(f"!document.querySelector('{SPINNER}')", timeout=timeout_ms)
+    page.evaluate("window.__idleSince = null")
+    page.wait_for_function(
+        f"""() => {{
+            if (document.querySelector('{PROGRESS}')) {{ window.__idleSince = null; return false; }}
+            window.__idleSince ??= Date.now();
+            return Date.now() - window.__idleSince > {SETTLE_MS};
+        }}""",
+        timeout=timeout_ms,
+    )
 
 
 def last_bot_text(page):
@@ -175,7 +192,7 @@ def test_a_stored_patient_image_is_attached_and_reaches_the_agent(browser, fake_
     media = httpx.get(f"{fake_url}/fhir/Media/lchen-002-image-1").json()
     assert sent["image"].data == base64.b64decode(media["content"]["data"])
     assert sent["patient"] == "lchen-002" and sent["message"] == "Any renal calculi on this CT?"
-    assert not page.locator("#attachment-note").inner_text().strip()
+    assert not page.locator("#attachment-note").inner_text().strip()  # used once, then gone
     shot(page, "04b_stored_image")
 
 
