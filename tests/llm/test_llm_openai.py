@@ -157,7 +157,7 @@ async def test_closed_port_is_unavailable_within_the_timeout() -> None:
     start = time.monotonic()
     with pytest.raises(ModelUnavailable, match="ConnectError"):
         await backend.structured(messages(("user", "hi")), IntentClassification)
-    assert time.monotonic() - start < 2.5
+    assert time.monotonic() - start < 3.0  # one 2 s budget, not one per retry
     await backend.aclose()
 
 
@@ -171,7 +171,7 @@ async def test_silent_server_is_unavailable_within_the_timeout() -> None:
         start = time.monotonic()
         with pytest.raises(ModelUnavailable):
             _ = [p async for p in backend.stream(messages(("user", "hi")))]
-        assert time.monotonic() - start < 2.0
+        assert time.monotonic() - start < 3.0  # one 1.5 s budget, not one per retry
         await backend.aclose()
 
 
