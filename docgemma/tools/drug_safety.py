@@ -21,15 +21,13 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
-    ServiceOffline,
     ToolFailure,
     client_for,
     error_outcome,
-    failure_outcome,
     get_json,
     offline_outcome,
-    unexpected_outcome,
 )
 from docgemma.tools.text import shorten
 
@@ -152,34 +150,28 @@ def format_safety(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@guarded(LABEL, lambda a: (a.drug_name or "").strip() or None, service=SERVICE)
 async def check_drug_safety(args: DrugSafetyArgs, ctx: ToolContext) -> ToolOutcome:
     drug = (args.drug_name or "").strip()
-    try:
-        if not clean_drug_name(drug):
-            return error_outcome(
-                ToolErrorType.INVALID_ARGS,
-                LABEL,
-                entity=drug or None,
-                detail=f"drug_name={drug!r}",
-                message="A drug name is needed to look up its FDA safety information.",
-            )
-        if ctx.settings.offline:
-            return offline_outcome(LABEL, SERVICE, entity=drug)
-        async with client_for(ctx) as client:
-            label = await fetch_label(client, drug, ctx.settings.tool_timeout_s)
-        data = summarize_label(label, drug)
-        return ToolOutcome(
-            data=data,
-            formatted=format_safety(data),
-            entity=drug,
-            sources=[label_source(label, drug)],
+    if not clean_drug_name(drug):
+        return error_outcome(
+            ToolErrorType.INVALID_ARGS,
+            LABEL,
+            entity=drug or None,
+            detail=f"drug_name={drug!r}",
+            message="A drug name is needed to look up its FDA safety information.",
         )
-    except ServiceOffline as failure:
-        return offline_outcome(LABEL, SERVICE, entity=drug, detail=failure.detail)
-    except ToolFailure as failure:
-        return failure_outcome(failure, LABEL, entity=drug)
-    except Exception as exc:  # noqa: BLE001 — tools never raise into the graph
-        return unexpected_outcome(exc, LABEL, entity=drug)
+    if ctx.settings.offline:
+        return offline_outcome(LABEL, SERVICE, entity=drug)
+    async with client_for(ctx) as client:
+        label = await fetch_label(client, drug, ctx.settings.tool_timeout_s)
+    data = summarize_label(label, drug)
+    return ToolOutcome(
+        data=data,
+        formatted=format_safety(data),
+        entity=drug,
+        sources=[label_source(label, drug)],
+    )
 
 
 SPEC = ToolSpec(

@@ -24,7 +24,7 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
-from docgemma.tools.ehr_guard import check_patient_id, ehr_client, guarded, require
+from docgemma.tools.ehr_guard import check_patient_id, ehr_client, require
 from docgemma.tools.ehr_writes import (
     ALLERGY_LABEL,
     NOTE_LABEL,
@@ -33,6 +33,7 @@ from docgemma.tools.ehr_writes import (
     prescribe_medication,
     save_clinical_note,
 )
+from docgemma.tools.guard import guarded
 from docgemma.tools.http import error_outcome
 
 __all__ = [

@@ -20,7 +20,8 @@ from docgemma.ehr.chart import human_name
 from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
 from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
-from docgemma.tools.ehr_guard import Refused, check_patient_id, ehr_client, guarded, require
+from docgemma.tools.ehr_guard import check_patient_id, ehr_client, require
+from docgemma.tools.guard import Refused, guarded
 from docgemma.tools.http import error_outcome
 
 log = logging.getLogger(__name__)

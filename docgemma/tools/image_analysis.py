@@ -22,7 +22,9 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
-from docgemma.tools.http import error_outcome, unexpected_outcome
+from docgemma.tools.guard import guarded
+from docgemma.tools.http import error_outcome
+from docgemma.tools.text import squash
 
 LABEL = "Image Analysis"
 TEMPERATURE = 0.3
@@ -135,12 +137,10 @@ async def analyze_image(llm: Any, image: Any, query: str, max_bytes: int) -> Too
     )
 
 
+@guarded(LABEL, lambda a: "the attached image")
 async def analyze_medical_image(args: ImageAnalysisArgs, ctx: ToolContext) -> ToolOutcome:
-    query = " ".join((args.query or "").split()) or "Describe the findings."
-    try:
-        return await analyze_image(ctx.llm, ctx.image, query, ctx.settings.max_image_bytes)
-    except Exception as exc:  # noqa: BLE001 — tools never raise into the graph
-        return unexpected_outcome(exc, LABEL, entity="the attached image")
+    query = squash(args.query) or "Describe the findings."
+    return await analyze_image(ctx.llm, ctx.image, query, ctx.settings.max_image_bytes)
 
 
 SPEC = ToolSpec(

@@ -28,14 +28,13 @@ from docgemma.tools.base import (
     ToolSpec,
 )
 from docgemma.tools.drug_safety import clean_drug_name, fetch_label, label_source
+from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
     client_for,
     error_outcome,
-    failure_outcome,
-    unexpected_outcome,
 )
-from docgemma.tools.text import shorten
+from docgemma.tools.text import shorten, squash
 
 log = logging.getLogger(__name__)
 LABEL = "Drug Interaction Check"
@@ -58,7 +57,7 @@ ANSM_SOURCE = Source(
 def _distinct_names(names: list[str]) -> list[str]:
     seen: dict[str, str] = {}
     for name in names:
-        cleaned = " ".join((name or "").split())
+        cleaned = squash(name)
         if clean_drug_name(cleaned) and cleaned.lower() not in seen:
             seen[cleaned.lower()] = cleaned
     return list(seen.values())
@@ -180,6 +179,7 @@ async def _fetch_labels(ctx: ToolContext, drugs: list[str]) -> dict[str, dict[st
     return labels
 
 
+@guarded(LABEL, lambda a: ", ".join(_distinct_names(list(a.drug_names or []))) or None)
 async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -> ToolOutcome:
     drugs = _distinct_names(list(args.drug_names or []))
     entity = ", ".join(drugs) or None
@@ -191,70 +191,65 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
             detail=f"drug_names={args.drug_names!r}",
             message="At least two different drug names are needed to check for interactions.",
         )
-    try:
-        labels: dict[str, dict[str, Any]] = {}
-        online = not ctx.settings.offline
-        fda_problem: str | None = None
-        if online:
-            try:
-                labels = await _fetch_labels(ctx, drugs)
-            except ToolFailure as failure:
-                log.info("openFDA failed (%s): %s", failure.error_type.value, failure.detail)
-                fda_problem = _FDA_PROBLEMS.get(failure.error_type, "could not be used")
-            except Exception:  # noqa: BLE001 — any openFDA problem falls back on ANSM
-                log.exception("openFDA labels could not be used")
-                fda_problem = "could not be used"
-            online = fda_problem is None
-        resolved, graded = await asyncio.to_thread(_ansm_lookup, drugs, labels)
-        unknown = [d for d in drugs if d not in resolved and d not in labels]
-        if len(drugs) - len(unknown) < 2:
-            return error_outcome(
-                ToolErrorType.DRUG_NOT_IN_DATABASE,
-                LABEL,
-                entity=", ".join(unknown),
-                detail=f"recognised: ANSM={sorted(resolved)}, FDA labels={sorted(labels)}",
-            )
-        mentions = label_mentions(labels, drugs) if online else []
-        data = {
-            "drugs": drugs,
-            "interactions": [
-                {
-                    "drug_a": i.drug_a,
-                    "drug_b": i.drug_b,
-                    "severity": i.severity,
-                    "severity_fr": i.severity_fr,
-                    "mechanism_fr": i.mechanism_fr,
-                    "advice_fr": i.advice_fr,
-                    "source": ansm.PROVENANCE,
-                }
-                for i in graded
-            ],
-            "label_mentions": mentions,
-            "not_found": unknown,
-            "ansm_substances": {d: s.name for d, s in resolved.items()},
-            "online": online,
-            "fda_labels_unavailable": fda_problem,
-        }
-        sources = [ANSM_SOURCE] if resolved else []
-        sources += [label_source(labels[d], d) for d in drugs if d in labels] if online else []
-        return ToolOutcome(
-            data=data,
-            formatted=format_result(
-                drugs,
-                graded,
-                mentions,
-                unknown,
-                online,
-                not_graded=[d for d in drugs if d in labels and d not in resolved],
-                fda_problem=fda_problem,
-            ),
-            entity=entity,
-            sources=sources,
+    labels: dict[str, dict[str, Any]] = {}
+    online = not ctx.settings.offline
+    fda_problem: str | None = None
+    if online:
+        try:
+            labels = await _fetch_labels(ctx, drugs)
+        except ToolFailure as failure:
+            log.info("openFDA failed (%s): %s", failure.error_type.value, failure.detail)
+            fda_problem = _FDA_PROBLEMS.get(failure.error_type, "could not be used")
+        except Exception:  # noqa: BLE001 — any openFDA problem falls back on ANSM
+            log.exception("openFDA labels could not be used")
+            fda_problem = "could not be used"
+        online = fda_problem is None
+    resolved, graded = await asyncio.to_thread(_ansm_lookup, drugs, labels)
+    unknown = [d for d in drugs if d not in resolved and d not in labels]
+    if len(drugs) - len(unknown) < 2:
+        return error_outcome(
+            ToolErrorType.DRUG_NOT_IN_DATABASE,
+            LABEL,
+            entity=", ".join(unknown),
+            detail=f"recognised: ANSM={sorted(resolved)}, FDA labels={sorted(labels)}",
         )
-    except ToolFailure as failure:
-        return failure_outcome(failure, LABEL, entity=entity)
-    except Exception as exc:  # noqa: BLE001 — tools never raise into the graph
-        return unexpected_outcome(exc, LABEL, entity=entity)
+    mentions = label_mentions(labels, drugs) if online else []
+    data = {
+        "drugs": drugs,
+        "interactions": [
+            {
+                "drug_a": i.drug_a,
+                "drug_b": i.drug_b,
+                "severity": i.severity,
+                "severity_fr": i.severity_fr,
+                "mechanism_fr": i.mechanism_fr,
+                "advice_fr": i.advice_fr,
+                "source": ansm.PROVENANCE,
+            }
+            for i in graded
+        ],
+        "label_mentions": mentions,
+        "not_found": unknown,
+        "ansm_substances": {d: s.name for d, s in resolved.items()},
+        "online": online,
+        "fda_labels_unavailable": fda_problem,
+    }
+    sources = [ANSM_SOURCE] if resolved else []
+    sources += [label_source(labels[d], d) for d in drugs if d in labels] if online else []
+    return ToolOutcome(
+        data=data,
+        formatted=format_result(
+            drugs,
+            graded,
+            mentions,
+            unknown,
+            online,
+            not_graded=[d for d in drugs if d in labels and d not in resolved],
+            fda_problem=fda_problem,
+        ),
+        entity=entity,
+        sources=sources,
+    )
 
 
 SPEC = ToolSpec(

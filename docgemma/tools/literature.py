@@ -22,16 +22,15 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
     client_for,
     error_outcome,
-    failure_outcome,
     get_json,
-    unexpected_outcome,
 )
 from docgemma.tools.literature_index import PROVENANCE, get_index
-from docgemma.tools.text import shorten
+from docgemma.tools.text import shorten, squash
 
 LABEL = "Medical Literature"
 EUROPE_PMC_URL = "https://www.ebi.ac.uk/europepmc/webservices/rest/search"
@@ -153,8 +152,9 @@ def _outcome(query: str, articles: list[dict[str, Any]], offline: bool) -> ToolO
     )
 
 
+@guarded(LABEL, lambda a: f"“{squash(a.query)}”")
 async def search_medical_literature(args: LiteratureSearchArgs, ctx: ToolContext) -> ToolOutcome:
-    query = " ".join((args.query or "").split())
+    query = squash(args.query)
     if not query:
         return error_outcome(
             ToolErrorType.INVALID_ARGS,
@@ -162,18 +162,13 @@ async def search_medical_literature(args: LiteratureSearchArgs, ctx: ToolContext
             detail=f"query={args.query!r}",
             message="A search topic is needed to search the medical literature.",
         )
-    try:
-        if not ctx.settings.offline:
-            try:
-                return _outcome(query, await _search_online(ctx, query), offline=False)
-            except ToolFailure as failure:
-                if failure.error_type is not ToolErrorType.SERVICE_UNAVAILABLE:
-                    raise
-        return _outcome(query, await _search_offline(ctx.settings, query), offline=True)
-    except ToolFailure as failure:
-        return failure_outcome(failure, LABEL, entity=f"“{query}”")
-    except Exception as exc:  # noqa: BLE001 — tools never raise into the graph
-        return unexpected_outcome(exc, LABEL, entity=query)
+    if not ctx.settings.offline:
+        try:
+            return _outcome(query, await _search_online(ctx, query), offline=False)
+        except ToolFailure as failure:
+            if failure.error_type is not ToolErrorType.SERVICE_UNAVAILABLE:
+                raise
+    return _outcome(query, await _search_offline(ctx.settings, query), offline=True)
 
 
 SPEC = ToolSpec(

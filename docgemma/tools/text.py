@@ -1,11 +1,17 @@
-"""Text shortening shared by the tools: results must fit a small model's context window."""
+"""Text clean-up shared by the tools: arguments arrive with stray whitespace, and results
+must fit a small model's context window."""
 
 from __future__ import annotations
 
 
+def squash(text: str | None) -> str:
+    """Collapse runs of whitespace to single spaces; a missing text is empty."""
+    return " ".join((text or "").split())
+
+
 def shorten(text: str, limit: int) -> str:
     """Collapse whitespace and cut at the last sentence (or word) that fits ``limit``."""
-    text = " ".join(text.split())
+    text = squash(text)
     if len(text) <= limit:
         return text
     cut = text[:limit]

@@ -19,16 +19,15 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
-    ServiceOffline,
     ToolFailure,
     client_for,
     error_outcome,
-    failure_outcome,
     get_json,
     offline_outcome,
-    unexpected_outcome,
 )
+from docgemma.tools.text import squash
 
 LABEL = "Clinical Trials"
 CTGOV_URL = "https://clinicaltrials.gov/api/v2/studies"
@@ -149,8 +148,9 @@ def format_studies(
     return "\n".join(lines)
 
 
+@guarded(LABEL, lambda a: squash(a.condition), service=SERVICE)
 async def find_clinical_trials(args: ClinicalTrialsArgs, ctx: ToolContext) -> ToolOutcome:
-    condition = " ".join((args.condition or "").split())
+    condition = squash(args.condition)
     if not condition:
         return error_outcome(
             ToolErrorType.INVALID_ARGS,
@@ -158,42 +158,33 @@ async def find_clinical_trials(args: ClinicalTrialsArgs, ctx: ToolContext) -> To
             detail=f"condition={args.condition!r}",
             message="A condition or treatment is needed to search for clinical trials.",
         )
-    try:
-        if ctx.settings.offline:
-            return offline_outcome(LABEL, SERVICE, entity=condition)
-        wanted = status_filter(args.status)
-        note = ""
-        if args.status and not wanted:
-            note = (
-                f" (the status “{args.status}” is not a registry status, so all statuses are shown)"
-            )
-        async with client_for(ctx) as client:
-            studies, total = await search_studies(
-                client, condition, wanted, deadline_s=ctx.settings.tool_timeout_s
-            )
-        if not studies:
-            where = f"{condition} ({args.status})" if wanted else condition
-            return error_outcome(ToolErrorType.NOT_FOUND, LABEL, entity=where, detail="0 studies")
-        return ToolOutcome(
-            data={
-                "condition": condition,
-                "status_filter": wanted,
-                "total": total,
-                "studies": studies,
-            },
-            formatted=format_studies(condition, studies, total, note),
-            entity=condition,
-            sources=[
-                Source(title=f"{s['nct_id']}: {s['title']}", url=s["url"], kind="trial")
-                for s in studies
-            ],
+    if ctx.settings.offline:
+        return offline_outcome(LABEL, SERVICE, entity=condition)
+    wanted = status_filter(args.status)
+    note = ""
+    if args.status and not wanted:
+        note = f" (the status “{args.status}” is not a registry status, so all statuses are shown)"
+    async with client_for(ctx) as client:
+        studies, total = await search_studies(
+            client, condition, wanted, deadline_s=ctx.settings.tool_timeout_s
         )
-    except ServiceOffline as failure:
-        return offline_outcome(LABEL, SERVICE, entity=condition, detail=failure.detail)
-    except ToolFailure as failure:
-        return failure_outcome(failure, LABEL, entity=condition)
-    except Exception as exc:  # noqa: BLE001 — tools never raise into the graph
-        return unexpected_outcome(exc, LABEL, entity=condition)
+    if not studies:
+        where = f"{condition} ({args.status})" if wanted else condition
+        return error_outcome(ToolErrorType.NOT_FOUND, LABEL, entity=where, detail="0 studies")
+    return ToolOutcome(
+        data={
+            "condition": condition,
+            "status_filter": wanted,
+            "total": total,
+            "studies": studies,
+        },
+        formatted=format_studies(condition, studies, total, note),
+        entity=condition,
+        sources=[
+            Source(title=f"{s['nct_id']}: {s['title']}", url=s["url"], kind="trial")
+            for s in studies
+        ],
+    )
 
 
 SPEC = ToolSpec(
