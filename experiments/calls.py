@@ -12,7 +12,7 @@ import asyncio
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -36,7 +36,6 @@ class CallRecord:
     """Top-level keys in the order emitted; ``None`` for free-text calls."""
     schema_order: list[str] | None = None
     finish_reason: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

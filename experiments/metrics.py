@@ -158,10 +158,6 @@ def raw_error_leaked(text: str, raw_error: str) -> bool:
     return any(t.lower() in (text or "").lower() for t in tokens)
 
 
-def plan_exact(predicted: Sequence[str] | None, expected: Sequence[str]) -> bool:
-    return predicted is not None and list(predicted) == list(expected)
-
-
 def coverage_curve(
     confidence: Sequence[float],
     correct: Sequence[bool],

@@ -22,11 +22,11 @@ import pandas as pd
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.registry import create_backend
+from docgemma.tools.registry import build_registry
 from experiments import SUITES
 from experiments.calls import Caller
 from experiments.cases import load_cases
 from experiments.report import settings_manifest
-from experiments.tool_catalog import load_registry
 from experiments.trial import Context, RunConfig, Strategy
 
 log = logging.getLogger(__name__)
@@ -109,10 +109,7 @@ async def arun_suite(
             if hasattr(module, "load")
             else load_cases(module.CASES, config.data_dir)
         )
-        registry, source = load_registry()
-        ctx = Context(
-            config=config, cases=cases, registry=registry, extras={"registry_source": source}
-        )
+        ctx = Context(config=config, cases=cases, registry=build_registry())
         caller = Caller(backend, concurrency=config.concurrency, token_cap=config.token_cap)
         if hasattr(module, "prepare"):
             await module.prepare(ctx, caller)
@@ -139,7 +136,6 @@ async def arun_suite(
         frame = pd.DataFrame(columns=LEADING)
     frame = frame[[*LEADING, *[c for c in frame.columns if c not in LEADING]]]
     frame.attrs["run"] = {
-        "registry_source": source,
         "batched_calls": list(caller.batches),
         "strategies": {s.name: s.description for s in strategies},
         "model": backend.model,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,8 +89,3 @@ def trial_row(
         "key_order_honoured": all(known) if known else None,
         **measured,
     }
-
-
-def mean(values: Sequence[float]) -> float:
-    kept = [v for v in values if v is not None and not math.isnan(v)]
-    return sum(kept) / len(kept) if kept else math.nan

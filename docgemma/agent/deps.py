@@ -10,8 +10,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
 from docgemma.agent.classifiers import Classifier
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
@@ -37,13 +35,6 @@ class AgentDeps:
     image: ImageInput | None = None
     thinking: ThinkingConfig | None = None
     """This turn's thinking before the answer; None: answer directly."""
-
-    selection_model: type[BaseModel] | None = None
-    """Stage-1 schema, built once per agent so backends can cache its grammar."""
-
-    def __post_init__(self) -> None:
-        if self.selection_model is None:
-            self.selection_model = self.registry.selection_model()
 
     def classifier(self, task: str) -> Classifier | None:
         """The embedding classifier for a task, when settings route that task to one."""

@@ -111,6 +111,20 @@ def _stored_image(media: dict[str, Any]) -> StoredImage:
     )
 
 
+def idempotent_entry(resource: dict[str, Any], key: str) -> dict[str, Any]:
+    """A transaction entry that creates ``resource`` once per ``key``: the key is stored as an
+    identifier and the create is conditional on it, so a retried write finds the first."""
+    identifier = {"system": IDEMPOTENCY_SYSTEM, "value": key}
+    return {
+        "resource": {**resource, "identifier": [*resource.get("identifier", []), identifier]},
+        "request": {
+            "method": "POST",
+            "url": resource["resourceType"],
+            "ifNoneExist": f"identifier={IDEMPOTENCY_SYSTEM}|{key}",
+        },
+    }
+
+
 class EHRClient:
     """Async FHIR access for the tools; one instance per app, safe to share."""
 
@@ -264,18 +278,7 @@ class EHRClient:
 
         Returns (reference, created); ``created`` is False when an earlier call made it.
         """
-        identifier = {"system": IDEMPOTENCY_SYSTEM, "value": idempotency_key}
-        tagged = {**resource, "identifier": [*resource.get("identifier", []), identifier]}
-        return await self.create_if_none_exist(
-            tagged, f"identifier={IDEMPOTENCY_SYSTEM}|{idempotency_key}"
-        )
-
-    async def create_if_none_exist(
-        self, resource: dict[str, Any], criteria: str
-    ) -> tuple[str, bool]:
-        """FHIR conditional create (in a one-entry transaction); returns (reference, created)."""
-        request = {"method": "POST", "url": resource["resourceType"], "ifNoneExist": criteria}
-        (result,) = await self.transaction([{"resource": resource, "request": request}])
+        (result,) = await self.transaction([idempotent_entry(resource, idempotency_key)])
         return result
 
     async def transaction(self, entries: list[dict[str, Any]]) -> list[tuple[str, bool]]:
@@ -296,10 +299,3 @@ class EHRClient:
         if len(results) != len(entries):
             raise EHRError("server_error", f"Transaction response has {len(results)} entries")
         return results
-
-    async def create(self, resource: dict[str, Any]) -> dict[str, Any]:
-        return _plain(
-            await self._call(
-                self._fhir.execute(resource["resourceType"], method="post", data=resource)
-            )
-        )

@@ -35,6 +35,7 @@ from docgemma.llm.llamacpp_sampling import (
     special_stop_ids,
 )
 from docgemma.llm.schema import token_budget, validated
+from docgemma.llm.threads import iterate_in_thread
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 log = logging.getLogger(__name__)
@@ -246,48 +247,3 @@ class LlamaCppBackend:
 
     async def aclose(self) -> None:
         self._llm.close()
-
-
-async def iterate_in_thread(iterator: Iterator[str]) -> AsyncIterator[str]:
-    """Drive a blocking iterator in a worker thread without blocking the event loop.
-
-    When the consumer stops early the worker closes the iterator at its next item, so
-    an abandoned stream releases the model's lock instead of decoding to ``max_tokens``.
-    """
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-    stop = threading.Event()
-
-    def post(kind: str, value: Any) -> None:
-        try:
-            loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
-        except RuntimeError:  # the loop is closed: nobody is listening any more
-            stop.set()
-
-    def run() -> None:
-        try:
-            for item in iterator:
-                if stop.is_set():
-                    return
-                post("item", item)
-            post("end", None)
-        except BaseException as exc:  # handed to the consumer, raised there
-            post("error", exc)
-        finally:
-            close = getattr(iterator, "close", None)
-            if close is not None:
-                close()
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    try:
-        while True:
-            kind, value = await queue.get()
-            if kind == "item":
-                yield value
-            elif kind == "error":
-                raise value
-            else:
-                break
-    finally:
-        stop.set()

@@ -16,13 +16,13 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from docgemma.config import Settings
 from docgemma.llm import chat_format
-from docgemma.llm.errors import ConfigurationError, SchemaNotSupported, StructuredOutputError
+from docgemma.llm.errors import ConfigurationError, SchemaNotSupported
 from docgemma.llm.http_retry import RequestRejected, RetryingClient
-from docgemma.llm.schema import check_bounded, emitted_key_order, json_schema, token_budget
+from docgemma.llm.schema import check_bounded, json_schema, token_budget, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 __all__ = ["Dialect", "OpenAIBackend", "RequestRejected", "response_format"]
@@ -192,22 +192,14 @@ class OpenAIBackend:
             ),
         )
         choice = data["choices"][0]
-        text = choice["message"].get("content") or ""
-        try:
-            value = schema.model_validate_json(text)
-        except ValidationError as exc:
-            raise StructuredOutputError(
-                f"{schema.__name__}: server output is not valid ({exc.error_count()} errors, "
-                f"finish={choice.get('finish_reason')})",
-                text,
-            ) from exc
-        return StructuredGeneration[schema](
-            value=value,
-            text=text,
-            key_order=emitted_key_order(text),
-            usage=_usage(data),
-            latency_s=time.perf_counter() - start,
-            finish_reason=choice.get("finish_reason"),
+        return validated(
+            schema,
+            Generation(
+                text=choice["message"].get("content") or "",
+                usage=_usage(data),
+                latency_s=time.perf_counter() - start,
+                finish_reason=choice.get("finish_reason"),
+            ),
         )
 
     async def generate(

@@ -14,10 +14,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from docgemma.llm.errors import StructuredOutputError
-from docgemma.llm.schema import check_bounded, emitted_key_order
+from docgemma.llm.schema import check_bounded, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 Reply = str | dict[str, Any] | BaseModel | Exception
@@ -94,22 +93,17 @@ class ScriptedBackend:
             raw = json.dumps(reply)
         else:
             raw = reply
-        try:
-            value = schema.model_validate_json(raw)
-        except ValidationError as exc:
-            raise StructuredOutputError(
-                f"{schema.__name__}: {exc.error_count()} validation errors", raw
-            ) from exc
-        return StructuredGeneration[schema](
-            value=value,
-            text=raw,
-            key_order=emitted_key_order(raw),
-            usage=Usage(
-                prompt_tokens=self.count_tokens(self.render(messages)),
-                completion_tokens=self.count_tokens(raw),
+        return validated(
+            schema,
+            Generation(
+                text=raw,
+                usage=Usage(
+                    prompt_tokens=self.count_tokens(self.render(messages)),
+                    completion_tokens=self.count_tokens(raw),
+                ),
+                latency_s=time.perf_counter() - start,
+                finish_reason="stop",
             ),
-            latency_s=time.perf_counter() - start,
-            finish_reason="stop",
         )
 
     async def generate(

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.errors import ConfigurationError
 from docgemma.llm.types import Message, StreamChunk
@@ -67,15 +65,6 @@ class ThinkingConfig(BaseModel):
 
     def resolved(self) -> ThinkingDelimiters:
         return self.delimiters or delimiters_for(self.family)
-
-    @classmethod
-    def from_settings(cls, settings: Settings, **overrides: Any) -> ThinkingConfig:
-        return cls(
-            family=settings.thinking_family,
-            min_tokens=settings.thinking_min_tokens,
-            max_tokens=settings.thinking_max_tokens,
-            **overrides,
-        )
 
 
 class ThinkingResult(BaseModel):

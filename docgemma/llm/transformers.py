@@ -18,8 +18,8 @@ from pydantic import BaseModel
 from docgemma.config import Settings
 from docgemma.llm import chat_format
 from docgemma.llm.errors import ConfigurationError
-from docgemma.llm.llamacpp import iterate_in_thread
 from docgemma.llm.schema import check_bounded, token_budget, validated
+from docgemma.llm.threads import iterate_in_thread
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
 INSTALL_HINT = (

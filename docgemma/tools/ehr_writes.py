@@ -17,7 +17,7 @@ from typing import Any
 
 from docgemma.ehr import builders
 from docgemma.ehr.chart import human_name
-from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM
+from docgemma.ehr.client import idempotent_entry
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
 from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
 from docgemma.tools.ehr_guard import check_patient_id, ehr_client, require
@@ -84,22 +84,11 @@ def _write_entries(
     Provenance on its target — so a retried approval yields exactly one of each.
     """
     placeholder = f"urn:uuid:{uuid.uuid4()}"
-    identifier = {"system": IDEMPOTENCY_SYSTEM, "value": key}
-    tagged = {**resource, "identifier": [*resource.get("identifier", []), identifier]}
     record = builders.provenance(
         placeholder, pid, ctx.approved_by or "", now, session_id=ctx.session_id, idempotency_key=key
     )
-    rtype = resource["resourceType"]
     return [
-        {
-            "fullUrl": placeholder,
-            "resource": tagged,
-            "request": {
-                "method": "POST",
-                "url": rtype,
-                "ifNoneExist": f"identifier={IDEMPOTENCY_SYSTEM}|{key}",
-            },
-        },
+        {"fullUrl": placeholder, **idempotent_entry(resource, key)},
         {
             "resource": record,
             "request": {

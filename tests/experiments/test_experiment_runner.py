@@ -11,7 +11,7 @@ from docgemma.llm.errors import StructuredOutputError
 from docgemma.llm.scripted import ScriptedBackend
 from experiments import SUITES
 from experiments.calls import Caller
-from experiments.cases import CASE_FILES, as_dataset, load_cases
+from experiments.cases import CASE_FILES, as_dataset, cases_dataset, load_cases
 from experiments.runner import run_and_save, run_suite
 
 
@@ -59,10 +59,10 @@ def test_caller_batches_concurrent_constrained_calls():
 async def test_caller_records_unparsable_output_instead_of_raising():
     backend = ScriptedBackend(replies=['{"tool_name": "no_such_tool"}'])
     from docgemma.llm.types import messages
-    from experiments.tool_catalog import catalog_registry
+    from docgemma.tools.registry import build_registry
 
     record = await Caller(backend).structured(
-        messages(("user", "q")), catalog_registry().selection_model()
+        messages(("user", "q")), build_registry().selection_model()
     )
     assert record.parsed is None and record.error.startswith("StructuredOutputError")
     assert record.response == '{"tool_name": "no_such_tool"}'
@@ -102,6 +102,7 @@ def test_unknown_strategy_is_a_clear_error(capsys):
 def test_case_files_are_valid_and_large_enough(name):
     cases = load_cases(name)
     assert len(cases) >= 20
+    assert cases_dataset(name).num_rows == len(cases)
     assert as_dataset(f"data/experiments/{CASE_FILES[name][0]}").num_rows == len(cases)
 
 

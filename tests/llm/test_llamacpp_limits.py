@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from docgemma.llm.errors import ModelUnavailable
-from docgemma.llm.llamacpp import iterate_in_thread
+from docgemma.llm.threads import iterate_in_thread
 from docgemma.llm.types import messages
 
 

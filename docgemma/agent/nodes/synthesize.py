@@ -27,7 +27,7 @@ from docgemma.agent.context import KEPT_MESSAGES, history_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
-from docgemma.agent.rules import confidence_level
+from docgemma.agent.rules import confidence_level, with_label
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.llm.types import Message
@@ -76,7 +76,9 @@ def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
             + "\n".join(f"- {f}" for f in findings["findings"])
         )
     ok = [
-        f"[{r['tool_label']}]\n{r['formatted_result']}" for r in results if r["error_type"] is None
+        with_label(r["tool_label"], r["formatted_result"])
+        for r in results
+        if r["error_type"] is None
     ]
     if ok:
         sections.append("Information retrieved:\n" + "\n\n".join(ok))

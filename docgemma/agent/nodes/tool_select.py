@@ -132,7 +132,7 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "tool_select",
                     "tool_select_1",
                     selection_messages(state, deps.registry),
-                    deps.selection_model,
+                    deps.registry.selection_model(),
                 )
                 tool, source = choice.tool_name, "model"
                 needed = _missing_instead_of_finished(state, deps, tool)
