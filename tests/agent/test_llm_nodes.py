@@ -256,3 +256,41 @@ def test_a_long_result_is_cut_visibly_not_silently(tools) -> None:
     text = record["formatted_result"]
     assert len(text) < len(chart) and text.startswith(chart[:1000])
     assert text.endswith("[further details omitted]")
+
+
+@pytest.mark.parametrize(
+    ("outcome", "expected"),
+    [
+        (  # the tool's own pre-formatted message says more than the template
+            ToolOutcome(
+                error_type=ToolErrorType.INVALID_ARGS,
+                error_detail="drug_names=['warfarin']",
+                formatted="At least two different drug names are needed to check interactions.",
+            ),
+            "At least two different drug names are needed to check interactions.",
+        ),
+        (  # a tool name inside it is replaced by its clinical label
+            ToolOutcome(
+                error_type=ToolErrorType.NOT_FOUND,
+                formatted="Try search_patient with the patient's name.",
+            ),
+            "Try Patient Search with the patient's name.",
+        ),
+        (  # no message of its own: the template, never the raw detail
+            ToolOutcome(error_type=ToolErrorType.TIMEOUT, error_detail="ReadTimeout('openfda')"),
+            format_error("timeout", "Drug Interaction Check"),
+        ),
+    ],
+)
+def test_a_failed_call_reaches_the_model_pre_formatted(tools, outcome, expected) -> None:
+    registry = tools.registry()
+    record = to_result(
+        registry["check_drug_interactions"],
+        {"drug_names": ["warfarin"]},
+        outcome,
+        registry.labels(),
+        retry=False,
+        executed=True,
+    )
+    assert record["formatted_result"] == expected
+    assert "ReadTimeout" not in record["formatted_result"]

@@ -67,7 +67,10 @@ def to_result(
     if error:
         if outcome.error_detail:
             log.info("tool %s failed (%s): %s", spec.name, error, outcome.error_detail)
-        formatted = format_error(error, spec.label, entity)
+        # a tool's own message is pre-formatted and often says more than the template
+        formatted = scrub_tool_names(outcome.formatted, labels) or format_error(
+            error, spec.label, entity
+        )
     elif outcome.formatted or outcome.data:
         text = outcome.formatted or json.dumps(outcome.data, default=str)
         if len(text) > _MAX_RESULT_CHARS:  # say so: a silent cut could hide a lab or a note
