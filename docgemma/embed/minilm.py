@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,6 +22,9 @@ logger = logging.getLogger(__name__)
 
 MAX_TOKENS = 256
 """The model was trained on sequences up to 256 word pieces; longer text is truncated."""
+RECENT = 64
+"""Single texts remembered: one turn classifies the same query for intent, then for the tool
+at each step, and every classifier shares this embedder."""
 
 
 class MiniLMEmbedder:
@@ -55,17 +59,33 @@ class MiniLMEmbedder:
         # onnxruntime sessions may run concurrently, but the tokenizer's padding
         # state is shared, so calls are serialised to keep batches independent.
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts, not a single string")
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) == 1:
+            return self._embed_one(str(texts[0]))
         rows = [
             self._embed_batch(texts[i : i + self.batch_size])
             for i in range(0, len(texts), self.batch_size)
         ]
         return np.concatenate(rows, axis=0)
+
+    def _embed_one(self, text: str) -> np.ndarray:
+        with self._lock:
+            row = self._recent.get(text)
+            if row is not None:
+                self._recent.move_to_end(text)
+                return row.copy()
+        row = self._embed_batch([text])
+        with self._lock:
+            self._recent[text] = row
+            if len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+        return row.copy()
 
     def _embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:

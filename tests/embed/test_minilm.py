@@ -88,3 +88,18 @@ def test_concurrent_calls_are_consistent(embedder: MiniLMEmbedder) -> None:
     assert len(results) == 4
     for r in results:
         np.testing.assert_allclose(r, expected, atol=1e-5)
+
+
+def test_a_text_seen_again_is_not_re_embedded(embedder: MiniLMEmbedder, monkeypatch) -> None:
+    text = "Check FDA warnings for dofetilide before starting it today"
+    first = embedder.embed([text])
+    computed = []
+    real = embedder._embed_batch
+    monkeypatch.setattr(embedder, "_embed_batch", lambda b: computed.append(b) or real(b))
+    again = embedder.embed([text])
+    np.testing.assert_array_equal(first, again)
+    again[0, 0] = 42.0  # the caller's copy, not the remembered row
+    assert embedder.embed([text])[0, 0] != 42.0
+    assert computed == []
+    embedder.embed(["a text not seen before"])
+    assert len(computed) == 1
