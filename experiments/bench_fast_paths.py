@@ -39,12 +39,15 @@ def extract(query: str) -> dict[str, list[str]]:
     }
 
 
-def timed_ms(fn: Callable[[str], object], repeats: int) -> list[float]:
+def timed_ms(fn: Callable[[str], object], repeats: int, fresh: bool = False) -> list[float]:
+    """Per-call times; ``fresh`` makes every text new, so the embedder's memory of recent
+    texts cannot answer (a turn's first classification is always of a new text)."""
     samples = []
-    for _ in range(repeats):
+    for i in range(repeats):
         for query in QUERIES:
+            text = f"{query} (case {i})" if fresh else query
             t0 = time.perf_counter()
-            fn(query)
+            fn(text)
             samples.append((time.perf_counter() - t0) * 1000)
     return sorted(samples)
 
@@ -68,9 +71,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"one-off loads (dictionary, 3 classifiers): {time.perf_counter() - start:.2f} s")
     print(summary("input extraction", timed_ms(extract, args.repeats), TARGET_MS))
     for task, classifier in classifiers.items():
-        print(
-            summary(f"{task} classifier", timed_ms(classifier.predict, max(1, args.repeats // 10)))
-        )
+        for fresh, kind in ((True, "new text"), (False, "text seen before")):
+            samples = timed_ms(classifier.predict, max(1, args.repeats // 10), fresh=fresh)
+            print(summary(f"{task} classifier, {kind}", samples))
 
 
 if __name__ == "__main__":
