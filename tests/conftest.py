@@ -6,21 +6,30 @@ are marked ``real_model`` so they can be selected or deselected, never hidden.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_repo
+
 from docgemma.config import Settings, get_settings
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-FIXTURES = SHARED / "fixtures"
+def pytest_configure(config: pytest.Config) -> None:
+    sys.addaudithook(refuse_reads_beside_the_repo(*guarded_zone()))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if OPENED_OUTSIDE:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture
 def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
     """Settings isolated from the developer's environment, with a temporary data folder."""
-    for key in list(__import__("os").environ):
+    for key in list(os.environ):
         if key.startswith("DOCGEMMA_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("DOCGEMMA_DATA_DIR", str(tmp_path / "var"))

@@ -14,6 +14,8 @@ import httpx
 import pytest
 import respx
 
+from recorded import recorded
+
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import Message
@@ -21,9 +23,8 @@ from docgemma.tools.drug_safety import OPENFDA_LABEL_URL
 
 from .conftest import assert_clean_answer, turn
 
-OPENFDA = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "openfda"
-BOXED = json.loads((OPENFDA / "label_jantoven_warfarin_boxed.json").read_text())
-PLAIN = json.loads((OPENFDA / "label_lipitor_atorvastatin_no_boxed.json").read_text())
+BOXED = recorded("openfda", "label_jantoven_warfarin_boxed.json")
+PLAIN = recorded("openfda", "label_lipitor_atorvastatin_no_boxed.json")
 ANSWER = "Summary of the FDA label warnings."
 
 

@@ -9,6 +9,8 @@ import httpx
 import pytest
 import respx
 
+from recorded import recorded
+
 from docgemma.tools import drug_safety, trials
 from docgemma.tools.args import ClinicalTrialsArgs, DrugSafetyArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
@@ -21,7 +23,6 @@ from docgemma.tools.http import (
     get_json,
 )
 
-OPENFDA = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "openfda"
 FDA = "https://api.fda.gov/drug/label.json"
 PMC = "https://www.ebi.ac.uk/europepmc/webservices/rest/search"
 
@@ -116,7 +117,7 @@ async def test_tools_without_offline_source_answer_offline_at_once(online):
 
 
 async def test_a_4xx_is_an_answer_not_an_outage(online):
-    not_found = json.loads((OPENFDA / "error_not_found_404.json").read_text())
+    not_found = recorded("openfda", "error_not_found_404.json")
     with respx.mock:
         fda = respx.get(drug_safety.OPENFDA_LABEL_URL).mock(
             return_value=httpx.Response(404, json=not_found)

@@ -9,17 +9,15 @@ import httpx
 import pytest
 import respx
 
+from recorded import recorded
+
 from docgemma.tools import drug_safety
 from docgemma.tools.args import DrugSafetyArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.http import create_client
 
-OPENFDA = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "openfda"
 TOOL_NAMES = ("check_drug_safety", "check_drug_interactions", "openfda", "drug_name")
 
-
-def recorded(name: str) -> dict:
-    return json.loads((OPENFDA / name).read_text())
 
 
 @pytest.fixture
@@ -45,7 +43,7 @@ def assert_clean(outcome):
 
 async def test_boxed_warning_label(online):
     outcome, route = await run(
-        online, "Jantoven", httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json"))
+        online, "Jantoven", httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))
     )
     assert outcome.ok
     assert outcome.formatted.startswith("FDA label for Jantoven / WARFARIN SODIUM, Upsher-Smith")
@@ -70,7 +68,7 @@ async def test_boxed_warning_label(online):
     ],
 )
 async def test_other_boxed_labels(online, fixture, drug, boxed_start):
-    outcome, _ = await run(online, drug, httpx.Response(200, json=recorded(fixture)))
+    outcome, _ = await run(online, drug, httpx.Response(200, json=recorded("openfda", fixture)))
     assert outcome.data["boxed_warning"].upper().startswith(boxed_start)
 
 
@@ -78,7 +76,7 @@ async def test_label_without_boxed_warning_says_so(online):
     outcome, _ = await run(
         online,
         "Lipitor",
-        httpx.Response(200, json=recorded("label_lipitor_atorvastatin_no_boxed.json")),
+        httpx.Response(200, json=recorded("openfda", "label_lipitor_atorvastatin_no_boxed.json")),
     )
     assert outcome.ok and outcome.data["boxed_warning"] == ""
     assert "No boxed warning on this label." in outcome.formatted
@@ -89,12 +87,12 @@ async def test_full_length_sections_are_shortened_at_a_sentence(online):
     outcome, _ = await run(
         online,
         "gefitinib",
-        httpx.Response(200, json=recorded("label_gefitinib_fulltext_sections.json")),
+        httpx.Response(200, json=recorded("openfda", "label_gefitinib_fulltext_sections.json")),
     )
     warnings = outcome.data["warnings"]
     assert warnings.startswith("Interstitial lung disease (ILD)")
     assert len(warnings) <= drug_safety._SECTION_LIMITS["warnings"] + 2 and warnings.endswith(" …")
-    full = recorded("label_gefitinib_fulltext_sections.json")["results"][0][
+    full = recorded("openfda", "label_gefitinib_fulltext_sections.json")["results"][0][
         "warnings_and_cautions"
     ][0]
     assert len(full) > 4000
@@ -104,7 +102,7 @@ async def test_label_with_no_safety_sections(online):
     outcome, _ = await run(
         online,
         "Keytruda",
-        httpx.Response(200, json=recorded("label_keytruda_minimized_biomcp.json")),
+        httpx.Response(200, json=recorded("openfda", "label_keytruda_minimized_biomcp.json")),
     )
     assert outcome.ok
     assert "lists no contraindications or warnings" in outcome.formatted
@@ -112,7 +110,7 @@ async def test_label_with_no_safety_sections(online):
 
 async def test_unknown_drug_404_is_drug_not_in_database(online):
     outcome, _ = await run(
-        online, "notadrugxyz", httpx.Response(404, json=recorded("error_not_found_404.json"))
+        online, "notadrugxyz", httpx.Response(404, json=recorded("openfda", "error_not_found_404.json"))
     )
     assert outcome.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE
     assert outcome.formatted == "notadrugxyz was not found in the drug database."
@@ -134,7 +132,7 @@ async def test_empty_results_is_drug_not_in_database(online):
         (
             {
                 "response": httpx.Response(
-                    500, json=recorded("error_server_error_500_malformed_query.json")
+                    500, json=recorded("openfda", "error_server_error_500_malformed_query.json")
                 )
             },
             ToolErrorType.SERVER_ERROR,
@@ -147,7 +145,7 @@ async def test_empty_results_is_drug_not_in_database(online):
             ToolErrorType.MALFORMED_RESPONSE,
         ),
         (
-            {"response": httpx.Response(400, json=recorded("error_bad_request_400_sort.json"))},
+            {"response": httpx.Response(400, json=recorded("openfda", "error_bad_request_400_sort.json"))},
             ToolErrorType.INVALID_ARGS,
         ),
     ],
@@ -172,7 +170,7 @@ async def test_query_characters_are_escaped(online):
     _, route = await run(
         online,
         'warfarin" OR x:"y',
-        httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json")),
+        httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")),
     )
     search = route.calls.last.request.url.params["search"]
     assert search.count('"') == 4 and "warfarin OR x y" in search
@@ -190,7 +188,7 @@ async def test_missing_shared_client_still_works(online):
     with respx.mock:
         respx.get(drug_safety.OPENFDA_LABEL_URL).mock(
             return_value=httpx.Response(
-                200, json=recorded("label_lipitor_atorvastatin_no_boxed.json")
+                200, json=recorded("openfda", "label_lipitor_atorvastatin_no_boxed.json")
             )
         )
         outcome = await drug_safety.SPEC.run(

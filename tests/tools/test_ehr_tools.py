@@ -13,6 +13,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
+from recorded import seed_tool_descriptions
+
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.server import serve_app, serve_in_thread
@@ -111,35 +113,11 @@ def test_specs_are_complete_and_registrable() -> None:
         spec.args.model_validate(spec.example.args)
 
 
-SEED_DESCRIPTIONS = {
-    "search_patient": (
-        "Search the electronic health record system for a patient by name. Returns matching "
-        "patient IDs and basic demographics. Use when a clinician mentions a patient by name "
-        "and needs to look them up."
-    ),
-    "get_patient_chart": (
-        "Retrieve the full clinical summary for a patient, including diagnoses, medications, "
-        "allergies, lab results, and vitals. Requires a patient ID (not a name). Use when a "
-        "clinician wants to review a patient's record."
-    ),
-    "prescribe_medication": (
-        "Create a new medication order for a patient in the EHR. Use when a clinician wants "
-        "to prescribe, order, or start a medication for a specific patient."
-    ),
-    "add_allergy": (
-        "Document an allergy or adverse reaction in a patient's record. Use when a clinician "
-        "wants to record, document, or note an allergy."
-    ),
-    "save_clinical_note": (
-        "Save a clinical note (progress note, consult note, procedure note, etc.) to a "
-        "patient's record. Use when a clinician wants to write, save, or document a clinical "
-        "note."
-    ),
-}
 
 
 def test_descriptions_are_the_seed_full_descriptions() -> None:
-    assert {s.name: s.description for s in EHR_TOOLS} == SEED_DESCRIPTIONS
+    seed = seed_tool_descriptions()
+    assert {s.name: s.description for s in EHR_TOOLS} == {s.name: seed[s.name] for s in EHR_TOOLS}
 
 
 # ── search_patient ──

@@ -10,6 +10,8 @@ import httpx
 import pytest
 import respx
 
+from recorded import recorded
+
 from docgemma.tools.base import ToolErrorType
 from docgemma.tools.http import (
     ToolFailure,
@@ -20,12 +22,8 @@ from docgemma.tools.http import (
     offline_outcome,
 )
 
-OPENFDA = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "openfda"
 URL = "https://api.fda.gov/drug/label.json"
 
-
-def body(name: str) -> dict:
-    return json.loads((OPENFDA / name).read_text())
 
 
 async def failure_for(route_kwargs: dict, **get_kwargs) -> ToolFailure:
@@ -45,13 +43,13 @@ async def failure_for(route_kwargs: dict, **get_kwargs) -> ToolFailure:
             ToolErrorType.RATE_LIMIT,
         ),
         (
-            httpx.Response(500, json=body("error_server_error_500_malformed_query.json")),
+            httpx.Response(500, json=recorded("openfda", "error_server_error_500_malformed_query.json")),
             ToolErrorType.SERVER_ERROR,
         ),
         (httpx.Response(503, text="Service Unavailable"), ToolErrorType.SERVER_ERROR),
-        (httpx.Response(404, json=body("error_not_found_404.json")), ToolErrorType.NOT_FOUND),
+        (httpx.Response(404, json=recorded("openfda", "error_not_found_404.json")), ToolErrorType.NOT_FOUND),
         (
-            httpx.Response(400, json=body("error_bad_request_400_sort.json")),
+            httpx.Response(400, json=recorded("openfda", "error_bad_request_400_sort.json")),
             ToolErrorType.INVALID_ARGS,
         ),
         (
@@ -71,7 +69,7 @@ async def test_status_codes_and_bodies_map_to_error_types(response, expected):
 
 async def test_404_can_mean_drug_not_in_database():
     failure = await failure_for(
-        {"return_value": httpx.Response(404, json=body("error_not_found_404.json"))},
+        {"return_value": httpx.Response(404, json=recorded("openfda", "error_not_found_404.json"))},
         not_found=ToolErrorType.DRUG_NOT_IN_DATABASE,
     )
     assert failure.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE
@@ -99,7 +97,7 @@ async def test_overall_deadline_is_enforced():
 
 async def test_success_returns_decoded_json():
     with respx.mock:
-        lipitor = body("label_lipitor_atorvastatin_no_boxed.json")
+        lipitor = recorded("openfda", "label_lipitor_atorvastatin_no_boxed.json")
         route = respx.get(URL).mock(return_value=httpx.Response(200, json=lipitor))
         async with httpx.AsyncClient() as client:
             data = await get_json(client, URL, {"search": "lipitor"})

@@ -9,6 +9,8 @@ import httpx
 import pytest
 import respx
 
+from recorded import recorded
+
 from docgemma.tools import interactions
 from docgemma.tools.ansm import AnsmThesaurus, normalize, thesaurus
 from docgemma.tools.args import DrugInteractionArgs
@@ -16,11 +18,7 @@ from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.drug_safety import OPENFDA_LABEL_URL
 from docgemma.tools.http import create_client
 
-OPENFDA = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "openfda"
 
-
-def recorded(name: str) -> dict:
-    return json.loads((OPENFDA / name).read_text())
 
 
 def args(*names: str) -> DrugInteractionArgs:
@@ -135,7 +133,7 @@ def label_router(labels: dict[str, httpx.Response]):
         for drug, response in labels.items():
             if f'"{drug}"' in search:
                 return response
-        return httpx.Response(404, json=recorded("error_not_found_404.json"))
+        return httpx.Response(404, json=recorded("openfda", "error_not_found_404.json"))
 
     return respond
 
@@ -153,8 +151,8 @@ async def check_online(settings, names, labels=None, side_effect=None):
 
 async def test_online_quotes_the_label_sentence_naming_the_other_drug(settings):
     labels = {
-        "gefitinib": httpx.Response(200, json=recorded("label_gefitinib_fulltext_sections.json")),
-        "warfarin": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json")),
+        "gefitinib": httpx.Response(200, json=recorded("openfda", "label_gefitinib_fulltext_sections.json")),
+        "warfarin": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")),
     }
     outcome, route = await check_online(settings, ["gefitinib", "warfarin"], labels)
     assert outcome.ok and outcome.data["online"] and route.call_count == 2
@@ -168,7 +166,7 @@ async def test_online_quotes_the_label_sentence_naming_the_other_drug(settings):
 
 
 async def test_online_drug_without_label_still_uses_the_reference(settings):
-    labels = {"warfarin": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json"))}
+    labels = {"warfarin": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))}
     outcome, _ = await check_online(settings, ["warfarin", "amiodarone"], labels)
     assert outcome.ok and outcome.data["interactions"][0]["severity"] == "Precaution for use"
     assert outcome.data["not_found"] == []
@@ -221,7 +219,7 @@ def test_spec_matches_the_seed():
 
 async def test_brand_known_only_to_the_fda_is_graded_through_its_label(settings):
     assert thesaurus().resolve("Jantoven") is None
-    labels = {"jantoven": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json"))}
+    labels = {"jantoven": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))}
     outcome, _ = await check_online(settings, ["Jantoven", "amiodarone"], labels)
     assert outcome.ok and outcome.data["ansm_substances"]["Jantoven"] == "warfarine"
     [found] = outcome.data["interactions"]
@@ -234,7 +232,7 @@ def test_drugs_outside_the_reference_are_named():
 
 
 async def test_online_unknown_drug_is_not_in_database(settings):
-    labels = {"warfarin": httpx.Response(200, json=recorded("label_jantoven_warfarin_boxed.json"))}
+    labels = {"warfarin": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))}
     outcome, route = await check_online(settings, ["warfarin", "notadrugxyz"], labels)
     assert route.call_count == 2
     assert (

@@ -9,6 +9,8 @@ import httpx
 import pytest
 import respx
 
+from recorded import recorded
+
 from docgemma.tools import literature
 from docgemma.tools.args import LiteratureSearchArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
@@ -20,12 +22,8 @@ from docgemma.tools.literature_index import (
     prepare_index,
 )
 
-EPMC = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "europepmc"
 INDEX_SIZE = 50
 
-
-def recorded(name: str) -> dict:
-    return json.loads((EPMC / name).read_text())
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +60,7 @@ async def search(settings, query: str, response=None, side_effect=None):
 
 
 def test_core_results_have_abstracts_journals_and_pubmed_links():
-    articles = literature.parse_europepmc(recorded("search_cancer_core.json"))
+    articles = literature.parse_europepmc(recorded("europepmc", "search_cancer_core.json"))
     assert len(articles) == 25 and sum(1 for a in articles if a["abstract"]) == 21
     first = articles[0]
     assert first["journal"] == "Lancet (London, England)" and first["year"] == "2025"
@@ -75,7 +73,7 @@ def test_core_results_have_abstracts_journals_and_pubmed_links():
 
 
 def test_lite_results_use_the_flat_journal_title():
-    [article] = literature.parse_europepmc(recorded("search_ext_id_20516115_lite.json"))
+    [article] = literature.parse_europepmc(recorded("europepmc", "search_ext_id_20516115_lite.json"))
     assert (
         article["journal"] == "Cancer Res"
         and article["pmid"] == "20516115"
@@ -85,13 +83,13 @@ def test_lite_results_use_the_flat_journal_title():
 
 
 def test_record_without_pmid_links_to_europe_pmc():
-    articles = literature.parse_europepmc(recorded("search_mlh1_p_gly67glu_lite.json"))
+    articles = literature.parse_europepmc(recorded("europepmc", "search_mlh1_p_gly67glu_lite.json"))
     pmc = [a for a in articles if not a["pmid"]]
     assert pmc and pmc[0]["url"].startswith("https://europepmc.org/article/PMC/")
 
 
 def test_no_results_parse_to_an_empty_list():
-    assert literature.parse_europepmc(recorded("search_no_results.json")) == []
+    assert literature.parse_europepmc(recorded("europepmc", "search_no_results.json")) == []
 
 
 # ── the tool online ──
@@ -99,7 +97,7 @@ def test_no_results_parse_to_an_empty_list():
 
 async def test_online_search(online):
     outcome, route = await search(
-        online, "cancer", httpx.Response(200, json=recorded("search_cancer_core.json"))
+        online, "cancer", httpx.Response(200, json=recorded("europepmc", "search_cancer_core.json"))
     )
     assert outcome.ok and len(outcome.data["articles"]) == literature.MAX_RESULTS
     params = route.calls.last.request.url.params
@@ -122,7 +120,7 @@ async def test_online_search(online):
 
 async def test_lite_response_is_accepted(online):
     outcome, _ = await search(
-        online, "cancer", httpx.Response(200, json=recorded("search_cancer_lite_pagesize5.json"))
+        online, "cancer", httpx.Response(200, json=recorded("europepmc", "search_cancer_lite_pagesize5.json"))
     )
     assert outcome.ok and len(outcome.sources) == 5
 
@@ -131,7 +129,7 @@ async def test_no_results_is_not_found(online):
     outcome, _ = await search(
         online,
         "asdkfjhasdkfjhasdfasdasdasdfgsagsd",
-        httpx.Response(200, json=recorded("search_no_results.json")),
+        httpx.Response(200, json=recorded("europepmc", "search_no_results.json")),
     )
     assert outcome.error_type is ToolErrorType.NOT_FOUND
     expected = (

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
+
+from recorded import seed_tool_descriptions
 
 from docgemma.tools import drug_safety, image_analysis, interactions, literature, trials
 from docgemma.tools.base import ToolContext, ToolOutcome, ToolRegistry
 
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_9318392ff0575e0e.txt"
 SPECS = [drug_safety.SPEC, interactions.SPEC, literature.SPEC, trials.SPEC, image_analysis.SPEC]
 LABELS = {
     "check_drug_safety": "Drug Safety Report",
@@ -21,21 +19,10 @@ LABELS = {
 }
 
 
-def seed_descriptions() -> dict[str, str]:
-    text = SEED.read_text(encoding="utf-8")
-    block = text[text.index("## 16. Appendix") :].split("```")[1]
-    found = {}
-    for entry in re.split(r"\n\s*\n", block):
-        match = re.match(r"\s*- (\w+)\(.*?\) — (.*)", " ".join(entry.split()))
-        if match:
-            found[match.group(1)] = match.group(2)
-    return found
 
-
-@pytest.mark.skipif(not SEED.exists(), reason="seed documents not available")
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
 def test_description_is_the_seed_full_description(spec):
-    assert spec.description == seed_descriptions()[spec.name]
+    assert spec.description == seed_tool_descriptions()[spec.name]
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)

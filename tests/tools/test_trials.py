@@ -9,17 +9,15 @@ import httpx
 import pytest
 import respx
 
+from recorded import recorded
+
 from docgemma.tools import trials
 from docgemma.tools.args import ClinicalTrialsArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.http import create_client
 
-CTGOV = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "clinicaltrials"
 PAGE2_TOKEN = "ZVt07cGHkvI2wRk2CJf6_LLq14bEL8swd7KrgP4dnDeTsPkw"
 
-
-def recorded(name: str) -> dict:
-    return json.loads((CTGOV / name).read_text())
 
 
 @pytest.fixture
@@ -42,7 +40,7 @@ async def find(
 
 def test_parse_page_reads_studies_token_and_total():
     studies, token, total = trials.parse_page(
-        recorded("search_cond_melanoma_recruiting_pagesize3.json")
+        recorded("clinicaltrials", "search_cond_melanoma_recruiting_pagesize3.json")
     )
     assert total == 480 and token and len(studies) == 3
     second = studies[1]
@@ -55,14 +53,14 @@ def test_parse_page_reads_studies_token_and_total():
 
 
 def test_single_study_record_parses():
-    study = trials.parse_study(recorded("study_NCT06382129.json"))
+    study = trials.parse_study(recorded("clinicaltrials", "study_NCT06382129.json"))
     assert study["nct_id"] == "NCT06382129" and study["title"] and study["conditions"]
 
 
 async def test_paging_follows_next_page_token():
     pages = [
-        httpx.Response(200, json=recorded("search_cond_phelan_mcdermid_pagesize5.json")),
-        httpx.Response(200, json=recorded("search_cond_phelan_mcdermid_page2.json")),
+        httpx.Response(200, json=recorded("clinicaltrials", "search_cond_phelan_mcdermid_pagesize5.json")),
+        httpx.Response(200, json=recorded("clinicaltrials", "search_cond_phelan_mcdermid_page2.json")),
     ]
     with respx.mock:
         route = respx.get(trials.CTGOV_URL).mock(side_effect=pages)
@@ -82,7 +80,7 @@ async def test_paging_follows_next_page_token():
 
 
 async def test_recruiting_trials(online):
-    first = recorded("search_cond_melanoma_recruiting_pagesize3.json")
+    first = recorded("clinicaltrials", "search_cond_melanoma_recruiting_pagesize3.json")
     pages = [httpx.Response(200, json=first), httpx.Response(200, json={"studies": []})]
     outcome, route = await find(online, "melanoma", "recruiting", side_effect=pages)
     assert outcome.ok and outcome.data["total"] == 480
@@ -114,7 +112,7 @@ def test_status_filter(status, expected):
 
 
 async def test_unknown_status_is_ignored_and_said(online):
-    page = recorded("search_cond_melanoma_recruiting_pagesize3.json")
+    page = recorded("clinicaltrials", "search_cond_melanoma_recruiting_pagesize3.json")
     page.pop("nextPageToken")
     outcome, route = await find(online, "melanoma", "soonish", httpx.Response(200, json=page))
     assert "filter.overallStatus" not in route.calls.last.request.url.params

@@ -1,0 +1,36 @@
+"""A run-time guard: the test suite may not open files beside the repository.
+
+Sibling folders (a design repo, shared fixtures) exist on some machines and not
+others; a test that reads them passes there and fails for everyone else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+OPENED_OUTSIDE: list[str] = []
+
+
+def guarded_zone() -> tuple[str, tuple[str, ...]]:
+    """The repository's parent folder, less the repository and the places Python itself uses."""
+    parent = REPO.parent
+    if parent == Path(parent.anchor):
+        return "", ()
+    allowed = {REPO, Path(sys.prefix), Path(sys.base_prefix), Path(tempfile.gettempdir())}
+    return str(parent) + os.sep, tuple(str(p.resolve()) + os.sep for p in allowed)
+
+
+def refuse_reads_beside_the_repo(zone: str, allowed: tuple[str, ...]):
+    def hook(event: str, args: tuple) -> None:
+        if event != "open" or not zone or isinstance(args[0], int):
+            return
+        path = os.path.abspath(os.fsdecode(args[0])) + os.sep
+        if path.startswith(zone) and not path.startswith(allowed):
+            OPENED_OUTSIDE.append(path.rstrip(os.sep))
+            raise PermissionError(f"tests must not open files outside the repository: {path}")
+
+    return hook
