@@ -28,6 +28,7 @@ from docgemma.llm.errors import (
     SchemaNotSupported,
 )
 from docgemma.llm.grammar import gbnf
+from docgemma.llm.llamacpp_prefix import PrefixStates
 from docgemma.llm.llamacpp_sampling import (
     FastGrammarLlama,
     StopOnTokens,
@@ -89,6 +90,7 @@ class LlamaCppBackend:
         self._render, self._turn_stops = chat_format.get_format(fmt)
         self._lock = threading.Lock()
         self._grammars: dict[type[BaseModel], Any] = {}
+        self.prefixes = PrefixStates(self._llm)
 
     # ── schemas ──
     def prepare(self, schemas: Sequence[type[BaseModel]]) -> None:
@@ -120,6 +122,14 @@ class LlamaCppBackend:
     def render(self, messages: Sequence[Message], *, add_generation_prompt: bool = True) -> str:
         return self._render(messages, add_generation_prompt)
 
+    def _rendered(self, messages: Sequence[Message]) -> tuple[str, int]:
+        """The prompt and where its stable prefix ends: after the system text, which each
+        node keeps fixed (its instructions, the tool descriptions) across calls."""
+        prompt = self.render(messages)
+        system = next((m.content for m in messages if m.role == "system"), "")
+        at = prompt.find(system) if system else -1
+        return prompt, (at + len(system) if at >= 0 else 0)
+
     def _token_stops(self, stop: Sequence[str]) -> StoppingCriteriaList | None:
         """Stop on special-token stop sequences by id: their text never reaches the output."""
         ids = special_stop_ids(self._llm, stop)
@@ -136,9 +146,11 @@ class LlamaCppBackend:
         max_tokens: int,
         stop: Sequence[str],
         grammar: Any = None,
+        prefix_chars: int = 0,
     ) -> Generation:
         start = time.perf_counter()
         with self._lock, _context_limit():
+            self.prefixes.prepare(prompt, prefix_chars)
             out = self._llm.create_completion(
                 prompt,
                 max_tokens=max_tokens,
@@ -170,13 +182,15 @@ class LlamaCppBackend:
     ) -> StructuredGeneration[T]:
         grammar = self._grammar(schema)
         budget = max_tokens if max_tokens is not None else token_budget(schema)
+        prompt, prefix_chars = self._rendered(messages)
         gen = await asyncio.to_thread(
             self._complete_sync,
-            self.render(messages),
+            prompt,
             temperature=temperature,
             max_tokens=budget,
             stop=(),
             grammar=grammar,
+            prefix_chars=prefix_chars,
         )
         return validated(schema, gen)
 
@@ -188,11 +202,14 @@ class LlamaCppBackend:
         max_tokens: int = 256,
         stop: Sequence[str] = (),
     ) -> Generation:
-        return await self.complete(
-            self.render(messages),
+        prompt, prefix_chars = self._rendered(messages)
+        return await asyncio.to_thread(
+            self._complete_sync,
+            prompt,
             temperature=temperature,
             max_tokens=max_tokens,
             stop=(*self._turn_stops, *stop),
+            prefix_chars=prefix_chars,
         )
 
     def stream(
@@ -203,11 +220,13 @@ class LlamaCppBackend:
         max_tokens: int = 256,
         stop: Sequence[str] = (),
     ) -> AsyncIterator[str]:
-        return self.stream_complete(
-            self.render(messages),
+        prompt, prefix_chars = self._rendered(messages)
+        return self._stream(
+            prompt,
             temperature=temperature,
             max_tokens=max_tokens,
             stop=(*self._turn_stops, *stop),
+            prefix_chars=prefix_chars,
         )
 
     async def complete(
@@ -222,7 +241,7 @@ class LlamaCppBackend:
             self._complete_sync, prompt, temperature=temperature, max_tokens=max_tokens, stop=stop
         )
 
-    async def stream_complete(
+    def stream_complete(
         self,
         prompt: str,
         *,
@@ -230,8 +249,20 @@ class LlamaCppBackend:
         max_tokens: int = 256,
         stop: Sequence[str] = (),
     ) -> AsyncIterator[str]:
+        return self._stream(prompt, temperature=temperature, max_tokens=max_tokens, stop=stop)
+
+    async def _stream(
+        self,
+        prompt: str,
+        *,
+        temperature: float,
+        max_tokens: int,
+        stop: Sequence[str],
+        prefix_chars: int = 0,
+    ) -> AsyncIterator[str]:
         def pieces() -> Iterator[str]:
             with self._lock, _context_limit():
+                self.prefixes.prepare(prompt, prefix_chars)
                 for chunk in self._llm.create_completion(
                     prompt,
                     max_tokens=max_tokens,

@@ -66,7 +66,8 @@ def fake_url(tmp_path_factory, fake_agent):
 
 @pytest.fixture(scope="module")
 def real_url(tmp_path_factory):
-    with running_app(tmp_path_factory.mktemp("real")) as url:
+    """The fast Gemma 270M profile: these tests are about the pipeline, not the answer."""
+    with running_app(tmp_path_factory.mktemp("real"), model="gemma3-270m") as url:
         yield url
 
 

@@ -1,0 +1,55 @@
+"""The two questions of issue 9, asked in a real browser on the app's default profile
+(Qwen2.5 1.5B, offline): each gets a correct, readable answer, never junk."""
+
+from __future__ import annotations
+
+import pytest
+from live_app import CHROMIUM, running_app
+from test_browser import ask, browser, last_bot_text, open_page, shot  # noqa: F401
+
+from docgemma.agent.answer_check import scripts
+from docgemma.agent.nodes.synthesize import PROMPT_MARKERS
+from docgemma.tools.registry import build_registry
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.real_model,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed"),
+]
+TURN_MS = 900_000
+"""Qwen 1.5B on 2 shared cores: a multi-call turn can take minutes under load."""
+
+
+@pytest.fixture(scope="module")
+def default_url(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("default")) as url:  # the default profile
+        yield url
+
+
+def assert_readable(answer: str) -> None:
+    assert answer.strip(), "an answer is shown"
+    assert scripts(answer) <= {"LATIN", "GREEK"}, f"unexpected script in {answer!r}"
+    for marker in PROMPT_MARKERS:
+        assert marker not in answer, f"prompt echo {marker!r}"
+    for name in build_registry().labels():
+        assert name not in answer, f"tool name {name!r}"
+    assert "LoginPage" not in answer and "could not reach the language model" not in answer
+
+
+def test_first_line_treatment_of_type_2_diabetes_is_metformin(browser, default_url):
+    page = open_page(browser, default_url)
+    ask(page, "What is the first-line treatment for type 2 diabetes?", timeout_ms=TURN_MS)
+    answer = last_bot_text(page)
+    shot(page, "09_default_t2d")
+    assert "metformin" in answer.lower()
+    assert_readable(answer)
+
+
+def test_dofetilide_offline_says_the_fda_label_is_unavailable(browser, default_url):
+    page = open_page(browser, default_url)
+    ask(page, "Check FDA warnings for dofetilide", timeout_ms=TURN_MS)
+    answer = last_bot_text(page)
+    shot(page, "10_default_dofetilide_offline")
+    lowered = answer.lower()
+    assert "offline" in lowered and "unavailable" in lowered and "no information" in lowered
+    assert_readable(answer)
