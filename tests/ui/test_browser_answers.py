@@ -36,7 +36,7 @@ def assert_readable(answer: str) -> None:
     assert "LoginPage" not in answer and "could not reach the language model" not in answer
 
 
-def test_first_line_treatment_of_type_2_diabetes_is_metformin(browser, default_url):
+def test_first_line_treatment_of_type_2_diabetes_is_metformin(browser, default_url):  # noqa: F811
     page = open_page(browser, default_url)
     ask(page, "What is the first-line treatment for type 2 diabetes?", timeout_ms=TURN_MS)
     answer = last_bot_text(page)
@@ -45,7 +45,7 @@ def test_first_line_treatment_of_type_2_diabetes_is_metformin(browser, default_u
     assert_readable(answer)
 
 
-def test_dofetilide_offline_says_the_fda_label_is_unavailable(browser, default_url):
+def test_dofetilide_offline_says_the_fda_label_is_unavailable(browser, default_url):  # noqa: F811
     page = open_page(browser, default_url)
     ask(page, "Check FDA warnings for dofetilide", timeout_ms=TURN_MS)
     answer = last_bot_text(page)
