@@ -108,3 +108,17 @@ async def test_an_upload_over_the_limit_gets_the_friendly_message(tmp_path):
     outs = await collect(h.submit({"text": "look", "files": [str(big)]}, session, None))
     _, _, error = outs[-1]
     assert "the limit is 0.1 MB" in error["value"] and not agent.calls
+
+
+def test_the_settings_panel_names_the_model_profile(tmp_path):
+    async def no_agent():
+        raise AssertionError("not used")
+
+    text = Handlers(
+        Settings(data_dir=tmp_path, backend="llamacpp", model="qwen2.5-0.5b"),
+        no_agent,
+        None,
+        tmp_path,
+    ).settings_markdown()
+    assert "Model: **Qwen2.5-Coder 0.5B Instruct (Q4_K_M), profile qwen2.5-0.5b**" in text
+    assert ".gguf" not in text and ".cache" not in text
