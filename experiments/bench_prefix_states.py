@@ -29,9 +29,9 @@ from docgemma.tools.registry import build_registry
 log = logging.getLogger("experiments.bench_prefix_states")
 QUERIES = (
     "Check FDA warnings for dofetilide",
+    "Can I give warfarin with aspirin?",
+    "Find trials for lupus nephritis",
     "Check metformin safety in pregnancy",
-    "Any boxed warning for amiodarone?",
-    "Is lisinopril safe in renal failure?",
 )
 
 
