@@ -49,8 +49,42 @@ _MIN_WORDS = 3
 _CUT_MIN_WORDS = 40
 """Shorter answers did not run into the token limit (256 tokens is ~190 words)."""
 _REPEATED_NGRAM, _REPEATS = 6, 3
-_LATIN_SCRIPTS = frozenset({"LATIN", "GREEK"})
-"""Greek letters are ordinary in clinical prose (α-blocker, β-lactam, μg)."""
+_FOREIGN_SCRIPTS = frozenset(
+    [
+        "CJK",
+        "HIRAGANA",
+        "KATAKANA",
+        "HANGUL",
+        "BOPOMOFO",
+        "FULLWIDTH",
+        "HALFWIDTH",
+        "CYRILLIC",
+        "THAI",
+        "LAO",
+        "KHMER",
+        "MYANMAR",
+        "TIBETAN",
+        "MONGOLIAN",
+        "ARABIC",
+        "HEBREW",
+        "SYRIAC",
+        "DEVANAGARI",
+        "BENGALI",
+        "GURMUKHI",
+        "GUJARATI",
+        "TAMIL",
+        "TELUGU",
+        "KANNADA",
+        "MALAYALAM",
+        "SINHALA",
+        "ARMENIAN",
+        "GEORGIAN",
+        "ETHIOPIC",
+        "YI",
+    ]
+)
+"""Writing systems a drifting model slips into. Latin, Greek (α-blocker, β-lactam) and
+letter-like signs (µ, ℓ, º) are ordinary in clinical prose and never count."""
 _CAMEL_RE = re.compile(r"\b[a-z]*[A-Z][a-z]{2,}[A-Z][a-z]{2,}\w*\b")
 _SNAKE_RE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+){1,}\b")
 _ERROR_RE = re.compile(
@@ -100,7 +134,7 @@ def repeats(answer: str) -> bool:
 
 def foreign_script(answer: str, question: str) -> bool:
     """Letters of a script that neither English prose nor the question uses."""
-    return bool(scripts(answer) - _LATIN_SCRIPTS - scripts(question))
+    return bool((scripts(answer) & _FOREIGN_SCRIPTS) - scripts(question))
 
 
 def code_tokens(answer: str, context: str) -> list[str]:

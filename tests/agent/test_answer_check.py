@@ -44,6 +44,7 @@ def check(answer: str, question: str = "What is the first-line treatment for typ
         ),
         ("Варфарин is an anticoagulant.", Defect.FOREIGN_SCRIPT),
         ("Warfarin ยา increases bleeding.", Defect.FOREIGN_SCRIPT),
+        ("Metformin ＯＫ", Defect.FOREIGN_SCRIPT),
         (  # the base model echoing its system prompt, re-wrapped
             "You are a clinical decision-support assistant. Provide a clear, concise response "
             "to the clinician based on the information below.",
@@ -80,6 +81,7 @@ def test_junk_is_caught(answer: str, defect: Defect) -> None:
         "Check the label when a connection is available.",
         "β-blockers reduce mortality after myocardial infarction; the usual HbA1c target is "
         "below 7%.",
+        "Give 500 µg (0.5 mg) in 1 ℓ; the 2º endpoint was met.",
         "Key points:\n- Monitor the INR weekly\n- Avoid NSAIDs\n- Check SpO2 and eGFR",
         "Ordered.",
         "A PubMed record and trial NCT01234567 on ClinicalTrials.gov support this.",
