@@ -22,6 +22,8 @@ from docgemma.agent.state import AgentState
 from docgemma.tools.grounding import Grounding, field_grounding
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_ABBREVIATION_DOT = re.compile(r"(?<=\b[a-z])\.(?=[a-z]\b)")
+"""The dots of "b.i.d." and "q.d.", removed so the abbreviation reads as one word."""
 _STEM_CHARS = 5
 """Loose matching compares word beginnings: "diabetic" and "diabetes" agree on "diabe"."""
 _MIN_ID_CHARS = 3
@@ -55,7 +57,7 @@ EQUIVALENT_PHRASES: tuple[tuple[str, str], ...] = (
 
 def words(text: str) -> list[str]:
     """Lower-case alphanumeric words; case, spacing and punctuation do not matter."""
-    return [w for w in _NON_ALNUM.split(text.lower()) if w]
+    return [w for w in _NON_ALNUM.split(_ABBREVIATION_DOT.sub("", text.lower())) if w]
 
 
 def canonical(text: str) -> str:
