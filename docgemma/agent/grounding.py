@@ -27,17 +27,20 @@ _ABBREVIATION_DOT = re.compile(r"(?<=\b[a-z])\.(?=[a-z]\b)")
 _STEM_CHARS = 5
 """Loose matching compares word beginnings: "diabetic" and "diabetes" agree on "diabe"."""
 _MIN_ID_CHARS = 3
-FILLER_WORDS = frozenset(
+_FILLER_WORDS_TEXT = (
     "a an the my our your this that these those his her hers him he she they them their "
-    "patient patients pt name names person someone somebody unknown none null value x".split()
+    "patient patients pt name names person someone somebody unknown none null value x"
 )
+FILLER_WORDS = frozenset(_FILLER_WORDS_TEXT.split())
 """Words that refer to something without naming it; a value made only of them names nothing."""
-STOP_WORDS = frozenset(
+_STOP_WORDS_TEXT = (
     "and or of in on for with to from by at about into than then what which who how when "
-    "is are was were be been does do did can could should would will any all some more most "
-    "latest recent new current study studies trial trials research evidence literature data "
-    "information info search find look check show give get please treatment therapy".split()
+    "is are was were be been does do did can could should would will any all some more "
+    "most latest recent new current study studies trial trials research evidence "
+    "literature data information info search find look check show give get please "
+    "treatment therapy"
 )
+STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 """Words that carry no topic: a loose match on them alone proves nothing."""
 EQUIVALENT_PHRASES: tuple[tuple[str, str], ...] = (
     ("twice a day", "twice daily"),
@@ -86,7 +89,9 @@ class Evidence:
         clinician += [t["content"] for t in history if t["role"] == "user"]
         others = [t["content"] for t in history if t["role"] != "user"]
         others.append(state.get("patient_summary") or "")
-        others += [r["formatted_result"] for r in state.get("tool_results", []) if not r["error_type"]]
+        others += [
+            r["formatted_result"] for r in state.get("tool_results", []) if not r["error_type"]
+        ]
         everything = " \n ".join([*clinician, *others])
         drugs = set(drug_dictionary().find(everything))
         drugs |= set((state.get("extracted_entities") or {}).get("drug_mentions", []))
@@ -159,7 +164,9 @@ class GroundingVerdict:
     dropped: list[str]
 
 
-def ground_args(schema: type[BaseModel], args: dict[str, Any], evidence: Evidence) -> GroundingVerdict:
+def ground_args(
+    schema: type[BaseModel], args: dict[str, Any], evidence: Evidence
+) -> GroundingVerdict:
     kept, missing, dropped = dict(args), [], []
     for name, kind in field_grounding(schema).items():
         if name not in args or grounded(kind, args[name], evidence):

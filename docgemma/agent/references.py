@@ -87,7 +87,7 @@ def missing_patient(query: str, context: Context) -> bool:
 
 
 def missing_drug(query: str, context: Context) -> bool:
-    """"This drug" or "check FDA warnings" with no drug named in the message or conversation."""
+    """ "This drug" or "check FDA warnings" with no drug named in the message or conversation."""
     if not (DRUG_REFERENCE.search(query) or DRUG_TASK.search(query)):
         return False
     named = drug_dictionary().find(" \n ".join((query, *context.earlier_messages)))

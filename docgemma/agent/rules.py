@@ -184,6 +184,7 @@ MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
 )
 """The question for a missing argument, first match wins (the seed's wording for an ID)."""
 
+
 def ask_user_message(result: ToolResult) -> str | None:
     """The clarification question a result calls for, or None."""
     matches = result.get("patient_matches") or 0

@@ -29,7 +29,7 @@ class Grounding(StrEnum):
 
 
 def field_grounding(model: type[BaseModel]) -> dict[str, Grounding]:
-    """Each field's marker; a field without one raises, so no argument goes unchecked by omission."""
+    """Each field's marker; a field without one raises, so no argument escapes by omission."""
     found: dict[str, Grounding] = {}
     for name, info in model.model_fields.items():
         marks = [m for m in info.metadata if isinstance(m, Grounding)]

@@ -20,8 +20,8 @@ from langgraph.types import interrupt
 from docgemma.agent.approval import approval_request
 from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.grounding import Evidence
 from docgemma.agent.events import ToolCalled, ToolFinished
+from docgemma.agent.grounding import Evidence
 from docgemma.agent.outcome import ApprovalDecision
 from docgemma.agent.rules import format_error, scrub_tool_names
 from docgemma.agent.state import AgentState, ToolResult
