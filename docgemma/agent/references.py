@@ -29,18 +29,24 @@ PATIENT_SCOPED = re.compile(
     r"\b(?:allerg\w*|labs?|lab values?|results?|chart|records?|medications?|meds|vitals?"
     r"|history|problem list|conditions?|diagnos\w+|potassium|sodium|creatinine|egfr|hba1c|a1c"
     r"|glucose|blood pressure|weight|kidney function|renal function|notes?|prescribe\w*"
-    r"|prescription|dose|dosing|safe for|document|age|old|look up|search|find|pull up|open)\b",
+    r"|prescription|dose|dosing|safe for|document|age|old)\b",
     _I,
 )
 """What only a particular patient's record can answer, or a write to it."""
-NAMED_PATIENT = re.compile(
-    r"\b(?:patient|pt\.?|mr\.?|mrs\.?|ms\.?|miss)\s+[A-Z][a-z]+"
-    r"|\b(?:for|of|named|called|about)\s+[A-Z][a-z]+\s+[A-Z][a-z]+"
+PATIENT_LOOKUP = re.compile(
+    r"\b(?:look up|find|search for|pull up|open)\s+(?:the|this|that|my|our)\s+patient\b", _I
 )
-"""A patient named in the text (capitalised name after "patient", "Mrs", "for"...)."""
+"""A search for a patient who is not named."""
+NAMED_PATIENT = re.compile(
+    r"\b(?i:patient|pt\.?|mr\.?|mrs\.?|ms\.?|miss)\s+[A-Z][a-z]+"
+    r"|\b(?i:for|of|named|called|about|find|look up|search for|pull up|open)\s+"
+    r"[A-Z][a-z]+\s+[A-Z][a-z]+"
+)
+"""A patient named in the text (capitalised name after "patient", "Mrs", "find"...)."""
 DRUG_REFERENCE = re.compile(
-    r"\b(?:this|that|the|these|those|same|new)\s+"
-    r"(?:drugs?|medications?|medicines?|meds?|pills?|tablets?|antibiotics?)\b",
+    r"\b(?:this|that|the|these|those|same)\s+"
+    r"(?:drugs?|medications?|medicines?|meds?|pills?|tablets?|antibiotics?)\b"
+    r"(?!\s+(?:list|history|record|reconciliation))",
     _I,
 )
 IMAGE_REFERENCE = re.compile(
@@ -50,7 +56,9 @@ IMAGE_REFERENCE = re.compile(
     _I,
 )
 NOT_ABOUT_AN_IMAGE_AT_HAND = re.compile(
-    r"\b(?:order\w*|request\w*|indicat\w*|when|should|need\w*|recommend\w*|guidelines?)\b", _I
+    r"\b(?:order\w*|request\w*|indicat\w*|when|should|need\w*|recommend\w*|guidelines?"
+    r"|notes?|document\w*|was|were|scheduled|booked)\b",
+    _I,
 )
 """Asking whether to get an imaging study is not asking about one at hand."""
 INTERACTION = re.compile(r"\binteract\w*|\bcombin\w*|\btogether\b", _I)
@@ -60,6 +68,8 @@ DRUG_TASK = re.compile(
     _I,
 )
 """A request to check a drug's label or interactions, which cannot run without a drug."""
+OBJECT = re.compile(r"\b(?:for|of|on|about|with|between|in)\s+\w", _I)
+"""Something named after the request ("... for Xyzzaprine"), even if not in the dictionary."""
 
 
 @dataclass(frozen=True)
@@ -79,16 +89,18 @@ def _names_patient(text: str) -> bool:
 
 def missing_patient(query: str, context: Context) -> bool:
     """A request about a particular patient's record, and no patient given anywhere."""
-    if context.patient_selected or not PATIENT_SCOPED.search(query):
+    if context.patient_selected:
         return False
-    if not PATIENT_REFERENCE.search(query):
+    scoped = PATIENT_SCOPED.search(query) and PATIENT_REFERENCE.search(query)
+    if not (scoped or PATIENT_LOOKUP.search(query)):
         return False
     return not any(_names_patient(t) for t in (query, *context.earlier_messages))
 
 
 def missing_drug(query: str, context: Context) -> bool:
     """ "This drug" or "check FDA warnings" with no drug named in the message or conversation."""
-    if not (DRUG_REFERENCE.search(query) or DRUG_TASK.search(query)):
+    task_without_object = DRUG_TASK.search(query) and not OBJECT.search(query)
+    if not (DRUG_REFERENCE.search(query) or task_without_object):
         return False
     named = drug_dictionary().find(" \n ".join((query, *context.earlier_messages)))
     if DRUG_REFERENCE.search(query) and INTERACTION.search(query):

@@ -181,6 +181,14 @@ MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"name"}), WHICH_PATIENT),
     (frozenset({"drug_name", "drug_names", "medication_name"}), WHICH_DRUG),
     (frozenset({"image"}), ATTACH_IMAGE),
+    (
+        frozenset({"query", "condition"}),
+        "What exactly should I search for? Please name the condition, drug or topic.",
+    ),
+    (
+        frozenset({"dosage", "frequency"}),
+        "Please give the dosage and frequency of the prescription.",
+    ),
 )
 """The question for a missing argument, first match wins (the seed's wording for an ID)."""
 

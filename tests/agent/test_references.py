@@ -141,7 +141,7 @@ async def test_the_agent_asks_and_calls_no_tool(
 def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
     assert len(ORPHAN_REQUESTS) >= 20
     assert len(CAUGHT_BY_WORDING) >= 20
-    assert len(ORPHAN_REQUESTS) - len(CAUGHT_BY_WORDING) == 3  # these reach argument grounding
+    assert len(ORPHAN_REQUESTS) - len(CAUGHT_BY_WORDING) == 4  # these reach argument grounding
 
 
 @pytest.mark.parametrize(
@@ -165,6 +165,12 @@ def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
         ("Check FDA warnings for dofetilide", Context()),
         ("Check interactions between warfarin and aspirin", Context()),
         ("Check the interactions of it", Context(earlier_messages=["Tell me about warfarin"])),
+        ("Look up naproxen information, my patient asked about it", Context()),
+        ("Find Omar Haddad and review his medications", Context()),
+        ("Which trials are testing new drugs for sickle cell disease?", Context()),
+        ("Show the medication list for patient qrs-258", Context()),
+        ("Save a note for patient tuv-369 that the CT was reviewed", Context()),
+        ("Check safety alerts for Zorblatinib", Context()),  # named, if not in the dictionary
     ],
 )
 def test_requests_whose_references_are_given_go_ahead(query: str, context: Context) -> None:
@@ -177,9 +183,7 @@ def test_both_questions_are_asked_when_patient_and_drug_are_missing() -> None:
     )
 
 
-async def test_a_repeated_turn_names_the_patient_and_the_agent_goes_ahead(
-    make_agent, tools
-) -> None:
+async def test_once_the_next_turn_names_the_patient_the_agent_goes_ahead(make_agent, tools) -> None:
     llm = ScriptedBackend(
         [
             intent(tool="search_patient"),

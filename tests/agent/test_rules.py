@@ -348,7 +348,9 @@ def test_a_patient_search_that_found_nobody_asks_the_clinician() -> None:
         (["drug_names"], "Which drug do you mean?"),
         (["medication_name", "dosage"], "Which drug do you mean?"),
         (["image"], "Please attach the image"),
-        (["frequency"], "I need more information: frequency."),
+        (["frequency"], "Please give the dosage and frequency"),
+        (["condition"], "What exactly should I search for?"),
+        (["reaction"], "I need more information: reaction."),
     ],
 )
 def test_each_missing_argument_gets_its_own_question(missing: list[str], question: str) -> None:
