@@ -8,6 +8,7 @@ points at an external FHIR server; the agent and the patient panel reach it over
 from __future__ import annotations
 
 import asyncio
+import importlib
 import inspect
 import logging
 import secrets
@@ -19,7 +20,6 @@ import gradio as gr
 import uvicorn
 from fastapi import FastAPI
 
-from docgemma.agent.factory import build_agent
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.runtime import EMBEDDED_DB
@@ -33,8 +33,19 @@ log = logging.getLogger("docgemma.app")
 AgentFactory = Callable[[Settings, EHRClient], TurnRunner | Awaitable[TurnRunner]]
 
 
+async def build_agent(settings: Settings, ehr: EHRClient) -> TurnRunner:
+    """The real agent; its imports (graph, model runtime, classifiers) wait until it is built,
+    so the page is served while they load."""
+    factory = await asyncio.to_thread(importlib.import_module, "docgemma.agent.factory")
+    return await factory.build_agent(settings, ehr)
+
+
 class AgentSlot:
-    """Builds the agent once, on first use or at start-up, whichever comes first."""
+    """Builds the agent once, on first use or at start-up, whichever comes first.
+
+    The app starts building it in the background as soon as it serves; a turn that
+    arrives earlier waits for the same build (the page shows that the model is loading).
+    """
 
     def __init__(self, settings: Settings, ehr: EHRClient, factory: AgentFactory) -> None:
         self._settings, self._ehr, self._factory = settings, ehr, factory
@@ -47,6 +58,10 @@ class AgentSlot:
                 made = self._factory(self._settings, self._ehr)
                 self._agent = await made if inspect.isawaitable(made) else made
             return self._agent
+
+    def ready(self) -> bool:
+        """True once the agent is built: a turn will not wait for the model to load."""
+        return self._agent is not None
 
     async def close(self) -> None:
         closer = getattr(self._agent, "aclose", None)
@@ -92,7 +107,7 @@ def create_app(
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
     upload_dir = settings.data_dir / "uploads"
-    handlers = Handlers(settings, slot.get, patients, upload_dir)
+    handlers = Handlers(settings, slot.get, patients, upload_dir, agent_ready=slot.ready)
     blocks = build_blocks(handlers, settings)
     return gr.mount_gradio_app(
         app,

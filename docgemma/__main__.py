@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from docgemma.agent.outcome import TurnResult
+from docgemma.agent.outcome import TurnResult, empty_message_result
 from docgemma.config import Settings, get_settings
 
 log = logging.getLogger("docgemma")
@@ -58,7 +58,14 @@ def result_text(result: TurnResult) -> str:
     return "\n".join(lines)
 
 
+def _print(result: TurnResult, as_json: bool) -> None:
+    print(json.dumps(result_json(result), indent=2) if as_json else result_text(result))
+
+
 async def _ask(args: argparse.Namespace) -> int:
+    if not args.question.strip():  # answered by code: no model, EHR or classifier to load
+        _print(empty_message_result(), args.json)
+        return 0
     settings = get_settings()
     image = None
     if args.image:
@@ -85,7 +92,7 @@ async def _ask(args: argparse.Namespace) -> int:
             )
         finally:
             await agent.aclose()
-    print(json.dumps(result_json(result), indent=2) if args.json else result_text(result))
+    _print(result, args.json)
     return 0
 
 

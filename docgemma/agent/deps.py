@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docgemma.agent.classifiers import Classifier
-from docgemma.agent.grounding import KnowledgeSource
+from docgemma.agent.knowledge import KnowledgeSource
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig

@@ -7,7 +7,7 @@ import asyncio
 import logging
 
 from docgemma.agent.deps import PatientSummaryFn
-from docgemma.agent.grounding import offline_knowledge
+from docgemma.agent.knowledge import offline_knowledge
 from docgemma.agent.service import Agent, sqlite_checkpointer
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError

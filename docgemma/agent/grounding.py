@@ -1,54 +1,179 @@
-"""Grounding a direct knowledge answer in an offline source, when one covers the question.
+"""Is each extracted argument value something the clinician actually gave? (issue 9)
 
-Small embedded models recall facts badly (the issue's "cranial nerves 7 and 8" for the
-diaphragm), so on the embedded profiles a knowledge answer either rests on a retrieved
-passage, cited, or carries the unverified label. The source today is the offline
-literature index; a passage counts only above ``Settings.grounding_threshold``.
+A small model fills an argument it cannot find with a placeholder ("patient_name") or
+a plausible guess; run as is, the tool searches for it and the answer is about nothing
+the clinician said. Here every value is compared with the turn's evidence — the
+message, the conversation, the active patient and the results this turn already
+returned — in the way its field declares (``docgemma.tools.grounding``). Pure code,
+no model: what fails asks the clinician (required fields) or is dropped (optional ones).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
+from typing import Any
 
-from docgemma.config import Settings
-from docgemma.tools.literature_index import PROVENANCE, get_index
+from pydantic import BaseModel
 
-log = logging.getLogger(__name__)
+from docgemma.agent.context import known_patient_ids
+from docgemma.agent.entities import drug_dictionary
+from docgemma.agent.state import AgentState
+from docgemma.tools.grounding import Grounding, field_grounding
+
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_ABBREVIATION_DOT = re.compile(r"(?<=\b[a-z])\.(?=[a-z]\b)")
+"""The dots of "b.i.d." and "q.d.", removed so the abbreviation reads as one word."""
+_STEM_CHARS = 5
+"""Loose matching compares word beginnings: "diabetic" and "diabetes" agree on "diabe"."""
+_MIN_ID_CHARS = 3
+_FILLER_WORDS_TEXT = (
+    "a an the my our your this that these those his her hers him he she they them their "
+    "patient patients pt name names person someone somebody unknown none null value x"
+)
+FILLER_WORDS = frozenset(_FILLER_WORDS_TEXT.split())
+"""Words that refer to something without naming it; a value made only of them names nothing."""
+_STOP_WORDS_TEXT = (
+    "and or of in on for with to from by at about into than then what which who how when "
+    "is are was were be been does do did can could should would will any all some more "
+    "most latest recent new current study studies trial trials research evidence "
+    "literature data information info search find look check show give get please "
+    "treatment therapy"
+)
+STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
+"""Words that carry no topic: a loose match on them alone proves nothing."""
+EQUIVALENT_PHRASES: tuple[tuple[str, str], ...] = (
+    ("twice a day", "twice daily"),
+    ("bid", "twice daily"),
+    ("three times a day", "three times daily"),
+    ("tid", "three times daily"),
+    ("four times a day", "four times daily"),
+    ("qid", "four times daily"),
+    ("once a day", "once daily"),
+    ("qd", "once daily"),
+    ("every day", "once daily"),
+    ("at night", "at bedtime"),
+    ("qhs", "at bedtime"),
+)
+"""Dosing abbreviations and their spelled-out forms, compared as the same words."""
+
+
+def words(text: str) -> list[str]:
+    """Lower-case alphanumeric words; case, spacing and punctuation do not matter."""
+    return [w for w in _NON_ALNUM.split(_ABBREVIATION_DOT.sub("", text.lower())) if w]
+
+
+def canonical(text: str) -> str:
+    """Words joined by single spaces, with dosing abbreviations spelled out."""
+    joined = f" {' '.join(words(text))} "
+    for short, long in EQUIVALENT_PHRASES:
+        joined = joined.replace(f" {short} ", f" {long} ")
+    return joined.strip()
 
 
 @dataclass(frozen=True)
-class Grounding:
-    title: str
+class Evidence:
+    """What the clinician gave this turn, in the forms the checks compare against."""
+
     text: str
-    similarity: float
-    provenance: str
+    """Canonical words of the message, the conversation, the active patient and results."""
+    clinician_text: str
+    """The clinician's own words only (message and earlier messages): where IDs are typed."""
+    drugs: frozenset[str] = field(default_factory=frozenset)
+    patient_ids: frozenset[str] = field(default_factory=frozenset)
 
-    def source(self) -> dict[str, str]:
-        return {"title": f"{self.title} — {self.provenance}", "kind": "literature"}
+    @classmethod
+    def of(cls, state: AgentState) -> Evidence:
+        history = state.get("conversation_history") or []
+        clinician = [state.get("user_query", "")]
+        clinician += [t["content"] for t in history if t["role"] == "user"]
+        others = [t["content"] for t in history if t["role"] != "user"]
+        others.append(state.get("patient_summary") or "")
+        others += [
+            r["formatted_result"] for r in state.get("tool_results", []) if not r["error_type"]
+        ]
+        everything = " \n ".join([*clinician, *others])
+        drugs = set(drug_dictionary().find(everything))
+        drugs |= set((state.get("extracted_entities") or {}).get("drug_mentions", []))
+        return cls(
+            text=canonical(everything),
+            clinician_text=" ".join(clinician).lower(),
+            drugs=frozenset(d.lower() for d in drugs),
+            patient_ids=frozenset(p.lower() for p in known_patient_ids(state)),
+        )
 
 
-KnowledgeSource = Callable[[str], Awaitable[Grounding | None]]
-"""The best passage covering a question, or None when nothing covers it well enough."""
+def _phrase(value: str, evidence: Evidence) -> bool:
+    said = canonical(value)
+    value_words = said.split()
+    if not value_words or set(value_words) <= FILLER_WORDS:
+        return False
+    if f" {said} " in f" {evidence.text} ":
+        return True
+    compact = said.replace(" ", "")
+    return compact in evidence.text.replace(" ", "") and len(compact) >= _MIN_ID_CHARS
 
 
-def offline_knowledge(settings: Settings, timeout_s: float = 2.0) -> KnowledgeSource:
-    """The offline literature index as a knowledge source; not ready in time → no grounding."""
+def _loose(value: str, evidence: Evidence) -> bool:
+    content = [w for w in words(value) if w not in STOP_WORDS | FILLER_WORDS and len(w) > 2]
+    stems = {w[:_STEM_CHARS] for w in evidence.text.split()}
+    return any(w[:_STEM_CHARS] in stems for w in content)
 
-    def best(question: str) -> Grounding | None:
-        hits = get_index(settings.data_dir, settings.literature_index_size).search(question, k=1)
-        if not hits or hits[0].similarity < settings.grounding_threshold:
-            return None
-        hit = hits[0]
-        return Grounding(hit.title, hit.text, round(hit.similarity, 3), PROVENANCE)
 
-    async def lookup(question: str) -> Grounding | None:
-        try:
-            return await asyncio.wait_for(asyncio.to_thread(best, question), timeout_s)
-        except (TimeoutError, OSError, FileNotFoundError, ValueError) as exc:
-            log.info("no offline grounding for this question: %s", exc)
-            return None
+def _drug(value: str, evidence: Evidence) -> bool:
+    generics = {g.lower() for g in drug_dictionary().find(value)}
+    if generics:
+        return generics <= evidence.drugs
+    return _phrase(value, evidence)
 
-    return lookup
+
+def typed_id(pid: str, text: str) -> bool:
+    """The clinician typed this ID: a whole token with a digit, not a piece of a dose or word."""
+    if len(pid) < _MIN_ID_CHARS or not any(c.isdigit() for c in pid):
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(pid)}(?![\w-])", text) is not None
+
+
+def _patient_id(value: str, evidence: Evidence) -> bool:
+    pid = value.strip().lower()
+    return pid in evidence.patient_ids or typed_id(pid, evidence.clinician_text)
+
+
+_CHECKS = {
+    Grounding.DRUG: _drug,
+    Grounding.PATIENT_ID: _patient_id,
+    Grounding.PHRASE: _phrase,
+    Grounding.LOOSE: _loose,
+}
+
+
+def grounded(kind: Grounding, value: Any, evidence: Evidence) -> bool:
+    """One value (or every item of a list) passes its field's check; free text always does."""
+    if kind is Grounding.FREE or value is None:
+        return True
+    items = value if isinstance(value, list) else [value]
+    return all(isinstance(v, str) and _CHECKS[kind](v, evidence) for v in items)
+
+
+@dataclass(frozen=True)
+class GroundingVerdict:
+    args: dict[str, Any]
+    """The arguments with ungrounded optional values removed."""
+    missing: list[str]
+    """Required fields whose value the clinician never gave: ask for them."""
+    dropped: list[str]
+
+
+def ground_args(
+    schema: type[BaseModel], args: dict[str, Any], evidence: Evidence
+) -> GroundingVerdict:
+    kept, missing, dropped = dict(args), [], []
+    for name, kind in field_grounding(schema).items():
+        if name not in args or grounded(kind, args[name], evidence):
+            continue
+        if schema.model_fields[name].is_required():
+            missing.append(name)
+        else:
+            dropped.append(name)
+            del kept[name]
+    return GroundingVerdict(kept, missing, dropped)

@@ -70,3 +70,13 @@ class TurnResult(BaseModel):
     notices: list[str] = Field(default_factory=list)
     """Things the user should know about their input, e.g. that a long message was truncated."""
     fallback_used: bool = False
+
+
+EMPTY_MESSAGE_REPLY = (
+    "Please type a clinical question or request, for example “Check FDA warnings for dofetilide”."
+)
+
+
+def empty_message_result() -> TurnResult:
+    """The reply to an empty message: written by code, so nothing needs to be loaded for it."""
+    return TurnResult(final_response=EMPTY_MESSAGE_REPLY, confidence_level="low")

@@ -140,27 +140,59 @@ def required_tools(query: str, *, patient_known: bool, available: Iterable[str])
     return frozenset(needed & set(available))
 
 
+NOT_REPEATABLE_ERRORS = frozenset({None, "not_found", "drug_not_in_database"})
+"""Outcomes an identical call would only repeat: a success, or finding nothing."""
+
+
+def _repeats(tool: str, args: dict[str, Any], earlier: Iterable[ToolResult]) -> bool:
+    return any(
+        r["tool_name"] == tool and r["args"] == args and r["error_type"] in NOT_REPEATABLE_ERRORS
+        for r in earlier
+    )
+
+
 def is_duplicate_call(results: Sequence[ToolResult]) -> bool:
-    """The last call repeats an earlier successful call (same tool, same arguments)."""
+    """The last call repeats an earlier call that succeeded or found nothing."""
     if len(results) < 2:
         return False
-    last = results[-1]
-    return any(
-        r["tool_name"] == last["tool_name"]
-        and r["args"] == last["args"]
-        and r["error_type"] is None
-        for r in results[:-1]
-    )
+    return _repeats(results[-1]["tool_name"], results[-1]["args"], results[:-1])
 
 
 def proposes_duplicate(tool: str, args: dict[str, Any], results: Sequence[ToolResult]) -> bool:
-    """A proposed call repeats an earlier successful one (checked before executing it)."""
-    return any(
-        r["tool_name"] == tool and r["args"] == args and r["error_type"] is None for r in results
-    )
+    """A proposed call repeats one that succeeded or found nothing (checked before it runs)."""
+    return _repeats(tool, args, results)
+
+
+def retry_strategy(result: ToolResult, proposed: str) -> str:
+    """The retry the code allows: the same call after "not found" would find nothing again."""
+    if proposed == "retry_same" and result.get("error_type") in NOT_REPEATABLE_ERRORS:
+        return "retry_different_args"
+    return proposed
 
 
 # ── ask-user and skip triggers (seed 002 §9) ──
+WHICH_PATIENT = (
+    "Which patient do you mean? Please give their name or ID, or select them in the patient panel."
+)
+WHICH_DRUG = "Which drug do you mean? Please give its name."
+ATTACH_IMAGE = "Please attach the image you would like me to look at."
+MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"patient_id"}), "I need a patient ID to proceed. Could you provide one?"),
+    (frozenset({"name"}), WHICH_PATIENT),
+    (frozenset({"drug_name", "drug_names", "medication_name"}), WHICH_DRUG),
+    (frozenset({"image"}), ATTACH_IMAGE),
+    (
+        frozenset({"query", "condition"}),
+        "What exactly should I search for? Please name the condition, drug or topic.",
+    ),
+    (
+        frozenset({"dosage", "frequency"}),
+        "Please give the dosage and frequency of the prescription.",
+    ),
+)
+"""The question for a missing argument, first match wins (the seed's wording for an ID)."""
+
+
 def ask_user_message(result: ToolResult) -> str | None:
     """The clarification question a result calls for, or None."""
     matches = result.get("patient_matches") or 0
@@ -174,16 +206,21 @@ def ask_user_message(result: ToolResult) -> str | None:
         )
     missing = result.get("missing_fields") or []
     if error == "missing_required_args" or (error == "invalid_args" and missing):
-        if "patient_id" in missing:
-            return "I need a patient ID to proceed. Could you provide one?"
-        if "image" in missing:
-            return "Please attach the image you would like me to look at."
+        for fields, question in MISSING_FIELD_QUESTIONS:
+            if fields & set(missing):
+                return question
         return f"I need more information: {', '.join(missing) or 'the missing details'}."
     if error == "ambiguous_drug_name":
         options = result.get("suggestions") or []
         if len(options) >= 2:
             return f"Did you mean {', '.join(options[:-1])} or {options[-1]}?"
         return "Which drug did you mean? Please give its full name."
+    if error == "not_found" and result["tool_name"] == "search_patient":
+        name = result["args"].get("name", "")
+        return (
+            f"I could not find a patient named '{name}'. "
+            "Could you check the spelling, or give the patient's ID?"
+        )
     if error == "not_found" and result["tool_name"] in PATIENT_TOOLS:
         pid = result["args"].get("patient_id", "")
         return (

@@ -27,9 +27,14 @@ from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
-from docgemma.agent.grounding import KnowledgeSource
+from docgemma.agent.knowledge import KnowledgeSource
 from docgemma.agent.nodes.input_assembly import ImageFindings
-from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, TurnResult
+from docgemma.agent.outcome import (
+    ApprovalDecision,
+    ApprovalRequest,
+    TurnResult,
+    empty_message_result,
+)
 from docgemma.agent.schemas import IntentClassification, ResultAssessment, RetryStrategy
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.config import Settings
@@ -40,9 +45,6 @@ from docgemma.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)
 
-EMPTY_MESSAGE_REPLY = (
-    "Please type a clinical question or request, for example “Check FDA warnings for dofetilide”."
-)
 NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."
 
 
@@ -145,7 +147,7 @@ class Agent:
         """
         text = (message or "").strip()
         if not text:
-            yield TurnResult(final_response=EMPTY_MESSAGE_REPLY, confidence_level="low")
+            yield empty_message_result()
             return
         notices: list[str] = []
         if len(text) > self.settings.max_message_chars:

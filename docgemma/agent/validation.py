@@ -1,17 +1,19 @@
 """Validate a proposed tool call before it runs (seed 002 §4 ④, seed 003 "Validate Tool Call").
 
 Catches structurally valid but meaningless calls from a small model: a query too
-short to search, fewer than two drugs for an interaction check, a patient ID that
-nobody mentioned, found or selected, an image analysis with no image.
+short to search, fewer than two drugs for an interaction check, an argument value
+the clinician never gave (a placeholder, a guessed patient ID or drug), an image
+analysis with no image.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+
+from docgemma.agent.grounding import Evidence, ground_args
 
 _QUERY_FIELDS = ("query", "condition", "name")
 _MIN_QUERY_CHARS = 3
@@ -23,13 +25,8 @@ class Validation:
     error_type: str | None = None
     missing_fields: list[str] = field(default_factory=list)
     reason: str = ""
-
-
-def typed_id(pid: str, user_query: str) -> bool:
-    """The clinician typed this ID: a whole token with a digit, not a piece of a dose or word."""
-    if len(pid) < _MIN_QUERY_CHARS or not any(c.isdigit() for c in pid):
-        return False
-    return re.search(rf"(?<![\w-]){re.escape(pid)}(?![\w-])", user_query.lower()) is not None
+    dropped: list[str] = field(default_factory=list)
+    """Optional arguments removed because the clinician never gave their value."""
 
 
 def validate_call(
@@ -37,12 +34,14 @@ def validate_call(
     schema: type[BaseModel],
     args: dict[str, Any],
     *,
-    known_patient_ids: list[str],
+    evidence: Evidence | None,
     has_image: bool,
-    user_query: str = "",
-    clinician_edit: bool = False,
 ) -> tuple[Validation, BaseModel | None]:
-    """Check a call; returns the parsed arguments when it may run."""
+    """Check a call; returns the parsed arguments when it may run.
+
+    ``evidence`` is what the clinician gave this turn; every argument value must be
+    grounded in it (``None`` for the clinician's own edit of a proposal, which is given).
+    """
     try:
         parsed = schema.model_validate(args)
     except ValidationError as exc:
@@ -59,16 +58,18 @@ def validate_call(
         return Validation(
             False, "missing_required_args", ["drug_names"], "an interaction check needs two drugs"
         ), None
-    patient_id = args.get("patient_id")
-    if patient_id is not None and not clinician_edit:
-        pid = patient_id.strip().lower()
-        if pid not in {p.lower() for p in known_patient_ids} and not typed_id(pid, user_query):
+    dropped: list[str] = []
+    if evidence is not None:
+        verdict = ground_args(schema, args, evidence)
+        if verdict.missing:
             return Validation(
                 False,
                 "missing_required_args",
-                ["patient_id"],
-                "the patient ID was not given, selected or found by a search",
+                verdict.missing,
+                f"not given by the clinician: {', '.join(verdict.missing)}",
             ), None
+        if verdict.dropped:
+            dropped, parsed = verdict.dropped, schema.model_validate(verdict.args)
     if tool == "analyze_medical_image" and not has_image:
         return Validation(False, "missing_required_args", ["image"], "no image is attached"), None
-    return Validation(True), parsed
+    return Validation(True, dropped=dropped), parsed

@@ -3,6 +3,8 @@
 Required, decision-critical fields first and optional fields last: the order is
 load-bearing under constrained decoding. Every string is bounded so a constrained
 call on a small model can always close its JSON within the derived token budget.
+Every field also says where its value must come from (``Grounding``): a value the
+clinician never gave makes the agent ask instead of calling the tool.
 """
 
 from __future__ import annotations
@@ -11,41 +13,57 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from docgemma.tools.grounding import Grounding
+
 DrugName = Annotated[
     str, Field(min_length=1, max_length=80, description="Generic or brand drug name")
 ]
 PatientId = Annotated[
-    str, Field(min_length=1, max_length=64, description="The patient's EHR identifier")
+    str,
+    Field(min_length=1, max_length=64, description="The patient's EHR identifier"),
+    Grounding.PATIENT_ID,
 ]
 
 
 class DrugSafetyArgs(BaseModel):
-    drug_name: DrugName
+    drug_name: Annotated[DrugName, Grounding.DRUG]
 
 
 class DrugInteractionArgs(BaseModel):
-    drug_names: list[DrugName] = Field(
-        min_length=2, max_length=5, description="Two or more drug names"
-    )
+    drug_names: Annotated[
+        list[DrugName],
+        Field(min_length=2, max_length=5, description="Two or more drug names"),
+        Grounding.DRUG,
+    ]
 
 
 class LiteratureSearchArgs(BaseModel):
-    query: str = Field(
-        min_length=1, max_length=200, description="Search query for medical literature"
-    )
+    query: Annotated[
+        str,
+        Field(min_length=1, max_length=200, description="Search query for medical literature"),
+        Grounding.LOOSE,
+    ]
 
 
 class ClinicalTrialsArgs(BaseModel):
-    condition: str = Field(
-        min_length=1, max_length=120, description="Condition or treatment studied"
-    )
-    status: str | None = Field(
-        None, max_length=40, description="Recruitment status, e.g. recruiting"
-    )
+    condition: Annotated[
+        str,
+        Field(min_length=1, max_length=120, description="Condition or treatment studied"),
+        Grounding.LOOSE,
+    ]
+    status: Annotated[
+        str | None,
+        Field(None, max_length=40, description="Recruitment status, e.g. recruiting"),
+        Grounding.PHRASE,
+    ]
 
 
 class PatientSearchArgs(BaseModel):
-    name: str = Field(min_length=1, max_length=80, description="Patient name to look up")
+    name: Annotated[
+        str,
+        Field(min_length=1, max_length=80, description="Patient name to look up"),
+        Grounding.PHRASE,
+    ]
 
 
 class PatientChartArgs(BaseModel):
@@ -54,26 +72,42 @@ class PatientChartArgs(BaseModel):
 
 class PrescribeMedicationArgs(BaseModel):
     patient_id: PatientId
-    medication_name: DrugName
-    dosage: str = Field(min_length=1, max_length=40, description="Dose with unit, e.g. 500 mg")
-    frequency: str = Field(min_length=1, max_length=40, description="e.g. twice daily")
-    notes: str | None = Field(None, max_length=200)
+    medication_name: Annotated[DrugName, Grounding.DRUG]
+    dosage: Annotated[
+        str,
+        Field(min_length=1, max_length=40, description="Dose with unit, e.g. 500 mg"),
+        Grounding.PHRASE,
+    ]
+    frequency: Annotated[
+        str, Field(min_length=1, max_length=40, description="e.g. twice daily"), Grounding.PHRASE
+    ]
+    notes: Annotated[str | None, Field(None, max_length=200), Grounding.FREE]
 
 
 class AddAllergyArgs(BaseModel):
     patient_id: PatientId
-    substance: str = Field(min_length=1, max_length=80)
-    reaction: str = Field(min_length=1, max_length=120)
-    severity: str | None = Field(None, max_length=20, description="mild, moderate or severe")
+    substance: Annotated[str, Field(min_length=1, max_length=80), Grounding.PHRASE]
+    reaction: Annotated[str, Field(min_length=1, max_length=120), Grounding.LOOSE]
+    severity: Annotated[
+        str | None,
+        Field(None, max_length=20, description="mild, moderate or severe"),
+        Grounding.PHRASE,
+    ]
 
 
 class ClinicalNoteArgs(BaseModel):
     patient_id: PatientId
-    note_type: str = Field(
-        min_length=1, max_length=40, description="progress, consult, procedure..."
-    )
-    note_text: str = Field(min_length=1, max_length=600)
+    note_type: Annotated[
+        str,
+        Field(min_length=1, max_length=40, description="progress, consult, procedure..."),
+        Grounding.FREE,
+    ]
+    note_text: Annotated[str, Field(min_length=1, max_length=600), Grounding.FREE]
 
 
 class ImageAnalysisArgs(BaseModel):
-    query: str = Field(min_length=1, max_length=200, description="What to look for in the image")
+    query: Annotated[
+        str,
+        Field(min_length=1, max_length=200, description="What to look for in the image"),
+        Grounding.FREE,
+    ]

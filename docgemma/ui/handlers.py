@@ -16,7 +16,7 @@ from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
 from docgemma.ui.approval import edit, field_labels
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
-from docgemma.ui.render import BACKEND_DOWN, approval_card
+from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
 from docgemma.ui.turns import decide, user_messages, user_turn
 from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
@@ -49,9 +49,11 @@ class Handlers:
         get_agent: Callable[[], Awaitable[TurnRunner]],
         patients: PatientDirectory | None,
         upload_dir: Path,
+        agent_ready: Callable[[], bool] = lambda: True,
     ) -> None:
         self.settings = settings
         self._get_agent = get_agent
+        self._agent_ready = agent_ready
         self._patients = patients
         self._upload_dir = upload_dir
 
@@ -112,11 +114,10 @@ class Handlers:
             return
         session.attached = None  # a picked stored image goes with this message only
         cleared, hidden = gr.MultimodalTextbox(value=None), gr.update(value="", visible=False)
-        yield (
-            session.history + user_messages(submission),
-            cleared,
-            hidden,
-        )  # shown while the model loads
+        shown = session.history + user_messages(submission)
+        if not self._agent_ready():  # a visible step, not a silent wait, while the model loads
+            shown = [*shown, {"role": "assistant", "content": LOADING_MODEL}]
+        yield shown, cleared, hidden
         agent = await self._agent()
         if agent is None:
             yield session.history, keep, _error(BACKEND_DOWN)

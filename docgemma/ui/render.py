@@ -13,6 +13,10 @@ FALLBACK_NOTICE = (
     "The language model was unavailable for this turn, so this answer was assembled "
     "without it. Please try again shortly."
 )
+LOADING_MODEL = (
+    "⏳ Loading the language model — this happens once after the app starts; "
+    "your question is answered as soon as it is ready."
+)
 BACKEND_DOWN = (
     "I could not reach the language model just now, so I cannot answer this question. "
     "The app is still running — please try again in a moment."

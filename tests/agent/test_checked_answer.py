@@ -10,7 +10,7 @@ from docgemma.agent.answer import (
     UNVERIFIED_NOTE,
 )
 from docgemma.agent.events import AnswerRejected, AnswerToken
-from docgemma.agent.grounding import Grounding
+from docgemma.agent.knowledge import Grounding
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolOutcome
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import docgemma.__main__ as cli
+from docgemma.agent.outcome import EMPTY_MESSAGE_REPLY
 from docgemma.agent.service import Agent
 from docgemma.llm.scripted import ScriptedBackend
 
@@ -60,3 +64,32 @@ def test_ask_text_prints_answer_and_timeline(scripted_agent, capsys) -> None:
 def test_missing_image_file_is_a_clear_error(scripted_agent, capsys) -> None:
     assert cli.main(["ask", "What is this?", "--image", "/nonexistent.png"]) == 2
     assert "image not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("question", ["", "   "])
+def test_an_empty_question_is_answered_without_building_the_agent(
+    monkeypatch, settings, capsys, question: str
+) -> None:
+    async def refuse(_settings, _ehr):
+        raise AssertionError("the empty message must not build the agent")
+
+    monkeypatch.setattr(cli, "build_agent", refuse)
+    assert cli.main(["ask", question, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["final_response"] == EMPTY_MESSAGE_REPLY and out["model_calls"] == 0
+
+
+def test_an_empty_question_imports_no_model_ehr_or_classifier(settings) -> None:
+    """In a fresh interpreter: the reply comes before any heavy part is even imported."""
+    heavy = ["llama_cpp", "docgemma.agent.service", "docgemma.ehr.runtime", "sklearn", "langgraph"]
+    code = (
+        "import sys, docgemma.__main__ as cli\n"
+        "assert cli.main(['ask', '']) == 0\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    )
+    root = Path(cli.__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
+    )
+    assert done.stdout.startswith(EMPTY_MESSAGE_REPLY)
+    assert done.stdout.strip().endswith("[]"), done.stdout

@@ -272,3 +272,23 @@ async def test_backend_error_text_never_reaches_the_trace(make_agent, tools) -> 
     events, result = await run(make_agent(ScriptedBackend([ModelUnavailable(raw)])), "Hello?")
     shown = [*(e.model_dump_json() for e in events), result.model_dump_json()]
     assert result.fallback_used and not any("10.0.0.7" in s or "Traceback" in s for s in shown)
+
+
+async def test_an_identical_call_that_found_nothing_is_not_repeated(make_agent, tools) -> None:
+    """Issue 9: the same failed search ran three times; now the model may not even try twice."""
+    tools.queue("search_medical_literature", ToolOutcome(error_type=ToolErrorType.NOT_FOUND))
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_medical_literature"),
+            select("search_medical_literature"),
+            {"query": "zzz syndrome"},
+            quality("no_results"),
+            retry("retry_same"),  # code turns it into a re-extraction...
+            {"query": "zzz syndrome"},  # ...and the identical arguments are refused
+            "Nothing was found on zzz syndrome.",
+        ]
+    )
+    _, result = await run(make_agent(llm), "Find studies on zzz syndrome")
+    assert len(tools.calls_to("search_medical_literature")) == 1
+    assert result.nodes_visited[-3:] == ["error_handler", "tool_select", "synthesize"]
+    assert "No results were found" in prompts(llm)[-1]

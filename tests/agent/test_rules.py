@@ -14,7 +14,9 @@ from docgemma.agent.rules import (
     decide_next,
     format_error,
     is_duplicate_call,
+    proposes_duplicate,
     required_tools,
+    retry_strategy,
     scrub_tool_names,
 )
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
@@ -311,3 +313,46 @@ def test_step_limit_ends_the_loop_even_when_the_query_needs_more_tools() -> None
         results[:3], step_count=MAX_STEPS - 1, user_query=query, patient_known=True, available=ALL
     )
     assert below.action == "tool_select"
+
+
+# ── issue 9: a call that found nothing is never repeated identically ──
+def test_a_call_that_found_nothing_counts_as_already_made() -> None:
+    failed = result("search_patient", error="not_found", q="no_results", args={"name": "Zed"})
+    assert proposes_duplicate("search_patient", {"name": "Zed"}, [failed])
+    assert not proposes_duplicate("search_patient", {"name": "Zed Zyx"}, [failed])
+    again = result("search_patient", error="not_found", q="no_results", args={"name": "Zed"})
+    assert is_duplicate_call([failed, again])
+
+
+def test_a_timeout_may_still_be_retried_with_the_same_arguments() -> None:
+    slow = result(error="timeout", q="error_retryable")
+    assert not proposes_duplicate("check_drug_safety", {"drug_name": "x"}, [slow])
+    assert retry_strategy(slow, "retry_same") == "retry_same"
+
+
+@pytest.mark.parametrize("error", ["not_found", "drug_not_in_database"])
+def test_retry_same_after_finding_nothing_becomes_retry_with_other_arguments(error: str) -> None:
+    assert retry_strategy(result(error=error), "retry_same") == "retry_different_args"
+
+
+def test_a_patient_search_that_found_nobody_asks_the_clinician() -> None:
+    nobody = result("search_patient", error="not_found", q="no_results", args={"name": "Zed Zyx"})
+    verdict = decide_error(nobody, 0, 0)
+    assert verdict.action == "ask_user" and "named 'Zed Zyx'" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("missing", "question"),
+    [
+        (["name"], "Which patient do you mean?"),
+        (["drug_names"], "Which drug do you mean?"),
+        (["medication_name", "dosage"], "Which drug do you mean?"),
+        (["image"], "Please attach the image"),
+        (["frequency"], "Please give the dosage and frequency"),
+        (["condition"], "What exactly should I search for?"),
+        (["reaction"], "I need more information: reaction."),
+    ],
+)
+def test_each_missing_argument_gets_its_own_question(missing: list[str], question: str) -> None:
+    verdict = decide_error(result(error="missing_required_args", missing=missing), 0, 0)
+    assert verdict.action == "ask_user" and verdict.message.startswith(question)

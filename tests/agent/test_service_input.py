@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.service import EMPTY_MESSAGE_REPLY
+from docgemma.agent.outcome import EMPTY_MESSAGE_REPLY
 from docgemma.llm.scripted import ScriptedBackend
 
 from .conftest import intent, prompts, run, select

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from docgemma.agent.grounding import Evidence
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.agent.validation import validate_call
 
@@ -11,13 +12,13 @@ RX = {"medication_name": "metformin", "dosage": "500 mg", "frequency": "twice da
 
 
 def check(patient_id: str, query: str, known: list[str] | None = None) -> bool:
+    state = {"user_query": query, "active_patient_id": (known or [None])[0]}
     verdict, _ = validate_call(
         "prescribe_medication",
         TOOL_ARG_SCHEMAS["prescribe_medication"],
         {**RX, "patient_id": patient_id},
-        known_patient_ids=known or [],
+        evidence=Evidence.of(state),
         has_image=False,
-        user_query=query,
     )
     return verdict.ok
 
@@ -43,4 +44,29 @@ def test_an_id_made_from_other_words_of_the_query_is_refused(patient_id: str) ->
 
 
 def test_a_selected_or_found_patient_is_accepted() -> None:
-    assert check("pat-001", "Prescribe metformin twice daily", known=["pat-001"])
+    assert check("pat-001", "Prescribe metformin 500 mg twice daily", known=["pat-001"])
+
+
+def test_a_clinician_edit_is_not_checked_against_the_message() -> None:
+    verdict, parsed = validate_call(
+        "prescribe_medication",
+        TOOL_ARG_SCHEMAS["prescribe_medication"],
+        {**RX, "patient_id": "pat-9"},
+        evidence=None,
+        has_image=False,
+    )
+    assert verdict.ok and parsed is not None
+
+
+def test_an_optional_value_nobody_gave_is_dropped_not_asked() -> None:
+    verdict, parsed = validate_call(
+        "find_clinical_trials",
+        TOOL_ARG_SCHEMAS["find_clinical_trials"],
+        {"condition": "heart failure", "status": "completed"},
+        evidence=Evidence.of({"user_query": "Any trials for heart failure?"}),
+        has_image=False,
+    )
+    assert verdict.ok and verdict.dropped == ["status"]
+    assert parsed is not None and parsed.model_dump(exclude_none=True) == {
+        "condition": "heart failure"
+    }

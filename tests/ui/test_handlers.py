@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from live_app import load_app_module
 from PIL import Image
 from ui_fakes import PRESCRIPTION, FakeAgent
@@ -10,7 +12,7 @@ from docgemma.agent.outcome import TurnResult
 from docgemma.config import Settings
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.patients import PatientMatch
-from docgemma.ui.render import BACKEND_DOWN
+from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL
 from docgemma.ui.session import SessionState
 
 
@@ -122,3 +124,28 @@ def test_the_settings_panel_names_the_model_profile(tmp_path):
     ).settings_markdown()
     assert "Model: **Qwen2.5-Coder 0.5B Instruct (Q4_K_M), profile qwen2.5-0.5b**" in text
     assert ".gguf" not in text and ".cache" not in text
+
+
+async def test_a_turn_before_the_model_is_loaded_shows_a_loading_step(tmp_path):
+    """The page is served while the agent builds; a turn that comes early says it is waiting."""
+    release = asyncio.Event()
+
+    async def slow_factory(settings, ehr):
+        await release.wait()
+        return FakeAgent()
+
+    settings = Settings(data_dir=tmp_path, offline=True)
+    slot = load_app_module().AgentSlot(settings, None, slow_factory)
+    h = Handlers(settings, slot.get, None, tmp_path / "uploads", agent_ready=slot.ready)
+    session = SessionState()
+    turn = h.submit({"text": "What is hypertension?", "files": []}, session, None)
+    first_view = (await anext(turn))[0]
+    assert first_view[-1] == {"role": "assistant", "content": LOADING_MODEL}
+    release.set()
+    rest = [out async for out in turn]
+    answer = rest[-1][0]
+    assert "high blood pressure" in answer[-1]["content"]
+    assert all(m["content"] != LOADING_MODEL for m in answer) and slot.ready()
+
+    again = await collect(h.submit({"text": "Thanks", "files": []}, session, None))
+    assert again[0][0][-1]["content"] == "Thanks"  # ready now: no loading step

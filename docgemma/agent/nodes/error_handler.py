@@ -16,7 +16,7 @@ from langgraph.types import Command
 from docgemma.agent import llm_calls
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import RETRY_SYSTEM, RETRY_USER
-from docgemma.agent.rules import decide_error
+from docgemma.agent.rules import decide_error, retry_strategy
 from docgemma.agent.schemas import RetryStrategy
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import decision, timeline, traced
@@ -84,6 +84,10 @@ async def error_handler(
             },
         )
     counts[tool] = counts.get(tool, 0) + 1
+    chosen = retry_strategy(last, strategy.strategy)
+    reason = strategy.reasoning or "chosen by the model"
+    if chosen != strategy.strategy:
+        reason = "the identical call already found nothing; the arguments must change"
     update = {
         "retry_counts": counts,
         "total_retries": total + 1,
@@ -91,13 +95,9 @@ async def error_handler(
         "llm_calls": calls,
         "current_tool": tool,
         "current_args": last["args"],
-        "decisions": [
-            decision(_NODE, strategy.strategy, strategy.reasoning or "chosen by the model")
-        ],
-        "timeline": [
-            timeline(f"Retrying the {last['tool_label']}", strategy.strategy.replace("_", " "))
-        ],
+        "decisions": [decision(_NODE, chosen, reason)],
+        "timeline": [timeline(f"Retrying the {last['tool_label']}", chosen.replace("_", " "))],
     }
-    if strategy.strategy == "retry_same":
+    if chosen == "retry_same":
         return Command(goto="tool_execute", update=update)
     return Command(goto="tool_select", update={**update, "pending_stage2_only": True})

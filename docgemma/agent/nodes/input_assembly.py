@@ -18,6 +18,7 @@ from docgemma.agent.context import HISTORY_MESSAGES
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.prompts import IMAGE_SYSTEM
+from docgemma.agent.references import Context, unresolved_references
 from docgemma.agent.state import RESET, AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
@@ -101,6 +102,19 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     ]
 
     patient_id = state.get("active_patient_id")
+    history = update["conversation_history"]
+    question = unresolved_references(
+        query,
+        Context(
+            earlier_messages=[t["content"] for t in history],
+            patient_selected=bool(patient_id),
+            image_available=has_image or bool(state.get("image_findings")),
+        ),
+    )
+    if question:  # asked before any model call: a guess here would become a tool argument
+        update["clarification_request"] = question
+        update["decisions"] = [decision("input_assembly", "ask_user", question)]
+        update["timeline"].append(timeline("Need more information", question))
     notices: list[str] = []
     if patient_id and deps.patient_summary is not None:
         try:

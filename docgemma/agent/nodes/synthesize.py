@@ -26,7 +26,7 @@ from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.context import KEPT_MESSAGES, history_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
-from docgemma.agent.grounding import Grounding
+from docgemma.agent.knowledge import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
 from docgemma.agent.rules import confidence_level, with_label
 from docgemma.agent.state import AgentState, ToolResult

@@ -18,9 +18,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from docgemma.agent.approval import approval_request
-from docgemma.agent.context import known_patient_ids, patient_ids_in
+from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ToolCalled, ToolFinished
+from docgemma.agent.grounding import Evidence
 from docgemma.agent.outcome import ApprovalDecision
 from docgemma.agent.rules import format_error, scrub_tool_names
 from docgemma.agent.state import AgentState, ToolResult
@@ -117,9 +118,8 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         spec.name,
         spec.args,
         args,
-        known_patient_ids=known_patient_ids(state),
+        evidence=Evidence.of(state),
         has_image=bool(state.get("has_image")),
-        user_query=state["user_query"],
     )
     if not check.ok:
         outcome = ToolOutcome(
@@ -135,6 +135,12 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             "timeline": [timeline(f"Could not use the {spec.label}", check.reason, "error")],
         }
 
+    decisions = []
+    if check.dropped:  # an optional value the clinician never gave is not sent
+        args = {k: v for k, v in args.items() if k not in check.dropped}
+        decisions.append(
+            decision(_NODE, "drop_args", f"not given by the clinician: {', '.join(check.dropped)}")
+        )
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
         turn = state.get("turn_number", 0)
@@ -174,9 +180,8 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
                 spec.name,
                 spec.args,
                 args,
-                known_patient_ids=[],
+                evidence=None,
                 has_image=False,
-                clinician_edit=True,
             )
             if not check.ok:
                 outcome = ToolOutcome(
@@ -216,6 +221,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         update["executed_writes"] = [*(state.get("executed_writes") or []), ctx["idempotency_key"]]
     update["tool_results"] = [result]
     update["current_args"] = args
+    update["decisions"] = decisions
     if spec.name == "search_patient" and outcome.ok and outcome.patient_matches in (None, 1):
         found = patient_ids_in(outcome.data)
         if len(found) == 1:

@@ -161,7 +161,7 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
     update: dict[str, Any] = {"llm_calls": calls, "pending_stage2_only": False}
     if proposes_duplicate(tool, args, state.get("tool_results", [])):
         decisions.append(
-            decision("tool_select", "synthesize", "this exact request was already answered")
+            decision("tool_select", "synthesize", "this exact request was already made this turn")
         )
         update.update(current_tool=None, current_args=None)
     else:

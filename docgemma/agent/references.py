@@ -1,0 +1,129 @@
+"""Requests that point at a patient, a drug or an image nobody gave (issue 9).
+
+"Check her allergies" with no patient named or selected, "is this drug safe for him"
+with no drug in the conversation, "what does the X-ray show" with nothing attached:
+a small model fills the gap with a guess (a patient called ``patient_name``). These
+are recognised here, in code, before any model call, and the turn asks the clinician
+instead. Pure functions of the message and what the conversation already holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docgemma.agent.entities import drug_dictionary, patient_ids
+from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
+
+_I = re.IGNORECASE
+PATIENT_REFERENCE = re.compile(
+    r"\b(?:he|she|him|her|his|hers)\b"
+    r"|\b(?:the|this|my|our|that|same)\s+(?:patient|pt)\b|\bpatient's\b"
+    r"|\b(?:pull up|open|show|review|check)\s+(?:the|this)\s+"
+    r"(?:chart|record|labs?|allergies|medication list|vitals)\b",
+    _I,
+)
+"""A patient referred to without being named ("her", "the patient", "pull up the chart")."""
+PATIENT_SCOPED = re.compile(
+    r"\b(?:allerg\w*|labs?|lab values?|results?|chart|records?|medications?|meds|vitals?"
+    r"|history|problem list|conditions?|diagnos\w+|potassium|sodium|creatinine|egfr|hba1c|a1c"
+    r"|glucose|blood pressure|weight|kidney function|renal function|notes?|prescribe\w*"
+    r"|prescription|dose|dosing|safe for|document|age|old)\b",
+    _I,
+)
+"""What only a particular patient's record can answer, or a write to it."""
+PATIENT_LOOKUP = re.compile(
+    r"\b(?:look up|find|search for|pull up|open)\s+(?:the|this|that|my|our)\s+patient\b", _I
+)
+"""A search for a patient who is not named."""
+NAMED_PATIENT = re.compile(
+    r"\b(?i:patient|pt\.?|mr\.?|mrs\.?|ms\.?|miss)\s+[A-Z][a-z]+"
+    r"|\b(?i:for|of|named|called|about|find|look up|search for|pull up|open)\s+"
+    r"[A-Z][a-z]+\s+[A-Z][a-z]+"
+)
+"""A patient named in the text (capitalised name after "patient", "Mrs", "find"...)."""
+DRUG_REFERENCE = re.compile(
+    r"\b(?:this|that|the|these|those|same)\s+"
+    r"(?:drugs?|medications?|medicines?|meds?|pills?|tablets?|antibiotics?)\b"
+    r"(?!\s+(?:list|history|record|reconciliation))",
+    _I,
+)
+IMAGE_REFERENCE = re.compile(
+    r"\b(?:this|the|that|these|attached|my|her|his)\s+(?:[\w-]+\s+)?"
+    r"(?:images?|pictures?|photos?|x-?rays?|radiographs?|scans?|ct|mri|ultrasound|ecg|ekg"
+    r"|films?|slides?|dermoscopy)\b",
+    _I,
+)
+NOT_ABOUT_AN_IMAGE_AT_HAND = re.compile(
+    r"\b(?:order\w*|request\w*|indicat\w*|when|should|need\w*|recommend\w*|guidelines?"
+    r"|notes?|document\w*|was|were|scheduled|booked)\b",
+    _I,
+)
+"""Asking whether to get an imaging study is not asking about one at hand."""
+INTERACTION = re.compile(r"\binteract\w*|\bcombin\w*|\btogether\b", _I)
+DRUG_TASK = re.compile(
+    r"^\s*(?:please\s+)?(?:check|verify|look up|find|get|show)\b.*"
+    r"\b(?:warnings?|safety|boxed|label|interactions?|side effects?|contraindications?)\b",
+    _I,
+)
+"""A request to check a drug's label or interactions, which cannot run without a drug."""
+OBJECT = re.compile(r"\b(?:for|of|on|about|with|between|in)\s+\w", _I)
+"""Something named after the request ("... for Xyzzaprine"), even if not in the dictionary."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the conversation already provides besides the message itself."""
+
+    earlier_messages: Sequence[str] = ()
+    """The clinician's earlier messages and the assistant's answers, oldest first."""
+    patient_selected: bool = False
+    image_available: bool = False
+    """An image is attached to this turn, or an earlier one's findings are kept."""
+
+
+def _names_patient(text: str) -> bool:
+    return bool(patient_ids(text) or NAMED_PATIENT.search(text))
+
+
+def missing_patient(query: str, context: Context) -> bool:
+    """A request about a particular patient's record, and no patient given anywhere."""
+    if context.patient_selected:
+        return False
+    scoped = PATIENT_SCOPED.search(query) and PATIENT_REFERENCE.search(query)
+    if not (scoped or PATIENT_LOOKUP.search(query)):
+        return False
+    return not any(_names_patient(t) for t in (query, *context.earlier_messages))
+
+
+def missing_drug(query: str, context: Context) -> bool:
+    """ "This drug" or "check FDA warnings" with no drug named in the message or conversation."""
+    task_without_object = DRUG_TASK.search(query) and not OBJECT.search(query)
+    if not (DRUG_REFERENCE.search(query) or task_without_object):
+        return False
+    named = drug_dictionary().find(" \n ".join((query, *context.earlier_messages)))
+    if DRUG_REFERENCE.search(query) and INTERACTION.search(query):
+        return len(named) < 2  # "this drug and warfarin": the other one is still unnamed
+    return not named
+
+
+def missing_image(query: str, context: Context) -> bool:
+    """A question about "the X-ray" or "this image" with no image to look at."""
+    if context.image_available:
+        return False
+    return bool(IMAGE_REFERENCE.search(query) and not NOT_ABOUT_AN_IMAGE_AT_HAND.search(query))
+
+
+def unresolved_references(query: str, context: Context) -> str | None:
+    """The question to ask the clinician, or None when everything referred to was given."""
+    questions = [
+        question
+        for missing, question in (
+            (missing_patient, WHICH_PATIENT),
+            (missing_drug, WHICH_DRUG),
+            (missing_image, ATTACH_IMAGE),
+        )
+        if missing(query, context)
+    ]
+    return " ".join(questions) or None

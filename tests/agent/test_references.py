@@ -1,0 +1,213 @@
+"""Requests about a patient, a drug or an image nobody gave: the agent asks, never guesses.
+
+Issue 9: asked for a lab value of "the patient" with none named or selected, the agent
+searched for a patient called ``patient_name``; on ten such requests it asked in two.
+Each request below comes with the guess a small model makes (a placeholder, an invented
+drug or ID); either the reference check stops the turn before any model call, or the
+argument grounding refuses the guess. In all of them the clinician is asked and no tool runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from docgemma.agent.events import ToolCalled
+from docgemma.agent.references import Context, unresolved_references
+from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
+from docgemma.llm.scripted import ScriptedBackend
+
+from .conftest import intent, run, select
+
+ASK_ID = "I need a patient ID"
+ORPHAN_REQUESTS: list[tuple[str, str, dict[str, Any], str]] = [
+    # request, the tool and arguments a small model guesses, what the reply must ask for
+    (
+        "What is the latest potassium of the patient?",
+        "search_patient",
+        {"name": "patient_name"},
+        WHICH_PATIENT,
+    ),
+    ("Check her allergies", "get_patient_chart", {"patient_id": "patient_id"}, WHICH_PATIENT),
+    ("What are his current medications?", "search_patient", {"name": "John Doe"}, WHICH_PATIENT),
+    ("Is this drug safe for him?", "check_drug_safety", {"drug_name": "aspirin"}, WHICH_PATIENT),
+    ("What does the X-ray show?", "analyze_medical_image", {"query": "chest"}, ATTACH_IMAGE),
+    ("Analyze this chest X-ray", "analyze_medical_image", {"query": "pneumonia"}, ATTACH_IMAGE),
+    (
+        "Prescribe amoxicillin 500 mg three times daily for her",
+        "prescribe_medication",
+        {
+            "patient_id": "abc-123",
+            "medication_name": "amoxicillin",
+            "dosage": "500 mg",
+            "frequency": "three times daily",
+        },
+        WHICH_PATIENT,
+    ),
+    (
+        "Add a penicillin allergy to his record",
+        "add_allergy",
+        {"patient_id": "pat-001", "substance": "penicillin", "reaction": "rash"},
+        WHICH_PATIENT,
+    ),
+    (
+        "Write a progress note for the patient",
+        "save_clinical_note",
+        {"patient_id": "12345", "note_type": "progress", "note_text": "Stable."},
+        WHICH_PATIENT,
+    ),
+    ("Show me the patient's latest labs", "search_patient", {"name": "patient"}, WHICH_PATIENT),
+    ("What was her last HbA1c?", "get_patient_chart", {"patient_id": "p-1"}, WHICH_PATIENT),
+    ("How old is he?", "search_patient", {"name": "he"}, WHICH_PATIENT),
+    (
+        "Review her chart and summarise it",
+        "get_patient_chart",
+        {"patient_id": "her"},
+        WHICH_PATIENT,
+    ),
+    (
+        "What is the creatinine trend for this patient?",
+        "search_patient",
+        {"name": "this patient"},
+        WHICH_PATIENT,
+    ),
+    ("Start her on the usual dose", "search_patient", {"name": "Jane Smith"}, WHICH_PATIENT),
+    (
+        "What are the side effects of this medication?",
+        "check_drug_safety",
+        {"drug_name": "ibuprofen"},
+        WHICH_DRUG,
+    ),
+    (
+        "Check the boxed warning for that drug",
+        "check_drug_safety",
+        {"drug_name": "drug_name"},
+        WHICH_DRUG,
+    ),
+    (
+        "Any warnings for the new medication?",
+        "check_drug_safety",
+        {"drug_name": "lisinopril"},
+        WHICH_DRUG,
+    ),
+    (
+        "Describe the findings on this CT scan",
+        "analyze_medical_image",
+        {"query": "findings"},
+        ATTACH_IMAGE,
+    ),
+    (
+        "Check interactions between this drug and warfarin",
+        "check_drug_interactions",
+        {"drug_names": ["metformin", "warfarin"]},
+        WHICH_DRUG,
+    ),
+    (
+        "Is there a fracture on the X-ray?",
+        "analyze_medical_image",
+        {"query": "fracture"},
+        ATTACH_IMAGE,
+    ),
+    ("Look up the patient", "search_patient", {"name": "the patient"}, WHICH_PATIENT),
+    ("Pull up the chart", "get_patient_chart", {"patient_id": "12345"}, WHICH_PATIENT),
+    ("Check FDA warnings", "check_drug_safety", {"drug_name": "drug_name"}, WHICH_DRUG),
+    ("Search for the patient by name", "search_patient", {"name": "patient name"}, WHICH_PATIENT),
+    # not recognised by the wording: the guessed argument itself is refused
+    ("What is the potassium level?", "search_patient", {"name": "patient_name"}, WHICH_PATIENT),
+    ("Pull up the latest labs", "get_patient_chart", {"patient_id": "12345"}, ASK_ID),
+    (
+        "Any interactions with warfarin?",
+        "check_drug_interactions",
+        {"drug_names": ["metformin", "warfarin"]},
+        WHICH_DRUG,
+    ),
+]
+CAUGHT_BY_WORDING = [r for r in ORPHAN_REQUESTS if unresolved_references(r[0], Context())]
+REAL_MODEL_SUBSET = CAUGHT_BY_WORDING[::3]
+
+
+@pytest.mark.parametrize(("request_text", "tool", "args", "question"), ORPHAN_REQUESTS)
+async def test_the_agent_asks_and_calls_no_tool(
+    make_agent, tools, request_text: str, tool: str, args: dict[str, Any], question: str
+) -> None:
+    llm = ScriptedBackend([intent(tool=tool), select(tool), args, "A guessed answer."])
+    events, result = await run(make_agent(llm), request_text)
+    assert result.clarification_requested and question in result.final_response
+    assert tools.calls == [] and not any(isinstance(e, ToolCalled) for e in events)
+    assert "guessed" not in result.final_response
+
+
+def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
+    assert len(ORPHAN_REQUESTS) >= 20
+    assert len(CAUGHT_BY_WORDING) >= 20
+    assert len(ORPHAN_REQUESTS) - len(CAUGHT_BY_WORDING) == 4  # these reach argument grounding
+
+
+@pytest.mark.parametrize(
+    ("query", "context"),
+    [
+        ("Check amoxicillin info for my patient", Context()),  # seed §15: a drug question
+        ("Find patient Maria Garcia and check her chart", Context()),
+        ("Find patient John Smith and check his meds", Context()),
+        ("Write a note for patient abc-123", Context()),
+        ("Check her allergies", Context(patient_selected=True)),
+        ("What about his potassium?", Context(earlier_messages=["Find patient James Wilson"])),
+        ("What does the X-ray show?", Context(image_available=True)),
+        ("Is this drug safe in pregnancy?", Context(earlier_messages=["Tell me about lisinopril"])),
+        ("What is the first-line treatment for type 2 diabetes?", Context()),
+        ("What are the symptoms of pneumonia?", Context()),
+        ("Explain metformin's mechanism", Context()),
+        ("Should I order a chest X-ray for suspected pneumonia?", Context()),
+        ("What is a normal potassium level?", Context()),
+        ("When is a chest X-ray indicated in asthma?", Context()),
+        ("What is a boxed warning?", Context()),
+        ("Check FDA warnings for dofetilide", Context()),
+        ("Check interactions between warfarin and aspirin", Context()),
+        ("Check the interactions of it", Context(earlier_messages=["Tell me about warfarin"])),
+        ("Look up naproxen information, my patient asked about it", Context()),
+        ("Find Omar Haddad and review his medications", Context()),
+        ("Which trials are testing new drugs for sickle cell disease?", Context()),
+        ("Show the medication list for patient qrs-258", Context()),
+        ("Save a note for patient tuv-369 that the CT was reviewed", Context()),
+        ("Check safety alerts for Zorblatinib", Context()),  # named, if not in the dictionary
+    ],
+)
+def test_requests_whose_references_are_given_go_ahead(query: str, context: Context) -> None:
+    assert unresolved_references(query, context) is None
+
+
+def test_both_questions_are_asked_when_patient_and_drug_are_missing() -> None:
+    assert unresolved_references("Is this drug safe for him?", Context()) == (
+        f"{WHICH_PATIENT} {WHICH_DRUG}"
+    )
+
+
+async def test_once_the_next_turn_names_the_patient_the_agent_goes_ahead(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "Maria Garcia"},
+            {"quality": "success_rich", "brief_summary": "found"},
+            "Maria Garcia was found.",
+        ]
+    )
+    agent = make_agent(llm)
+    _, first = await run(agent, "Check her allergies")
+    assert first.clarification_requested and llm.calls == []
+    _, second = await run(agent, "Find patient Maria Garcia")
+    assert [c[0] for c in tools.calls] == ["search_patient"] and not second.clarification_requested
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize(("request_text", "tool", "args", "question"), REAL_MODEL_SUBSET)
+async def test_on_the_real_model_the_agent_asks(
+    settings, tools, real_llm, request_text: str, tool: str, args: dict[str, Any], question: str
+) -> None:
+    from docgemma.agent.service import Agent
+
+    agent = Agent.create(settings, real_llm, tools.registry(), classifiers={})
+    events, result = await run(agent, request_text)
+    assert result.clarification_requested and question in result.final_response
+    assert tools.calls == [] and not any(isinstance(e, ToolCalled) for e in events)
