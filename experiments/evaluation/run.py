@@ -1,0 +1,126 @@
+"""``python -m experiments eval``: every case through the agent, one results folder per profile.
+
+The folder holds ``results.parquet`` (one row per case), ``summary.md`` (per category
+and per tool) and ``manifest.json`` (profile, settings, versions, git revision).
+The model profile comes from the same setting the app reads (``DOCGEMMA_MODEL``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import platform
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from docgemma.config import Settings
+from docgemma.llm.base import LLMBackend
+from experiments.evaluation.cases import EvalCase, load_eval_cases
+from experiments.evaluation.harness import EvalEnvironment
+from experiments.evaluation.scoring import category_table, score
+from experiments.report import git_revision, markdown_table, package_versions, settings_manifest
+from experiments.runner import pick_cases
+
+log = logging.getLogger(__name__)
+DegenerateCheck = Callable[[str, str], bool]
+"""(query, answer) → whether the answer is junk."""
+
+
+def profile_settings(profile: str | None, **overrides: Any) -> Settings:
+    """The app's settings for a model profile (``DOCGEMMA_MODEL``), as the app would read them."""
+    if profile:
+        os.environ["DOCGEMMA_MODEL"] = profile
+    return Settings(**overrides)
+
+
+async def evaluate(
+    cases: list[EvalCase],
+    settings: Settings,
+    llm: LLMBackend,
+    *,
+    classifiers: dict[str, Any] | None = None,
+    degenerate: DegenerateCheck | None = None,
+) -> pd.DataFrame:
+    """One scored row per case; the cases run one after another on one agent."""
+    rows = []
+    async with EvalEnvironment(settings, llm, classifiers=classifiers) as env:
+        for number, case in enumerate(cases, start=1):
+            record = await env.run(case)
+            junk = degenerate(case.query, record.result.final_response) if degenerate else None
+            rows.append(score(case, record, junk))
+            log.info(
+                "%d/%d %s: route %s, tools [%s], %.1f s",
+                number,
+                len(cases),
+                case.id,
+                rows[-1]["route"],
+                rows[-1]["tools_called"],
+                record.wall_s,
+            )
+    return pd.DataFrame(rows)
+
+
+def summary_markdown(frame: pd.DataFrame, title: str) -> str:
+    single = frame[frame["category"] == "single_tool"]
+    parts = [
+        f"# {title}\n",
+        "## By category\n",
+        markdown_table(category_table(frame)),
+        "\n## Single-tool cases by tool\n",
+        markdown_table(category_table(single, by="tool_group")),
+    ]
+    return "\n".join(parts)
+
+
+def save(frame: pd.DataFrame, settings: Settings, model: str, results_dir: Path) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    label = model.replace("/", "_")
+    folder = results_dir / "eval" / f"{label}-{stamp}"
+    folder.mkdir(parents=True, exist_ok=False)
+    frame.to_parquet(folder / "results.parquet", index=False)
+    (folder / "summary.md").write_text(
+        summary_markdown(frame, f"End-to-end evaluation: {model}"), encoding="utf-8"
+    )
+    manifest = {
+        "model": model,
+        "cases": len(frame),
+        "settings": settings_manifest(settings),
+        "git_revision": git_revision(),
+        "packages": package_versions(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "written_at": datetime.now(UTC).isoformat(),
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
+    return folder
+
+
+def run_eval(
+    profile: str | None, n: int | None, results_dir: Path, *, ids: list[str] | None = None
+) -> tuple[pd.DataFrame, Path]:
+    """Load the profile's model once, run the (sub)set of cases, write the folder."""
+    import asyncio
+
+    from docgemma.llm.registry import create_backend
+
+    settings = profile_settings(profile)
+    cases = load_eval_cases()
+    if ids:
+        cases = [c for c in cases if c.id in set(ids)]
+    cases = pick_cases(cases, n, lambda c: str(c.category))
+    llm = create_backend(settings)
+    try:
+        frame = asyncio.run(evaluate(cases, settings, llm, degenerate=default_check()))
+    finally:
+        asyncio.run(llm.aclose())
+    return frame, save(frame, settings, profile or llm.model, results_dir)
+
+
+def default_check() -> DegenerateCheck | None:
+    """The agent's own answer check, so the rate reported is the one the app enforces."""
+    return None
