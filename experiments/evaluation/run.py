@@ -45,8 +45,12 @@ async def evaluate(
     *,
     classifiers: dict[str, Any] | None = None,
     degenerate: DegenerateCheck | None = None,
+    on_row: Callable[[pd.DataFrame], None] | None = None,
 ) -> pd.DataFrame:
-    """One scored row per case; the cases run one after another on one agent."""
+    """One scored row per case; the cases run one after another on one agent.
+
+    ``on_row`` sees the frame so far after every case (a long run keeps what it measured).
+    """
     rows = []
     async with EvalEnvironment(settings, llm, classifiers=classifiers) as env:
         for number, case in enumerate(cases, start=1):
@@ -62,6 +66,8 @@ async def evaluate(
                 rows[-1]["tools_called"],
                 record.wall_s,
             )
+            if on_row is not None:
+                on_row(pd.DataFrame(rows))
     return pd.DataFrame(rows)
 
 
@@ -77,11 +83,15 @@ def summary_markdown(frame: pd.DataFrame, title: str) -> str:
     return "\n".join(parts)
 
 
-def save(frame: pd.DataFrame, settings: Settings, model: str, results_dir: Path) -> Path:
+def results_folder(results_dir: Path, model: str) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    label = model.replace("/", "_")
-    folder = results_dir / "eval" / f"{label}-{stamp}"
+    folder = results_dir / "eval" / f"{model.replace('/', '_')}-{stamp}"
     folder.mkdir(parents=True, exist_ok=False)
+    return folder
+
+
+def save(frame: pd.DataFrame, settings: Settings, model: str, folder: Path) -> Path:
+    """Write (or rewrite, as a run goes on) the folder's results, summary and manifest."""
     frame.to_parquet(folder / "results.parquet", index=False)
     (folder / "summary.md").write_text(
         summary_markdown(frame, f"End-to-end evaluation: {model}"), encoding="utf-8"
@@ -114,11 +124,21 @@ def run_eval(
         cases = [c for c in cases if c.id in set(ids)]
     cases = pick_cases(cases, n, lambda c: str(c.category))
     llm = create_backend(settings)
+    model = profile or llm.model
+    folder = results_folder(results_dir, model)
     try:
-        frame = asyncio.run(evaluate(cases, settings, llm, degenerate=default_check()))
+        frame = asyncio.run(
+            evaluate(
+                cases,
+                settings,
+                llm,
+                degenerate=default_check(),
+                on_row=lambda rows: save(rows, settings, model, folder),
+            )
+        )
     finally:
         asyncio.run(llm.aclose())
-    return frame, save(frame, settings, profile or llm.model, results_dir)
+    return frame, save(frame, settings, model, folder)
 
 
 def default_check() -> DegenerateCheck | None:
