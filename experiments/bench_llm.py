@@ -129,16 +129,16 @@ def prefix_cache_speed(backend: LlamaCppBackend, repetitions: int) -> pd.DataFra
 def run(
     repetitions: int = 5, max_tokens: int = 96, n_threads: int | None = None
 ) -> dict[str, pd.DataFrame]:
-    from docgemma.assets import gemma_270m_path
+    from docgemma.assets import model_file
 
     config = {
-        "model": str(gemma_270m_path()),
+        "model": str(model_file("gemma3-270m")),
         "repetitions": repetitions,
         "max_tokens": max_tokens,
         "n_threads": n_threads,
     }
     log.info("bench_llm config: %s", json.dumps(config))
-    backend = LlamaCppBackend(gemma_270m_path(), n_ctx=4096, n_threads=n_threads, seed=0)
+    backend = LlamaCppBackend(model_file("gemma3-270m"), n_ctx=4096, n_threads=n_threads, seed=0)
     try:
         return {
             "decode": decode_speed(backend, repetitions, max_tokens),

@@ -43,7 +43,7 @@ PACKAGES = (
 )
 RUN_SETTINGS = (
     "backend",
-    "model_path",
+    "model",
     "chat_format",
     "n_ctx",
     "n_threads",
@@ -113,9 +113,7 @@ def git_revision() -> str | None:
 def settings_manifest(settings: Settings, model_path: str | None = None) -> dict[str, Any]:
     """The run's resolved backend settings; ``model_path`` is the file the backend really loaded."""
     resolved = settings.model_dump(mode="json", include=set(RUN_SETTINGS))
-    if model_path is not None:
-        resolved["model_path"] = model_path
-    return {name: resolved[name] for name in RUN_SETTINGS}
+    return {**{name: resolved[name] for name in RUN_SETTINGS}, "model_path": model_path}
 
 
 def _metric_values(

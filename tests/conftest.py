@@ -1,7 +1,9 @@
 """Fixtures shared by the whole suite.
 
-The real embedded model is loaded once per session (``real_llm``); tests that use it
-are marked ``real_model`` so they can be selected or deselected, never hidden.
+The real embedded models are loaded once per session: ``real_llm`` is the fast Gemma
+3 270M for tests whose subject is the pipeline, ``default_llm`` the app's default
+profile for tests whose subject is the answer. Tests that use either are marked
+``real_model`` so they can be selected or deselected, never hidden.
 """
 
 from __future__ import annotations
@@ -42,9 +44,20 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
 @pytest.fixture(scope="session")
 def real_llm():
     """The real embedded backend: llama.cpp running Gemma 3 270M from the PyPI package."""
-    from docgemma.assets import gemma_270m_path
+    from docgemma.assets import model_file
     from docgemma.llm.llamacpp import LlamaCppBackend
 
-    backend = LlamaCppBackend(gemma_270m_path(), n_ctx=4096, seed=0)
+    backend = LlamaCppBackend(model_file("gemma3-270m"), n_ctx=4096, seed=0)
+    yield backend
+    backend._llm.close()
+
+
+@pytest.fixture(scope="session")
+def default_llm():
+    """The app's default embedded profile (Qwen2.5 1.5B Instruct), built as the app builds it."""
+    from docgemma.llm.registry import create_backend
+    from docgemma.profiles import DEFAULT_PROFILE
+
+    backend = create_backend(Settings(backend="llamacpp", model=DEFAULT_PROFILE))
     yield backend
     backend._llm.close()

@@ -32,20 +32,28 @@ def test_dotenv_file_is_read(tmp_path, monkeypatch: pytest.MonkeyPatch, settings
 
 
 @pytest.mark.parametrize(
-    ("backend", "node", "expected"),
+    ("backend", "model", "node", "expected"),
     [
-        ("llamacpp", "intent", "embedding"),
-        ("llamacpp", "result", "embedding"),
-        ("openai", "tool", "llm"),
+        ("llamacpp", "qwen2.5-1.5b", "intent", "embedding"),
+        ("llamacpp", "qwen2.5-1.5b", "tool", "llm"),
+        ("llamacpp", "gemma3-270m", "tool", "embedding"),
+        ("llamacpp", "/models/any.gguf", "tool", "embedding"),
+        ("openai", "gemma3-270m", "tool", "llm"),
     ],
 )
-def test_routing_classifier_defaults_follow_the_backend(backend, node, expected, settings) -> None:
-    assert Settings(backend=backend).classifier_for(node) == expected
+def test_routing_classifier_defaults_follow_backend_and_profile(
+    backend, model, node, expected, settings
+) -> None:
+    assert Settings(backend=backend, model=model).classifier_for(node) == expected
 
 
-def test_per_node_classifier_override(settings) -> None:
-    s = Settings(backend="llamacpp", intent_classifier="llm")
-    assert s.classifier_for("intent") == "llm" and s.classifier_for("tool") == "embedding"
+def test_per_node_classifier_override_beats_the_profile(
+    monkeypatch: pytest.MonkeyPatch, settings
+) -> None:
+    monkeypatch.setenv("DOCGEMMA_TOOL_CLASSIFIER", "embedding")
+    s = Settings(backend="llamacpp", model="qwen2.5-1.5b", intent_classifier="llm")
+    assert (s.classifier_for("intent"), s.classifier_for("tool")) == ("llm", "embedding")
+    assert s.classifier_for("result") == "embedding"
 
 
 def test_unknown_backend_lists_the_valid_ones(settings) -> None:
@@ -57,7 +65,30 @@ def test_unknown_backend_lists_the_valid_ones(settings) -> None:
 
 def test_missing_model_file_is_a_configuration_error(tmp_path, settings) -> None:
     with pytest.raises(ConfigurationError, match="model file not found"):
-        create_backend(Settings(backend="llamacpp", model_path=tmp_path / "absent.gguf"))
+        create_backend(Settings(backend="llamacpp", model=str(tmp_path / "absent.gguf")))
+
+
+def test_model_is_the_default_profile_unless_set(monkeypatch: pytest.MonkeyPatch, settings) -> None:
+    assert Settings().model == "qwen2.5-1.5b"
+    monkeypatch.setenv("DOCGEMMA_MODEL", "qwen2.5-0.5b")
+    s = Settings()
+    assert s.profile is not None and s.profile.name == "qwen2.5-0.5b"
+    assert s.thinking_delimiters() == "qwen" and s.context_window() == 4096
+
+
+def test_the_old_model_path_variable_still_names_a_gguf(
+    monkeypatch: pytest.MonkeyPatch, settings
+) -> None:
+    monkeypatch.setenv("DOCGEMMA_MODEL_PATH", "/models/own.gguf")
+    s = Settings()
+    assert s.model == "/models/own.gguf" and s.profile is None
+    assert s.model_summary() == "own.gguf" and s.thinking_delimiters() == "generic"
+
+
+def test_start_up_line_names_the_profile_not_a_path(settings) -> None:
+    text = Settings(backend="llamacpp", model="qwen2.5-1.5b").describe()
+    assert "Qwen2.5-Coder 1.5B Instruct" in text and "profile qwen2.5-1.5b" in text
+    assert ".cache" not in text
 
 
 def test_describe_names_backend_model_and_ehr(settings) -> None:

@@ -77,7 +77,7 @@ def synthesis_thinking(
     answer = generation_for("synthesize", settings)
     max_tokens = max(1, settings.thinking_max_tokens if budget is None else budget)
     return ThinkingConfig(
-        family=settings.thinking_family,
+        family=settings.thinking_delimiters(),
         min_tokens=min(settings.thinking_min_tokens, max_tokens),
         max_tokens=max_tokens,
         temperature=answer.temperature,

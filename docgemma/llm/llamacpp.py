@@ -68,7 +68,7 @@ class LlamaCppBackend:
         model_path = Path(model_path)
         if not model_path.is_file():
             raise ConfigurationError(
-                f"model file not found: {model_path} (set DOCGEMMA_MODEL_PATH to a GGUF)"
+                f"model file not found: {model_path} (set DOCGEMMA_MODEL to a profile or a GGUF)"
             )
         self.model = model_path.name
         self.model_path = model_path

@@ -10,16 +10,19 @@ from docgemma.llm.errors import ConfigurationError
 
 
 def _llamacpp(settings: Settings) -> LLMBackend:
-    from docgemma.assets import gemma_270m_path
+    from docgemma.assets import model_file
     from docgemma.llm.llamacpp import LlamaCppBackend
 
-    path = settings.model_path or gemma_270m_path()
+    profile = settings.profile
+    chat = settings.chat_format
+    if chat == "auto" and profile is not None:
+        chat = profile.chat_format
     return LlamaCppBackend(
-        path,
-        n_ctx=settings.n_ctx,
+        model_file(settings.model, settings.model_cache_dir),
+        n_ctx=settings.context_window(),
         n_threads=settings.n_threads,
         seed=settings.seed,
-        chat_format_name=settings.chat_format,
+        chat_format_name=chat,
     )
 
 

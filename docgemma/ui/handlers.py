@@ -63,9 +63,10 @@ class Handlers:
             else "🌐 Online — remote drug, literature and trial services are used"
         )
         return (
-            f"{network}\n\n- Configuration: `{s.describe()}`\n"
+            f"{network}\n\n- Model: **{s.model_summary()}**\n"
+            f"- Configuration: `{s.describe()}`\n"
             f"- Thinking by default: {'on' if s.thinking else 'off'} "
-            f"({s.thinking_family} delimiters, at least {s.thinking_min_tokens} tokens)\n"
+            f"({s.thinking_delimiters()} delimiters, at least {s.thinking_min_tokens} tokens)\n"
             f"- Upload limit: {s.max_image_bytes / 1e6:.0f} MB per image\n\n"
             "_Server defaults come from `DOCGEMMA_*` environment variables (e.g. "
             "`DOCGEMMA_THINKING=true`, `DOCGEMMA_THINKING_MAX_TOKENS`); the thinking switch "

@@ -46,8 +46,9 @@ async def test_an_empty_answer_is_replaced_by_the_final_text(make_agent) -> None
 
 
 async def test_thinking_on_streams_reasoning_apart_and_keeps_it_out_of_history(
-    make_agent,
+    make_agent, settings
 ) -> None:
+    settings.thinking_family = "generic"  # the default profile's would be Qwen's delimiters
     llm = ScriptedBackend(
         [
             intent("DIRECT"),

@@ -44,10 +44,10 @@ class PromptLog:
 @pytest.fixture
 def seeded_llm() -> Iterator[Any]:
     """A fresh instance: sampling at T=0.5 then starts from the same seed in any test order."""
-    from docgemma.assets import gemma_270m_path
+    from docgemma.assets import model_file
     from docgemma.llm.llamacpp import LlamaCppBackend
 
-    backend = LlamaCppBackend(gemma_270m_path(), n_ctx=2048, seed=0)
+    backend = LlamaCppBackend(model_file("gemma3-270m"), n_ctx=2048, seed=0)
     yield backend
     backend._llm.close()
 

@@ -21,7 +21,7 @@ def free_port() -> int:
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``python -m llama_cpp.server`` on the embedded GGUF; yields its ``/v1`` base URL."""
-    from docgemma.assets import gemma_270m_path
+    from docgemma.assets import model_file
 
     port = free_port()
     log_path = tmp_path_factory.mktemp("llama_server") / "server.log"
@@ -32,7 +32,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "-m",
             "llama_cpp.server",
             "--model",
-            str(gemma_270m_path()),
+            str(model_file("gemma3-270m")),
             "--host",
             "127.0.0.1",
             "--port",

@@ -125,7 +125,7 @@ def test_unknown_backend_lists_the_valid_ones(settings: Any) -> None:
 
 def test_missing_model_file_is_a_configuration_error(settings: Any, tmp_path: Any) -> None:
     settings.backend = "llamacpp"
-    settings.model_path = tmp_path / "absent.gguf"
+    settings.model = str(tmp_path / "absent.gguf")
     with pytest.raises(ConfigurationError, match="model file not found"):
         create_backend(settings)
 
