@@ -95,3 +95,34 @@ def stored_image(patient_id: str, bundles: Path = DEFAULT_BUNDLES) -> bytes:
         if entry["resource"]["resourceType"] == "Media" and content.get("data"):
             return base64.b64decode(content["data"])
     raise ValueError(f"no stored image for patient {patient_id!r}")
+
+
+def routing_cases(cases: list[EvalCase] | None = None) -> list[Any]:
+    """Fresh intent and tool-choice cases for the classifiers suite, from this case set.
+
+    Knowledge questions are DIRECT; requests that name what to look up are TOOL_NEEDED; a
+    case needing exactly one tool (with no image and no patient context) is a tool case.
+    None of them is a routing training example (a test checks it).
+    """
+    from experiments.cases import IntentCase, ToolCase
+
+    found: list[Any] = []
+    for case in cases if cases is not None else load_eval_cases():
+        if case.image or case.patient_id or case.inject or case.expected_route not in (
+            "DIRECT",
+            "TOOL_NEEDED",
+        ):
+            continue
+        found.append(
+            IntentCase(id=f"eval-{case.id}", query=case.query, expected_intent=case.expected_route)
+        )
+        if len(case.expected_tools) == 1:
+            found.append(
+                ToolCase(
+                    id=f"eval-tool-{case.id}",
+                    query=case.query,
+                    expected_tool=case.expected_tools[0],
+                    expected_args=case.expected_args.get(case.expected_tools[0], {}),
+                )
+            )
+    return found

@@ -32,9 +32,9 @@ DegenerateCheck = Callable[[str, str], bool]
 
 
 def profile_settings(profile: str | None, **overrides: Any) -> Settings:
-    """The app's settings for a model profile (``DOCGEMMA_MODEL``), as the app would read them."""
+    """The app's settings (environment and ``.env``) with ``profile`` as ``DOCGEMMA_MODEL``."""
     if profile:
-        os.environ["DOCGEMMA_MODEL"] = profile
+        overrides["model"] = profile
     return Settings(**overrides)
 
 
