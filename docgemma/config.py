@@ -116,6 +116,10 @@ class Settings(BaseSettings):
         300.0,
         description="After a remote service cannot be reached, treat it as offline this long",
     )
+    grounding_threshold: float = Field(
+        0.72,
+        description="Cosine similarity above which an offline passage grounds a direct answer",
+    )
     literature_index_size: int = Field(
         1000,
         description="PubMedQA abstracts in the offline literature index (built once, on first use)",

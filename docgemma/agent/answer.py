@@ -18,10 +18,19 @@ FALLBACK_MESSAGE = (
     "The language model is unavailable right now, so I cannot write a full answer. "
     "Please try again in a moment."
 )
-EMPTY_ANSWER = (
-    "I could not produce an answer to that just now. Please rephrase the question or try again."
-)
 FOUND_HEADER = "Here is what I found:"
+SOURCES_ONLY_MESSAGE = (
+    "The model's written answer did not pass the automatic quality check, so it is not "
+    "shown. Below are the key facts exactly as the sources returned them (no model text)."
+)
+NOT_RETRIEVED_MESSAGE = (
+    "The model's written answer did not pass the automatic quality check, so it is not "
+    "shown, and the information needed could not be retrieved (see the notes below)."
+)
+NO_RELIABLE_ANSWER = (
+    "I could not produce a reliable answer to this question: the model's drafts did not pass "
+    "the automatic quality check. Please rephrase the question or consult a reference source."
+)
 
 # What never reaches the clinician, listed once for ``clean_answer`` and the stream filter.
 THINKING_SPANS: tuple[tuple[str, str], ...] = tuple(
@@ -42,13 +51,68 @@ _RAW_ERROR_RE = re.compile(rf"^.*({RAW_ERROR_WORDS}).*$", re.IGNORECASE | re.MUL
 _SPECIAL_TOKEN_RE = re.compile(SPECIAL_TOKEN_PATTERN)
 
 
-def results_digest(results: Sequence[ToolResult]) -> str:
-    found = [
-        f"- {r['tool_label']}: {r['formatted_result'][:400]}"
-        for r in results
-        if r["error_type"] is None
+KEY_FACT_CHARS = 700
+"""Per tool result: what the synthesis prompt and the code-written answers keep of it."""
+_LINE_CHARS = 300
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at a sentence end when one is near, else a word."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("; "))
+    return (cut[: end + 1] if end > limit // 3 else cut.rsplit(" ", 1)[0]) + " …"
+
+
+def key_facts(text: str, limit: int = KEY_FACT_CHARS) -> str:
+    """A tool result's leading facts: each line to its first sentences, the whole to ``limit``.
+
+    Tool results put what matters first (the boxed warning, the top article), so the
+    head of each line carries the key facts and a 2-core prefill stays short.
+    """
+    kept: list[str] = []
+    used = 0
+    for raw in text.splitlines():
+        line = _clip(raw.strip(), _LINE_CHARS)
+        if not line:
+            continue
+        if used + len(line) > limit:
+            if not kept:
+                kept.append(_clip(line, limit))
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)
+
+
+def _source_line(result: ToolResult) -> str:
+    titles = [
+        s["title"] + (f" ({s['url']})" if s.get("url") else "") for s in result["sources"][:3]
     ]
+    return f"  Source: {'; '.join(titles)}" if titles else ""
+
+
+def results_digest(results: Sequence[ToolResult]) -> str:
+    """The successful results' key facts, each under its label with its sources; code only."""
+    found = []
+    for r in results:
+        if r["error_type"] is None:
+            facts = key_facts(r["formatted_result"]).replace("\n", "\n  ")
+            found.append(
+                "\n".join(p for p in (f"- {r['tool_label']}: {facts}", _source_line(r)) if p)
+            )
     return (FOUND_HEADER + "\n" + "\n".join(found)) if found else ""
+
+
+def checked_fallback(results: Sequence[ToolResult], notes: Sequence[str]) -> str:
+    """The answer when the model's drafts failed the answer check: sources' facts, no model text."""
+    digest = results_digest(results)
+    if digest:
+        return f"{SOURCES_ONLY_MESSAGE}\n\n{digest}"
+    if notes:
+        return NOT_RETRIEVED_MESSAGE
+    return NO_RELIABLE_ANSWER
 
 
 def fallback_answer(results: Sequence[ToolResult], notes: Sequence[str]) -> str:
@@ -95,6 +159,20 @@ def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> s
     text = _RAW_ERROR_RE.sub("", text)
     text = scrub_tool_names(text, labels)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+UNVERIFIED_NOTE = (
+    "⚠️ *Unverified: written from the model's own general knowledge — no offline source "
+    "covering this question was found. Check it against a trusted reference before acting "
+    "on it.*"
+)
+GROUNDED_NOTE = "*Based on an offline source: “{title}” (see Sources).*"
+
+
+def knowledge_note(text: str, source_title: str | None) -> str:
+    """A knowledge answer either names the offline source it rests on or says it has none."""
+    note = GROUNDED_NOTE.format(title=source_title) if source_title else UNVERIFIED_NOTE
+    return f"{text}\n\n{note}"
 
 
 def with_notes(text: str, notes: Sequence[str]) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docgemma.agent.classifiers import Classifier
+from docgemma.agent.grounding import KnowledgeSource
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
@@ -35,6 +36,8 @@ class AgentDeps:
     image: ImageInput | None = None
     thinking: ThinkingConfig | None = None
     """This turn's thinking before the answer; None: answer directly."""
+    knowledge: KnowledgeSource | None = None
+    """Grounds direct knowledge answers (embedded profiles); None: answers are not labelled."""
 
     def classifier(self, task: str) -> Classifier | None:
         """The embedding classifier for a task, when settings route that task to one."""

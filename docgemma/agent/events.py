@@ -91,6 +91,18 @@ class AnswerToken(_Event):
     text: str
 
 
+class AnswerRejected(_Event):
+    """A draft answer failed the answer check: consumers discard what streamed of it.
+
+    ``action`` says what happens next: ``retry`` (the model writes once more) or
+    ``sources`` (code composes the answer from the tool results).
+    """
+
+    kind: Literal["answer_rejected"] = "answer_rejected"
+    reason: str
+    action: Literal["retry", "sources"]
+
+
 class ThinkingToken(_Event):
     """A piece of the model's reasoning (thinking on): shown apart, never in the answer."""
 
@@ -109,6 +121,7 @@ TraceEvent = Annotated[
     | ApprovalRequested
     | ErrorRaised
     | AnswerToken
+    | AnswerRejected
     | ThinkingToken,
     Field(discriminator="kind"),
 ]

@@ -7,6 +7,7 @@ import asyncio
 import logging
 
 from docgemma.agent.deps import PatientSummaryFn
+from docgemma.agent.grounding import offline_knowledge
 from docgemma.agent.service import Agent, sqlite_checkpointer
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
@@ -49,6 +50,8 @@ async def build_agent(settings: Settings, ehr: EHRClient) -> Agent:
         patient_summary=chart_summary(ehr),
         http=http,
         fhir=ehr,
+        # small embedded models recall facts badly: ground or label their knowledge answers
+        knowledge=offline_knowledge(settings) if settings.backend == "llamacpp" else None,
     )
     agent.on_close(llm.aclose)
     agent.on_close(http.aclose)

@@ -90,11 +90,13 @@ async def streamed_text(
     *,
     instructions: str = "",
     thinking: ThinkingConfig | None = None,
+    temperature: float | None = None,
 ) -> StreamedText:
     """A free-text call (synthesis) streamed as filtered ``AnswerToken`` events.
 
     With ``thinking`` the model first reasons under the budget; that text goes out as
     ``ThinkingToken`` events only. Either way this counts as one model call.
+    ``temperature`` replaces the node's own (a retry samples differently).
     """
     label = NODE_LABELS.get(node, "")
     labels = deps.registry.labels()
@@ -107,7 +109,9 @@ async def streamed_text(
     try:
         if thinking is None:
             async for piece in deps.llm.stream(
-                messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens
+                messages,
+                temperature=cfg.temperature if temperature is None else temperature,
+                max_tokens=cfg.max_tokens,
             ):
                 raw.append(piece)
                 _show(AnswerToken, node, label, visible.feed(piece))

@@ -27,6 +27,7 @@ from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
+from docgemma.agent.grounding import KnowledgeSource
 from docgemma.agent.nodes.input_assembly import ImageFindings
 from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, TurnResult
 from docgemma.agent.schemas import IntentClassification, ResultAssessment, RetryStrategy
@@ -92,6 +93,7 @@ class Agent:
         patient_summary: PatientSummaryFn | None = None,
         http: Any = None,
         fhir: Any = None,
+        knowledge: KnowledgeSource | None = None,
     ) -> Agent:
         """``classifiers=None`` loads what settings ask for; ``{}`` means LLM only."""
         if checkpointer is None:
@@ -110,6 +112,7 @@ class Agent:
             patient_summary=patient_summary,
             http=http,
             fhir=fhir,
+            knowledge=knowledge,
         )
         return cls(deps, checkpointer)
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Literal
 
-from docgemma.agent.events import AnswerToken
+from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.ui.approval import propose, settle, submit
 from docgemma.ui.render import BACKEND_DOWN, answer_markdown
@@ -132,6 +132,8 @@ async def _stream(
             timeline.apply(item, clock())  # thinking tokens go to their own message
             if isinstance(item, AnswerToken):
                 answer += item.text
+            elif isinstance(item, AnswerRejected):  # the withheld draft leaves the screen
+                answer = ""
             yield view(answer)
     except Exception:  # the page must survive any backend failure; the log keeps the detail
         log.exception("agent turn failed")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docgemma.agent.answer import EMPTY_ANSWER
+from docgemma.agent.answer import NO_RELIABLE_ANSWER
 from docgemma.agent.events import AnswerToken, LLMUsage, ThinkingToken
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.config import Settings
@@ -39,10 +39,10 @@ async def test_tags_and_tool_names_never_stream(make_agent) -> None:
 
 
 async def test_an_empty_answer_is_replaced_by_the_final_text(make_agent) -> None:
-    llm = ScriptedBackend([intent("DIRECT"), "<think>only reasoning, no answer"])
+    llm = ScriptedBackend([intent("DIRECT"), "<think>only reasoning", "<think>again"])
     events, result = await run(make_agent(llm), "What is hypertension?")
-    assert "".join(pieces(events, AnswerToken)).strip() == ""
-    assert result.final_response == EMPTY_ANSWER
+    assert "".join(pieces(events, AnswerToken)).strip() == NO_RELIABLE_ANSWER
+    assert result.final_response == NO_RELIABLE_ANSWER
 
 
 async def test_thinking_on_streams_reasoning_apart_and_keeps_it_out_of_history(

@@ -6,7 +6,11 @@ import re
 
 import pytest
 
-from docgemma.agent.answer import EMPTY_ANSWER, FALLBACK_MESSAGE
+from docgemma.agent.answer import (
+    FALLBACK_MESSAGE,
+    NO_RELIABLE_ANSWER,
+    SOURCES_ONLY_MESSAGE,
+)
 from docgemma.agent.rules import format_error
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.scripted import ScriptedBackend
@@ -192,10 +196,11 @@ async def test_tool_names_are_scrubbed_from_the_answer(make_agent, tools) -> Non
 
 @pytest.mark.parametrize("empty", ["", "   \n", "<end_of_turn>"])
 async def test_empty_model_output_gets_fallback_text(make_agent, tools, empty) -> None:
+    """Empty twice (the draft and its retry): code answers, never an empty bubble."""
     _, direct = await run(
-        make_agent(ScriptedBackend([intent("DIRECT"), empty])), "What is hypertension?"
+        make_agent(ScriptedBackend([intent("DIRECT"), empty, empty])), "What is hypertension?"
     )
-    assert direct.final_response == EMPTY_ANSWER
+    assert direct.final_response == NO_RELIABLE_ANSWER
     llm = ScriptedBackend(
         [
             intent(tool="check_drug_safety"),
@@ -203,10 +208,12 @@ async def test_empty_model_output_gets_fallback_text(make_agent, tools, empty) -
             {"drug_name": "dofetilide"},
             quality("success_rich"),
             empty,
+            empty,
         ]
     )
     _, tool_turn = await run(make_agent(llm), "Check FDA warnings for dofetilide")
-    assert tool_turn.final_response.startswith("Here is what I found:")
+    assert tool_turn.final_response.startswith(SOURCES_ONLY_MESSAGE)
+    assert "Here is what I found:" in tool_turn.final_response
     assert "Torsade de Pointes" in tool_turn.final_response
 
 

@@ -173,3 +173,27 @@ async def test_the_settings_controls_set_the_session_and_reach_resume(tmp_path):
 
 async def _no_agent():
     raise AssertionError("not used")
+
+
+async def test_a_withheld_draft_leaves_the_screen_and_the_timeline_says_why():
+    from docgemma.agent.events import AnswerRejected, AnswerToken, NodeStarted
+
+    events = [
+        NodeStarted(node="synthesize", label="Writing the answer"),
+        AnswerToken(node="synthesize", text="bloodstream に通いroom"),
+        AnswerRejected(node="synthesize", reason="text in an unexpected script", action="retry"),
+        AnswerToken(node="synthesize", text="Metformin is first-line."),
+    ]
+    result = TurnResult(final_response="Metformin is first-line.")
+    session, agent = SessionState(), FakeAgent(events=events, result=result)
+    views = await collect(user_turn(session, agent, Submission("T2D?"), None, clock()))
+    shown = [v[-1]["content"] for v in views if not v[-1].get("metadata")]
+    assert shown[-2] == "Metformin is first-line." and "に通い" not in shown[-2]
+    titles = [m["metadata"]["title"] for m in session.history if m.get("metadata")]
+    assert "⚠ Draft answer withheld" in titles
+    note = next(
+        m["content"]
+        for m in session.history
+        if m.get("metadata", {}).get("title") == "⚠ Draft answer withheld"
+    )
+    assert "unexpected script" in note and "once more" in note

@@ -16,16 +16,17 @@ from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
 from docgemma.agent.answer import (
-    EMPTY_ANSWER,
-    clean_answer,
     fallback_answer,
     follow_up_questions,
-    results_digest,
+    key_facts,
+    knowledge_note,
     with_notes,
 )
+from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.context import KEPT_MESSAGES, history_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
+from docgemma.agent.grounding import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
 from docgemma.agent.rules import confidence_level, with_label
 from docgemma.agent.state import AgentState, ToolResult
@@ -64,11 +65,29 @@ def is_brief(results: list[ToolResult]) -> bool:
     return len(ok) == 1 and ok[0]["tool_name"] in _BRIEF_TOOLS
 
 
-def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
+PATIENT_HEADER = "Active patient:"
+RESULTS_HEADER = "Information retrieved:"
+UNAVAILABLE_HEADER = "Unavailable information:"
+REFERENCE_HEADER = "Reference passage (offline source; base the answer on it):"
+PROMPT_MARKERS = (
+    PATIENT_HEADER,
+    RESULTS_HEADER,
+    UNAVAILABLE_HEADER,
+    REFERENCE_HEADER,
+    "Clinician's question:",
+    "Clinical context:",
+    "Guidelines:",
+)
+"""The prompt's own labels: an answer that contains one is echoing its prompt."""
+
+
+def synthesis_messages(
+    state: AgentState, notes: list[str], grounding: Grounding | None = None
+) -> list[Message]:
     results = list(state.get("tool_results", []))
     sections: list[str] = []
     if state.get("patient_summary"):
-        sections.append(f"Active patient:\n{state['patient_summary']}")
+        sections.append(f"{PATIENT_HEADER}\n{state['patient_summary']}")
     findings = state.get("image_findings")
     if findings:
         sections.append(
@@ -76,14 +95,16 @@ def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
             + "\n".join(f"- {f}" for f in findings["findings"])
         )
     ok = [
-        with_label(r["tool_label"], r["formatted_result"])
+        with_label(r["tool_label"], key_facts(r["formatted_result"]))
         for r in results
         if r["error_type"] is None
     ]
     if ok:
-        sections.append("Information retrieved:\n" + "\n\n".join(ok))
+        sections.append(f"{RESULTS_HEADER}\n" + "\n\n".join(ok))
+    if grounding is not None:
+        sections.append(f"{REFERENCE_HEADER}\n{grounding.title}\n{key_facts(grounding.text)}")
     if notes:
-        sections.append("Unavailable information:\n" + "\n".join(f"- {n}" for n in notes))
+        sections.append(f"{UNAVAILABLE_HEADER}\n" + "\n".join(f"- {n}" for n in notes))
     user = SYNTHESIZE_USER.render(
         brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results) else "",
         history=history_text(state.get("conversation_history", [])),
@@ -95,6 +116,16 @@ def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
         Message(role="system", content=SYNTHESIZE_SYSTEM.render()),
         Message(role="user", content=user),
     ]
+
+
+def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge:
+    return Judge(
+        question=state["user_query"],
+        instructions=SYNTHESIZE_SYSTEM.render(),
+        markers=PROMPT_MARKERS,
+        tool_names=tuple(deps.registry.labels()),
+        context=messages[-1].content,
+    )
 
 
 def _sources(results: list[ToolResult]) -> list[dict[str, Any]]:
@@ -112,6 +143,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     results = list(state.get("tool_results", []))
     notes = error_notes(state)
     calls: list[str] = []
+    sources = _sources(results)
     fallback = bool(state.get("fallback"))
     clarification = state.get("clarification_request")
     if clarification:
@@ -122,30 +154,26 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             "the model is unavailable; pre-written fallback",
         )
     else:
-        instructions = SYNTHESIZE_SYSTEM.render()
+        knowledge_question = (
+            deps.knowledge is not None and not results and state.get("intent") == "DIRECT"
+        )
+        grounding = await deps.knowledge(state["user_query"]) if knowledge_question else None
+        messages = synthesis_messages(state, notes, grounding)
         try:
-            out = await llm_calls.streamed_text(
-                deps,
-                _NODE,
-                "synthesize",
-                synthesis_messages(state, notes),
-                instructions=instructions,
-                thinking=deps.thinking,
+            written = await write_checked(
+                deps, _NODE, messages, _judge(state, deps, messages), results, notes
             )
-            calls = out.calls
-            answer = clean_answer(out.text, deps.registry.labels(), instructions)
-            how = "written by the model"
-            if out.thinking_tokens is not None:
-                how += f" after thinking ({out.thinking_tokens} tokens)"
+            calls, answer, how = written.calls, written.text, written.how
+            if knowledge_question and written.by_model:
+                answer = knowledge_note(answer, grounding.title if grounding else None)
+                if grounding is not None:
+                    sources.append(grounding.source())
         except llm_calls.ModelFailure as exc:
             calls, fallback = exc.calls, True
             answer, how = (
                 fallback_answer(results, notes),
                 "the model is unavailable; pre-written fallback",
             )
-        if not answer:
-            answer = results_digest(results) or EMPTY_ANSWER
-            how = "the model returned nothing; answered from the results"
         answer = with_notes(answer, notes)
     if clarification or fallback:  # written by code, shown whole; the final text wins anyway
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
@@ -165,7 +193,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             fallback=fallback,
             clarification=bool(clarification),
         ),
-        "sources_used": _sources(results),
+        "sources_used": sources,
         "follow_up_questions": follow_up_questions(
             drugs=entities.get("drug_mentions", []),
             tools=[r["tool_name"] for r in results],

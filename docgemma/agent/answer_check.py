@@ -1,0 +1,168 @@
+"""A deterministic check of a generated answer: is it junk a clinician must never see?
+
+Small models fail in recognisable ways: they echo their instructions, loop on a line,
+drift into another script ("bloodstream に通いroom"), emit code identifiers
+("mendatang LoginPage"), stop mid-sentence, or repeat tool names and raw error text.
+Each failure is a ``Defect``; ``check_answer`` returns the ones it finds. Pure
+functions of text, so the experiments measure the degenerate-output rate with the
+same code that guards the app.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from docgemma.agent.answer import SPECIAL_TOKEN_PATTERN
+
+
+class Defect(StrEnum):
+    EMPTY = "empty"
+    CUT_OFF = "cut off mid-sentence"
+    PROMPT_ECHO = "repeats its instructions"
+    REPETITION = "repeats itself"
+    FOREIGN_SCRIPT = "text in an unexpected script"
+    CODE_TOKEN = "code identifiers in prose"
+    TOOL_NAME = "internal tool names"
+    RAW_ERROR = "raw error text"
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    defects: tuple[Defect, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.defects
+
+    def reason(self) -> str:
+        return "; ".join(self.defects) if self.defects else "passed"
+
+
+ECHO_NGRAM = 7
+"""Seven consecutive words shared with the instructions count as echo."""
+_MIN_WORDS = 3
+_CUT_MIN_WORDS = 40
+"""Shorter answers did not run into the token limit (256 tokens is ~190 words)."""
+_REPEATED_NGRAM, _REPEATS = 6, 3
+_LATIN_SCRIPTS = frozenset({"LATIN", "GREEK"})
+"""Greek letters are ordinary in clinical prose (α-blocker, β-lactam, μg)."""
+_CAMEL_RE = re.compile(r"\b[a-z]*[A-Z][a-z]{2,}[A-Z][a-z]{2,}\w*\b")
+_SNAKE_RE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+){1,}\b")
+_ERROR_RE = re.compile(
+    r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception):|\bHTTP \d{3}\b"
+    rf"|status code \d{{3}}|\berrno\b|{SPECIAL_TOKEN_PATTERN}|\{{\s*\""
+)
+"""A stack trace, an exception name with its message, an HTTP status, a turn token, JSON."""
+_WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_END_RE = re.compile(r"[.!?…)\]\"'”’*:]\s*$|^\s*(?:[-*•]|\d+[.)])\s", re.MULTILINE)
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD_RE.findall(text)]
+
+
+def _ngrams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
+    return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def scripts(text: str) -> set[str]:
+    """The Unicode scripts of the letters in ``text`` (first word of each letter's name)."""
+    found = set()
+    for ch in text:
+        if ch.isalpha():
+            name = unicodedata.name(ch, "")
+            found.add(name.split(" ")[0] if name else "UNKNOWN")
+    return found
+
+
+def echoes(answer: str, instructions: str, markers: Iterable[str] = ()) -> bool:
+    """The answer repeats a run of the instructions or one of the prompt's section labels."""
+    if any(m.lower() in answer.lower() for m in markers):
+        return True
+    told = set(_ngrams(words(instructions), ECHO_NGRAM))
+    return bool(told) and any(g in told for g in _ngrams(words(answer), ECHO_NGRAM))
+
+
+def repeats(answer: str) -> bool:
+    lines = [
+        " ".join(words(line)) for line in answer.splitlines() if len(words(line)) >= _MIN_WORDS
+    ]
+    if any(count > 1 for count in Counter(lines).values()):
+        return True
+    grams = Counter(_ngrams(words(answer), _REPEATED_NGRAM))
+    return any(count >= _REPEATS for count in grams.values())
+
+
+def foreign_script(answer: str, question: str) -> bool:
+    """Letters of a script that neither English prose nor the question uses."""
+    return bool(scripts(answer) - _LATIN_SCRIPTS - scripts(question))
+
+
+def code_tokens(answer: str, context: str) -> list[str]:
+    """CamelCase or snake_case identifiers that the question and sources do not contain."""
+    found = _CAMEL_RE.findall(answer) + _SNAKE_RE.findall(answer)
+    return [t for t in found if t.lower() not in context.lower()]
+
+
+def cut_off(answer: str) -> bool:
+    """A long answer whose last line stops without closing punctuation (the token limit hit
+    it mid-sentence); a list item or heading may end bare, and short replies are not cut."""
+    if len(words(answer)) < _CUT_MIN_WORDS:
+        return False
+    last = answer.rstrip().splitlines()[-1]
+    return not _END_RE.search(last) and not last.lstrip().startswith("#")
+
+
+def check_answer(
+    answer: str,
+    *,
+    question: str,
+    instructions: str = "",
+    markers: Iterable[str] = (),
+    tool_names: Iterable[str] = (),
+    context: str = "",
+) -> AnswerCheck:
+    """Every defect of ``answer``; ``context`` is the text it may legitimately quote
+    (the question and the tool results), ``markers`` the prompt's section labels."""
+    if not words(answer):
+        return AnswerCheck((Defect.EMPTY,))
+    found: list[Defect] = []
+    if echoes(answer, instructions, markers):
+        found.append(Defect.PROMPT_ECHO)
+    if repeats(answer):
+        found.append(Defect.REPETITION)
+    if foreign_script(answer, question):
+        found.append(Defect.FOREIGN_SCRIPT)
+    names = {n.lower() for n in tool_names}
+    tokens = code_tokens(answer, f"{question}\n{context}")
+    if any(t.lower() in names for t in tokens) or any(n in answer.lower() for n in names):
+        found.append(Defect.TOOL_NAME)
+    if any(t.lower() not in names for t in tokens):
+        found.append(Defect.CODE_TOKEN)
+    if _ERROR_RE.search(answer):
+        found.append(Defect.RAW_ERROR)
+    if cut_off(answer):
+        found.append(Defect.CUT_OFF)
+    return AnswerCheck(tuple(found))
+
+
+def is_degenerate(answer: str, **kwargs: object) -> bool:
+    """For the experiments' degenerate-output rate: any defect at all."""
+    return not check_answer(answer, **kwargs).ok  # type: ignore[arg-type]
+
+
+def trim_to_last_sentence(answer: str) -> str:
+    """An answer cut by the token limit, ended at its last complete sentence or list item."""
+    lines = answer.rstrip().splitlines()
+    while lines and not _END_RE.search(lines[-1]):
+        last = lines.pop()
+        sentences = re.split(r"(?<=[.!?])\s+", last)
+        if len(sentences) > 1:
+            lines.append(" ".join(sentences[:-1]))
+            break
+    return "\n".join(lines).rstrip()

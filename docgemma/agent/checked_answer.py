@@ -1,0 +1,111 @@
+"""The model's answer, checked before it is final: one retry, then the sources' own words.
+
+Every draft goes through ``answer_check``. A draft cut off by the token limit is
+ended at its last complete sentence when what remains passes. A failing draft is
+withheld (an ``AnswerRejected`` event tells consumers to drop what streamed of it),
+the model writes once more at another temperature, and if that fails too the answer
+is composed by code from the tool results' key facts with their sources. Junk never
+becomes the final answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from docgemma.agent import llm_calls
+from docgemma.agent.answer import checked_fallback, clean_answer
+from docgemma.agent.answer_check import AnswerCheck, Defect, check_answer, trim_to_last_sentence
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.events import AnswerRejected, AnswerToken
+from docgemma.agent.generation import generation_for
+from docgemma.agent.state import ToolResult
+from docgemma.agent.tracing import NODE_LABELS, emit
+from docgemma.llm.types import Message
+
+RETRY_TEMPERATURE_SHIFT = 0.3
+"""The retry samples this much cooler (warmer when already at or below it)."""
+
+
+@dataclass
+class CheckedAnswer:
+    text: str
+    how: str
+    calls: list[str] = field(default_factory=list)
+    by_model: bool = True
+    """False when code composed the answer because every draft failed the check."""
+    thinking_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class Judge:
+    """What a draft is checked against: the question, the prompt, the tools' names."""
+
+    question: str
+    instructions: str
+    markers: tuple[str, ...]
+    tool_names: tuple[str, ...]
+    context: str
+
+    def __call__(self, text: str) -> tuple[str, AnswerCheck]:
+        verdict = self._check(text)
+        if verdict.defects == (Defect.CUT_OFF,):
+            trimmed = trim_to_last_sentence(text)
+            if trimmed and self._check(trimmed).ok:
+                return trimmed, AnswerCheck(())
+        return text, verdict
+
+    def _check(self, text: str) -> AnswerCheck:
+        return check_answer(
+            text,
+            question=self.question,
+            instructions=self.instructions,
+            markers=self.markers,
+            tool_names=self.tool_names,
+            context=self.context,
+        )
+
+
+def retry_temperature(first: float) -> float:
+    return round(first - RETRY_TEMPERATURE_SHIFT if first > RETRY_TEMPERATURE_SHIFT else 0.7, 2)
+
+
+async def write_checked(
+    deps: AgentDeps,
+    node: str,
+    messages: Sequence[Message],
+    judge: Judge,
+    results: Sequence[ToolResult],
+    notes: Sequence[str],
+) -> CheckedAnswer:
+    """Draft, check, retry once, then fall back to code; ``ModelFailure`` propagates."""
+    labels = deps.registry.labels()
+    first = await llm_calls.streamed_text(
+        deps, node, "synthesize", messages, instructions=judge.instructions, thinking=deps.thinking
+    )
+    calls = list(first.calls)
+    text, verdict = judge(clean_answer(first.text, labels, judge.instructions))
+    if verdict.ok:
+        how = "written by the model"
+        if first.thinking_tokens is not None:
+            how += f" after thinking ({first.thinking_tokens} tokens)"
+        return CheckedAnswer(text, how, calls, thinking_tokens=first.thinking_tokens)
+    label = NODE_LABELS.get(node, "")
+    emit(AnswerRejected(node=node, label=label, reason=verdict.reason(), action="retry"))
+    temperature = retry_temperature(generation_for("synthesize", deps.settings).temperature)
+    second = await llm_calls.streamed_text(
+        deps, node, "synthesize", messages, instructions=judge.instructions, temperature=temperature
+    )
+    calls += second.calls
+    retried, again = judge(clean_answer(second.text, labels, judge.instructions))
+    if again.ok:
+        how = f"written by the model on a second try (first draft: {verdict.reason()})"
+        return CheckedAnswer(retried, how, calls)
+    emit(AnswerRejected(node=node, label=label, reason=again.reason(), action="sources"))
+    composed = checked_fallback(results, notes)
+    emit(AnswerToken(node=node, label=label, text=composed))
+    how = (
+        f"both drafts failed the answer check ({verdict.reason()}; {again.reason()}); "
+        "composed from the sources without model text"
+    )
+    return CheckedAnswer(composed, how, calls, by_model=False)

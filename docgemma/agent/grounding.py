@@ -1,0 +1,54 @@
+"""Grounding a direct knowledge answer in an offline source, when one covers the question.
+
+Small embedded models recall facts badly (the issue's "cranial nerves 7 and 8" for the
+diaphragm), so on the embedded profiles a knowledge answer either rests on a retrieved
+passage, cited, or carries the unverified label. The source today is the offline
+literature index; a passage counts only above ``Settings.grounding_threshold``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from docgemma.config import Settings
+from docgemma.tools.literature_index import PROVENANCE, get_index
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Grounding:
+    title: str
+    text: str
+    similarity: float
+    provenance: str
+
+    def source(self) -> dict[str, str]:
+        return {"title": f"{self.title} — {self.provenance}", "kind": "literature"}
+
+
+KnowledgeSource = Callable[[str], Awaitable[Grounding | None]]
+"""The best passage covering a question, or None when nothing covers it well enough."""
+
+
+def offline_knowledge(settings: Settings, timeout_s: float = 2.0) -> KnowledgeSource:
+    """The offline literature index as a knowledge source; not ready in time → no grounding."""
+
+    def best(question: str) -> Grounding | None:
+        hits = get_index(settings.data_dir, settings.literature_index_size).search(question, k=1)
+        if not hits or hits[0].similarity < settings.grounding_threshold:
+            return None
+        hit = hits[0]
+        return Grounding(hit.title, hit.text, round(hit.similarity, 3), PROVENANCE)
+
+    async def lookup(question: str) -> Grounding | None:
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(best, question), timeout_s)
+        except (TimeoutError, OSError, FileNotFoundError, ValueError) as exc:
+            log.info("no offline grounding for this question: %s", exc)
+            return None
+
+    return lookup

@@ -1,0 +1,108 @@
+"""The deterministic answer check: the junk seen in issue 9 is caught, good answers pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.answer_check import Defect, check_answer, is_degenerate, trim_to_last_sentence
+from docgemma.agent.nodes.synthesize import PROMPT_MARKERS
+from docgemma.agent.prompts import SYNTHESIZE_SYSTEM
+
+INSTRUCTIONS = SYNTHESIZE_SYSTEM.render()
+TOOLS = ("check_drug_safety", "search_patient", "find_clinical_trials")
+LONG_CUT = (
+    "Metformin is the usual first-line drug for type 2 diabetes because it lowers glucose "
+    "without weight gain or hypoglycaemia, is inexpensive and has decades of outcome data. "
+    "Start at 500 mg once daily with food and increase gradually to limit gastrointestinal "
+    "effects, and the dose should be reduced when the eGFR falls below"
+)
+
+
+def check(answer: str, question: str = "What is the first-line treatment for type 2 diabetes?"):
+    return check_answer(
+        answer,
+        question=question,
+        instructions=INSTRUCTIONS,
+        markers=PROMPT_MARKERS,
+        tool_names=TOOLS,
+        context="[Medical Literature]\nPubMed record; see ClinicalTrials.gov NCT01234567",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "defect"),
+    [
+        (  # issue 9, "Check FDA warnings for dofetilide" offline on Gemma 270M
+            "Guidelines: Clinician's question: Check FDA warnings for dofetilide\n"
+            "No information was retrieved. mendatang LoginPage",
+            Defect.PROMPT_ECHO,
+        ),
+        ("No information was retrieved. mendatang LoginPage", Defect.CODE_TOKEN),
+        (  # issue 9, the type 2 diabetes answer
+            "Metformin lowers glucose in the bloodstream に通いroom.",
+            Defect.FOREIGN_SCRIPT,
+        ),
+        ("Варфарин is an anticoagulant.", Defect.FOREIGN_SCRIPT),
+        ("Warfarin ยา increases bleeding.", Defect.FOREIGN_SCRIPT),
+        (  # the base model echoing its system prompt, re-wrapped
+            "You are a clinical decision-support assistant. Provide a clear, concise response "
+            "to the clinician based on the information below.",
+            Defect.PROMPT_ECHO,
+        ),
+        ("Clinical context: warfarin and bleeding.", Defect.PROMPT_ECHO),
+        (
+            "Warfarin increases bleeding risk.\nAvoid NSAIDs.\nWarfarin increases bleeding risk.",
+            Defect.REPETITION,
+        ),
+        ("the dose the dose the dose the dose the dose the dose " * 3, Defect.REPETITION),
+        ("I used check_drug_safety to look this up.", Defect.TOOL_NAME),
+        ("Searching for patient_name in the record.", Defect.CODE_TOKEN),
+        ("Traceback (most recent call last): ConnectionError: refused", Defect.RAW_ERROR),
+        ("The service returned HTTP 503.", Defect.RAW_ERROR),
+        ('{"drug_name": "warfarin"}', Defect.RAW_ERROR),
+        ("", Defect.EMPTY),
+        ("  \n* ", Defect.EMPTY),
+        (LONG_CUT, Defect.CUT_OFF),
+    ],
+)
+def test_junk_is_caught(answer: str, defect: Defect) -> None:
+    verdict = check(answer)
+    assert defect in verdict.defects and not verdict.ok
+    assert defect.value in verdict.reason()
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Metformin is the usual first-line drug for type 2 diabetes, with lifestyle changes, "
+        "unless contraindicated (eGFR below 30 mL/min/1.73 m²).",
+        "FDA label data is unavailable offline, so dofetilide's warnings cannot be listed here. "
+        "Check the label when a connection is available.",
+        "β-blockers reduce mortality after myocardial infarction; the usual HbA1c target is "
+        "below 7%.",
+        "Key points:\n- Monitor the INR weekly\n- Avoid NSAIDs\n- Check SpO2 and eGFR",
+        "Ordered.",
+        "A PubMed record and trial NCT01234567 on ClinicalTrials.gov support this.",
+        "## Summary\nMetformin first; add an SGLT2 inhibitor in heart failure.",
+        LONG_CUT + " 45 mL/min.",
+    ],
+)
+def test_good_answers_pass(answer: str) -> None:
+    verdict = check(answer)
+    assert verdict.ok, verdict.reason()
+
+
+def test_degenerate_rate_helper_agrees_with_the_check() -> None:
+    assert is_degenerate("bloodstream に通いroom", question="What is metformin?")
+    assert not is_degenerate("Metformin lowers hepatic glucose output.", question="Metformin?")
+
+
+def test_a_question_in_another_script_may_be_answered_in_it() -> None:
+    question = "Что такое метформин?"
+    assert check("Метформин — препарат для лечения диабета 2 типа.", question).ok
+
+
+def test_a_cut_off_answer_is_ended_at_its_last_sentence() -> None:
+    trimmed = trim_to_last_sentence(LONG_CUT)
+    assert trimmed.endswith("outcome data.") and check(trimmed).ok
+    assert trim_to_last_sentence("First point.\nThen the second and") == "First point."

@@ -1,0 +1,117 @@
+"""Junk never becomes the answer: a withheld draft, one retry, then the sources' own words;
+knowledge answers on the embedded profiles are grounded or visibly labelled."""
+
+from __future__ import annotations
+
+from docgemma.agent.answer import (
+    KEY_FACT_CHARS,
+    NO_RELIABLE_ANSWER,
+    SOURCES_ONLY_MESSAGE,
+    UNVERIFIED_NOTE,
+)
+from docgemma.agent.events import AnswerRejected, AnswerToken
+from docgemma.agent.grounding import Grounding
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import ToolOutcome
+
+from .conftest import intent, quality, run, select
+
+JUNK = "Guidelines: Clinician's question: dofetilide. No information was retrieved. LoginPage"
+CJK = "Metformin lowers glucose in the bloodstream に通いroom."
+GOOD = "Dofetilide carries a boxed warning for Torsade de Pointes; start it with ECG monitoring."
+
+
+def safety_turn(*answers: str) -> ScriptedBackend:
+    return ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            *answers,
+        ]
+    )
+
+
+def rejections(events) -> list[AnswerRejected]:
+    return [e for e in events if isinstance(e, AnswerRejected)]
+
+
+async def test_a_junk_draft_is_withheld_and_the_retry_answers(make_agent) -> None:
+    llm = safety_turn(JUNK, GOOD)
+    events, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert result.final_response == GOOD
+    [rejected] = rejections(events)
+    assert rejected.action == "retry" and "repeats its instructions" in rejected.reason
+    first, second = llm.calls[-2:]
+    assert (first.temperature, second.temperature) == (0.5, 0.2)
+    assert result.model_calls == 6  # intent, tool, arguments, result class, two drafts
+    assert any("second try" in t.detail for t in result.reasoning_timeline)
+
+
+async def test_two_junk_drafts_give_the_sources_key_facts_without_model_text(make_agent) -> None:
+    events, result = await run(
+        make_agent(safety_turn(JUNK, CJK)), "Check FDA warnings for dofetilide"
+    )
+    answer = result.final_response
+    assert answer.startswith(SOURCES_ONLY_MESSAGE)
+    assert (
+        "Torsade de Pointes" in answer
+        and "Source: Drug label (https://example.org/label)" in answer
+    )
+    assert "LoginPage" not in answer and "に通い" not in answer
+    assert [r.action for r in rejections(events)] == ["retry", "sources"]
+    streamed = "".join(e.text for e in events if isinstance(e, AnswerToken))
+    assert streamed.endswith(answer.split("\n")[-1])
+    assert any("without model text" in t.detail for t in result.reasoning_timeline)
+
+
+async def test_a_direct_question_with_two_junk_drafts_says_so(make_agent) -> None:
+    llm = ScriptedBackend([intent("DIRECT"), CJK, CJK])
+    _, result = await run(make_agent(llm), "What is the first-line treatment for type 2 diabetes?")
+    assert result.final_response == NO_RELIABLE_ANSWER
+
+
+async def test_long_tool_results_reach_the_prompt_as_key_facts(make_agent, tools) -> None:
+    lines = [
+        f"Warning {n}: " + "prolongs the QT interval in some patients. " * 12 for n in range(30)
+    ]
+    tools.queue("check_drug_safety", ToolOutcome(data={"x": 1}, formatted="\n".join(lines)))
+    llm = safety_turn(GOOD)
+    await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    prompt = llm.calls[-1].prompt or llm.calls[-1].messages[-1].content
+    retrieved = prompt.split("Information retrieved:")[1]
+    assert "Warning 0:" in retrieved and "Warning 29:" not in retrieved
+    assert len(retrieved) < KEY_FACT_CHARS + 200
+
+
+async def test_a_knowledge_answer_cites_the_offline_source_that_covers_it(settings, tools) -> None:
+    from docgemma.agent.service import Agent
+
+    asked: list[str] = []
+
+    async def knowledge(question: str) -> Grounding | None:
+        asked.append(question)
+        return Grounding(
+            "Does metformin reduce mortality?", "Metformin lowered ...", 0.9, "PubMedQA"
+        )
+
+    llm = ScriptedBackend([intent("DIRECT"), "Metformin is first-line."])
+    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=knowledge)
+    _, result = await run(agent, "Is metformin first-line?")
+    assert asked == ["Is metformin first-line?"]
+    assert "Reference passage" in (llm.calls[-1].prompt or llm.calls[-1].messages[-1].content)
+    assert "Based on an offline source: “Does metformin reduce mortality?”" in result.final_response
+    assert any("Does metformin reduce mortality?" in s.title for s in result.sources_used)
+
+
+async def test_an_uncovered_knowledge_answer_is_labelled_unverified(settings, tools) -> None:
+    from docgemma.agent.service import Agent
+
+    async def nothing(question: str) -> Grounding | None:
+        return None
+
+    llm = ScriptedBackend([intent("DIRECT"), "The phrenic nerve (C3–C5)."])
+    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
+    _, result = await run(agent, "What innervates the diaphragm?")
+    assert result.final_response == f"The phrenic nerve (C3–C5).\n\n{UNVERIFIED_NOTE}"
