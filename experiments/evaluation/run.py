@@ -141,6 +141,11 @@ def run_eval(
     return frame, save(frame, settings, model, folder)
 
 
-def default_check() -> DegenerateCheck | None:
-    """The agent's own answer check, so the rate reported is the one the app enforces."""
-    return None
+def default_check() -> DegenerateCheck:
+    """The agent's own answer check on the answer shown, so the rate reported is measured with
+    the code that guards the app."""
+    from docgemma.agent.answer_check import is_degenerate
+    from docgemma.tools.registry import build_registry
+
+    names = build_registry().names
+    return lambda query, answer: is_degenerate(answer, question=query, tool_names=names)

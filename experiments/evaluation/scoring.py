@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from docgemma.agent.events import LLMUsage
+from docgemma.agent.events import AnswerRejected, LLMUsage
 from docgemma.tools.registry import build_registry
 from experiments import metrics
 from experiments.evaluation.cases import EvalCase
@@ -52,6 +52,8 @@ METRICS = (
     "key_fact_recall",
     "asked_when_needed",
     "degenerate",
+    "draft_rejected",
+    "composed_from_sources",
     "leaked",
     "forbidden",
 )
@@ -145,6 +147,10 @@ def score(case: EvalCase, record: TurnRecord, degenerate: bool | None = None) ->
         "asked": asked(result),
         "asked_when_needed": asked(result) if case.must_ask else math.nan,
         "degenerate": math.nan if degenerate is None else degenerate,
+        "draft_rejected": any(isinstance(e, AnswerRejected) for e in record.events),
+        "composed_from_sources": any(
+            isinstance(e, AnswerRejected) and e.action == "sources" for e in record.events
+        ),
         "leaked": bool(leaks),
         "leaked_terms": ",".join(leaks),
         "forbidden": bool(forbidden),
