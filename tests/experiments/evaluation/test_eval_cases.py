@@ -104,6 +104,6 @@ def test_trial_status_filter_is_honoured():
     services = RecordedServices()
     url = "https://clinicaltrials.gov/api/v2/studies"
     body = _get(services, url, **{"query.cond": "melanoma", "filter.overallStatus": "RECRUITING"})
-    assert [s["protocolSection"]["statusModule"]["overallStatus"] for s in body.json()["studies"]] == [
-        "RECRUITING"
-    ]
+    assert [
+        s["protocolSection"]["statusModule"]["overallStatus"] for s in body.json()["studies"]
+    ] == ["RECRUITING"]
