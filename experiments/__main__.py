@@ -1,7 +1,9 @@
 """Command line: ``python -m experiments run <suite> --backend <name> [--n N] [--strategies ...]``.
 
-Also ``python -m experiments list`` (suites and their strategies). The run folder's
-path is printed last so scripts can pick it up.
+Also ``python -m experiments list`` (suites and their strategies),
+``python -m experiments eval --model PROFILE [--n N]`` (the end-to-end quality evaluation)
+and ``python -m experiments bench [--runs N] [--quick]`` (the per-path speed benchmark).
+The results folder's path is printed last so scripts can pick it up.
 """
 
 from __future__ import annotations
@@ -38,6 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
     run.add_argument("--data-dir", type=Path, default=None, help="folder of the case files")
     commands.add_parser("list", help="list suites and strategies")
+    evaluation = commands.add_parser("eval", help="end-to-end quality evaluation of the agent")
+    evaluation.add_argument(
+        "--model", default=None, help="model profile or GGUF path (DOCGEMMA_MODEL); default: app's"
+    )
+    evaluation.add_argument("--n", type=int, default=None, help="cases, spread over categories")
+    evaluation.add_argument("--ids", nargs="+", default=None, help="only these case ids")
+    evaluation.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
+    bench = commands.add_parser("bench", help="per-path speed benchmark of the agent")
+    bench.add_argument("--model", default=None, help="model profile or GGUF path")
+    bench.add_argument("--runs", type=int, default=10, help="timed runs per path")
+    bench.add_argument("--quick", action="store_true", help="1 run per path on the tiny model")
+    bench.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
     return parser
 
 
@@ -46,6 +60,18 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from experiments.runner import run_and_save, suite_module
 
+    if args.command == "eval":
+        from experiments.evaluation.run import run_eval
+
+        _, folder = run_eval(args.model, args.n, args.results_dir, ids=args.ids)
+        sys.stdout.write(f"{folder}\n")
+        return 0
+    if args.command == "bench":
+        from experiments.bench import run_bench
+
+        folder = run_bench(args.model, args.runs, args.quick, args.results_dir)
+        sys.stdout.write(f"{folder}\n")
+        return 0
     if args.command == "list":
         for suite in SUITES:
             sys.stdout.write(f"{suite}:\n")

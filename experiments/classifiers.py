@@ -14,6 +14,7 @@ import asyncio
 import math
 import time
 from functools import partial
+from itertools import zip_longest
 from typing import Any
 
 import pandas as pd
@@ -32,12 +33,15 @@ TASK_OF = {IntentCase: "intent", ToolCase: "tool", RoutingCase: "result"}
 
 
 def load(config: RunConfig) -> list[Any]:
+    """The suite's own case files plus the end-to-end evaluation's questions (fresh cases:
+    never routing training examples), interleaved so a small ``--n`` takes from both."""
+    from experiments.evaluation.cases import routing_cases
+
     routing = [c for c in load_cases("routing", config.data_dir) if c.task == "result_quality"]
-    return [
-        *load_cases("intent", config.data_dir),
-        *load_cases("tool_selection", config.data_dir),
-        *routing,
-    ]
+    own = [*load_cases("intent", config.data_dir), *load_cases("tool_selection", config.data_dir)]
+    fresh = routing_cases() if config.data_dir is None else []
+    mixed = [c for pair in zip_longest(own, fresh) for c in pair if c is not None]
+    return [*mixed, *routing]
 
 
 def _text(case: Any) -> str:

@@ -23,6 +23,7 @@ METRICS = {
     "routing": ["correct", "predicted", "expected"],
     "synthesis": ["key_fact_rate", "source_clean", "word_count", "empty_output"],
     "classifiers": ["correct", "predicted", "expected", "confidence"],
+    "knowledge": ["correct", "predicted", "expected", "dataset", "style"],
 }
 MEASURED = {
     "thinking": "empty_visible",
@@ -30,6 +31,7 @@ MEASURED = {
     "routing": "correct",
     "synthesis": "empty_output",
     "classifiers": "correct",
+    "knowledge": "predicted",
 }
 """One metric every trial of the suite must fill (``nan`` only where the strategy cannot)."""
 

@@ -1,0 +1,162 @@
+"""``python -m experiments bench``: the agent's speed per path, end to end, on the real model.
+
+Four paths — a direct answer, one tool, two tools, a tool failure followed by a retry —
+each run ``--runs`` times (after one untimed warm-up) through the same offline
+environment as the evaluation. For every run: wall time, time to the first timeline
+event and to the first answer token (also counted from the start of synthesis), time
+inside the model (the ``llm_usage`` events), inside tools, and the rest: orchestration.
+Per node: model calls and tokens. ``--quick`` is the CI form: one run on the tiny model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import platform
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from docgemma.agent.events import LLMUsage, ToolFinished
+from experiments.evaluation.cases import load_eval_cases
+from experiments.evaluation.harness import EvalEnvironment, TurnRecord
+from experiments.evaluation.run import profile_settings
+from experiments.evaluation.scoring import tools_called
+from experiments.report import markdown_table
+
+log = logging.getLogger(__name__)
+PATHS = {
+    "direct": "direct-13",
+    "single_tool": "safety-01",
+    "multi_tool": "two-03",
+    "error_retry": "failure-03",
+}
+"""Path → evaluation case that exercises it (the path actually taken is recorded too)."""
+QUICK_PROFILE = "gemma3-270m"
+
+
+def run_row(path: str, run: int, record: TurnRecord) -> dict[str, Any]:
+    usage = [e for e in record.events if isinstance(e, LLMUsage)]
+    model_s = sum(u.latency_s for u in usage)
+    tool_s = sum(e.duration_s for e in record.events if isinstance(e, ToolFinished))
+    after_synthesis = (
+        record.first_token_s - record.synthesis_start_s
+        if record.first_token_s is not None and record.synthesis_start_s is not None
+        else None
+    )
+    return {
+        "path": path,
+        "run": run,
+        "tools": ",".join(tools_called(record.result)),
+        "wall_s": record.wall_s,
+        "first_event_ms": (record.first_event_s or 0.0) * 1000,
+        "first_token_s": record.first_token_s,
+        "first_token_after_synthesis_s": after_synthesis,
+        "model_s": model_s,
+        "tool_s": tool_s,
+        "orchestration_ms": max(0.0, record.wall_s - model_s - tool_s) * 1000,
+        "model_calls": len(usage),
+        "nodes": json.dumps(
+            [
+                {
+                    "purpose": u.purpose,
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                    "latency_s": round(u.latency_s, 4),
+                }
+                for u in usage
+            ]
+        ),
+    }
+
+
+async def measure(settings, llm, runs: int) -> pd.DataFrame:
+    cases = {c.id: c for c in load_eval_cases()}
+    rows = []
+    async with EvalEnvironment(settings, llm) as env:
+        for path, case_id in PATHS.items():
+            case = cases[case_id]
+            await env.run(case, thread=f"bench-{path}-warmup")
+            for run in range(runs):
+                record = await env.run(case, thread=f"bench-{path}-{run}")
+                rows.append(run_row(path, run, record))
+                log.info("%s run %d: %.2f s", path, run, record.wall_s)
+    return pd.DataFrame(rows)
+
+
+def _p95(values: pd.Series) -> float:
+    return values.dropna().quantile(0.95) if values.notna().any() else float("nan")
+
+
+def path_table(frame: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for path, part in frame.groupby("path", sort=False):
+        row: dict[str, Any] = {"path": path, "runs": len(part)}
+        for column in (
+            "wall_s",
+            "model_s",
+            "tool_s",
+            "orchestration_ms",
+            "first_event_ms",
+            "first_token_s",
+            "first_token_after_synthesis_s",
+        ):
+            row[f"{column} median"] = part[column].median()
+            row[f"{column} p95"] = _p95(part[column])
+        row["model calls"] = part["model_calls"].median()
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def node_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per path and node: calls per run, median tokens and model time per call."""
+    calls = [
+        {"path": row.path, "run": row.run, **node}
+        for row in frame.itertuples()
+        for node in json.loads(row.nodes)
+    ]
+    if not calls:
+        return pd.DataFrame()
+    table = pd.DataFrame(calls)
+    runs = frame.groupby("path")["run"].nunique()
+    grouped = table.groupby(["path", "purpose"], sort=False)
+    out = grouped.agg(
+        calls=("latency_s", "size"),
+        prompt_tokens=("prompt_tokens", "median"),
+        completion_tokens=("completion_tokens", "median"),
+        latency_s=("latency_s", "median"),
+    ).reset_index()
+    out["calls per run"] = out["calls"] / out["path"].map(runs)
+    return out.drop(columns="calls")
+
+
+def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) -> Path:
+    from docgemma.llm.registry import create_backend
+
+    if quick:
+        profile, runs = profile or QUICK_PROFILE, 1
+    settings = profile_settings(profile)
+    llm = create_backend(settings)
+    try:
+        frame = asyncio.run(measure(settings, llm, runs))
+    finally:
+        asyncio.run(llm.aclose())
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    folder = results_dir / "bench" / f"{(profile or llm.model).replace('/', '_')}-{stamp}"
+    folder.mkdir(parents=True, exist_ok=False)
+    frame.to_parquet(folder / "runs.parquet", index=False)
+    machine = f"{platform.platform()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    text = [
+        f"# Per-path benchmark: {profile or llm.model}\n",
+        f"{runs} timed runs per path after one warm-up; {machine}.\n",
+        "## Paths\n",
+        markdown_table(path_table(frame)),
+        "\n## Model calls per node\n",
+        markdown_table(node_table(frame)),
+    ]
+    (folder / "summary.md").write_text("\n".join(text), encoding="utf-8")
+    return folder

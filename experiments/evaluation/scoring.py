@@ -1,0 +1,184 @@
+"""Scores of one turn against its case, and the per-category table.
+
+Pure functions of the ``TurnRecord`` and the ``EvalCase``: the route taken (a question
+back to the clinician counts as the ``ASK`` route), tool precision/recall/exactness
+over the set of tools called (a write stopped at the approval gate counts as called),
+argument accuracy, key-fact recall, asking when information is missing, degenerate
+output, leaks of internals and the turn's timings. ``nan`` means "does not apply".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import pandas as pd
+
+from docgemma.agent.events import AnswerRejected, LLMUsage
+from docgemma.tools.registry import build_registry
+from experiments import metrics
+from experiments.evaluation.cases import EvalCase
+from experiments.evaluation.harness import TurnRecord
+
+RAW_ERROR_MARKERS = (
+    "traceback",
+    "exception",
+    "error_type",
+    "error_detail",
+    "status code",
+    "http 4",
+    "http 5",
+    "offline mode:",
+    "not called",
+    "stack trace",
+    "system prompt",
+    "tool_name",
+    "json",
+    "fhir",
+)
+"""Internals that must never reach a clinician-facing answer (tool names are added)."""
+_ASKING = re.compile(
+    r"\b(which|could you|can you|would you|please (provide|specify|attach|give|tell|share|"
+    r"confirm|select)|do you mean|did you mean)\b",
+    re.IGNORECASE,
+)
+METRICS = (
+    "route_ok",
+    "tool_precision",
+    "tool_recall",
+    "tool_exact",
+    "arg_accuracy",
+    "key_fact_recall",
+    "asked_when_needed",
+    "degenerate",
+    "draft_rejected",
+    "composed_from_sources",
+    "leaked",
+    "forbidden",
+)
+
+
+def leak_terms() -> tuple[str, ...]:
+    return (*build_registry().names, *RAW_ERROR_MARKERS)
+
+
+def asked(result: Any) -> bool:
+    """The turn put a question to the clinician instead of (or after failing at) acting."""
+    text = result.final_response or ""
+    return bool(result.clarification_requested) or ("?" in text and bool(_ASKING.search(text)))
+
+
+def tools_called(result: Any) -> list[str]:
+    """Tools in call order, a proposed write waiting for approval included; no repeats."""
+    names = [call.tool for call in result.tool_calls]
+    if result.pending_approval is not None:
+        names.append(result.pending_approval.tool)
+    return list(dict.fromkeys(names))
+
+
+def args_of(result: Any, tool: str) -> dict[str, Any] | None:
+    """The arguments of the last call of ``tool`` (retries correct earlier ones)."""
+    if result.pending_approval is not None and result.pending_approval.tool == tool:
+        return dict(result.pending_approval.args)
+    calls = [c.args for c in result.tool_calls if c.tool == tool]
+    return dict(calls[-1]) if calls else None
+
+
+def arg_matches(expected: Any, predicted: Any) -> bool:
+    """Lists as sets of normalised names; text when every expected word is in the prediction
+    (``"statin"`` in ``"statins for primary prevention"``)."""
+    if predicted is None:
+        return False
+    if isinstance(expected, list):
+        return isinstance(predicted, list) and {metrics.normalize(v) for v in expected} == {
+            metrics.normalize(v) for v in predicted
+        }
+    text = metrics.normalize(predicted)
+    return all(word in text for word in metrics.normalize(expected).split())
+
+
+def route_of(result: Any) -> str:
+    if tools_called(result):
+        return "TOOL_NEEDED"
+    if asked(result):
+        return "ASK"
+    return result.intent or "DIRECT"
+
+
+def answer_text(result: Any) -> str:
+    """What the clinician reads: the answer and, for a proposed write, its summary."""
+    pending = result.pending_approval.summary if result.pending_approval else ""
+    return f"{result.final_response}\n{pending}".strip()
+
+
+def score(case: EvalCase, record: TurnRecord, degenerate: bool | None = None) -> dict[str, Any]:
+    result = record.result
+    called = tools_called(result)
+    scored = [t for t in called if t not in case.optional_tools]
+    expected = set(case.expected_tools)
+    hits = len(expected & set(scored))
+    arg_checks = [
+        arg_matches(value, (args_of(result, tool) or {}).get(name))
+        for tool, wanted in case.expected_args.items()
+        for name, value in wanted.items()
+    ]
+    text = answer_text(result)
+    usage = [e for e in record.events if isinstance(e, LLMUsage)]
+    leaks = metrics.leaked_terms(result.final_response, leak_terms())
+    forbidden = [s for s in case.must_not_contain if s.lower() in text.lower()]
+    route = route_of(result)
+    return {
+        "case_id": case.id,
+        "category": str(case.category),
+        "tool_group": case.tool_label if case.category == "single_tool" else str(case.category),
+        "query": case.query,
+        "expected_route": case.expected_route,
+        "route": route,
+        "route_ok": math.nan if case.expected_route is None else route == case.expected_route,
+        "expected_tools": ",".join(case.expected_tools),
+        "tools_called": ",".join(called),
+        "tool_precision": hits / len(scored) if scored else (math.nan if expected else 1.0),
+        "tool_recall": hits / len(expected) if expected else math.nan,
+        "tool_exact": set(scored) == expected,
+        "arg_accuracy": sum(arg_checks) / len(arg_checks) if arg_checks else math.nan,
+        "key_fact_recall": metrics.key_fact_rate(text, case.key_facts),
+        "must_ask": case.must_ask,
+        "asked": asked(result),
+        "asked_when_needed": asked(result) if case.must_ask else math.nan,
+        "degenerate": math.nan if degenerate is None else degenerate,
+        "draft_rejected": any(isinstance(e, AnswerRejected) for e in record.events),
+        "composed_from_sources": any(
+            isinstance(e, AnswerRejected) and e.action == "sources" for e in record.events
+        ),
+        "leaked": bool(leaks),
+        "leaked_terms": ",".join(leaks),
+        "forbidden": bool(forbidden),
+        "forbidden_found": ",".join(forbidden),
+        "fallback_used": result.fallback_used,
+        "answer": result.final_response,
+        "pending_write": result.pending_approval.summary if result.pending_approval else None,
+        "model_calls": result.model_calls or len(usage),
+        "prompt_tokens": sum(u.prompt_tokens for u in usage),
+        "completion_tokens": sum(u.completion_tokens for u in usage),
+        "model_s": sum(u.latency_s for u in usage),
+        "latency_s": record.wall_s,
+        "first_event_s": record.first_event_s,
+        "first_token_s": record.first_token_s,
+    }
+
+
+def category_table(frame: pd.DataFrame, by: str = "category") -> pd.DataFrame:
+    """Mean of every metric per group (``nan`` ignored), with case counts and latency."""
+    groups = [(name, rows) for name, rows in frame.groupby(by, sort=False)]
+    groups.append(("all", frame))
+    rows = []
+    for name, part in groups:
+        row: dict[str, Any] = {by: name, "n": len(part)}
+        for metric in METRICS:
+            values = pd.to_numeric(part[metric], errors="coerce").dropna()
+            row[metric] = values.mean() if len(values) else math.nan
+        row["latency_median_s"] = part["latency_s"].median()
+        row["latency_p95_s"] = part["latency_s"].quantile(0.95)
+        rows.append(row)
+    return pd.DataFrame(rows)
