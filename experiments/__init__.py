@@ -6,4 +6,13 @@ configuration, a report beside the seed's MedGemma figures, and plotly figures.
 Run one from the shell with ``python -m experiments run <suite> --backend <name>``.
 """
 
-SUITES = ("thinking", "tool_selection", "routing", "synthesis", "classifiers", "knowledge")
+SUITES = (
+    "thinking",
+    "tool_selection",
+    "field_order",
+    "temperature",
+    "routing",
+    "synthesis",
+    "classifiers",
+    "knowledge",
+)

@@ -2,7 +2,8 @@
 
 Cases are validated into typed records when loaded so a typo in a hand-written file
 fails at load time, not as a silently wrong metric. ``as_dataset`` exposes the same
-files (and saved results) as Hugging Face datasets, read from local files only.
+files (and saved results) as Hugging Face datasets, read from local files only, and
+every run saves the cases it ran on as a dataset folder (``records_dataset``).
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class SynthesisCase(BaseModel):
 CASE_FILES: dict[str, tuple[str, type[BaseModel]]] = {
     "thinking": ("thinking.jsonl", ThinkingCase),
     "tool_selection": ("tool_selection.jsonl", ToolCase),
+    "field_order": ("field_order.jsonl", ToolCase),
     "intent": ("intent.jsonl", IntentCase),
     "routing": ("routing.jsonl", RoutingCase),
     "synthesis": ("synthesis.jsonl", SynthesisCase),
@@ -119,3 +121,18 @@ def as_dataset(path: Path | str):
 
 def cases_dataset(name: str, data_dir: Path | None = None):
     return as_dataset(case_path(name, data_dir))
+
+
+def records_dataset(records: list[dict[str, Any]]):
+    """Case records as a ``datasets.Dataset``, nested values kept as JSON text.
+
+    Arrow would merge the argument dictionaries of different tools into one struct and
+    fill every missing key with null, so a case would load back with arguments it
+    never had; JSON text keeps each case exactly as written.
+    """
+    from datasets import Dataset
+
+    def flat(value: Any) -> Any:
+        return json.dumps(value) if isinstance(value, dict | list) else value
+
+    return Dataset.from_list([{k: flat(v) for k, v in r.items()} for r in records])

@@ -1,15 +1,17 @@
-"""Plotly figures per suite, saved as standalone HTML beside the results.
+"""Plotly figures per suite, saved as standalone HTML and as PNG/SVG beside the results.
 
 HTML references one local ``plotly.min.js`` in the figures folder, so the files open
-offline. PNG export needs kaleido and a Chrome; without them it is skipped with a log
-line, never an error.
+offline. Static export needs kaleido and a Chromium (Debian's, installed by
+``make test``); without them it is skipped with a logged reason, never an error.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
-import re
+import warnings
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -19,6 +21,7 @@ import plotly.graph_objects as go
 from experiments.report import summarize
 
 log = logging.getLogger(__name__)
+STATIC_FORMATS = ("png", "svg")
 
 
 def accuracy_by_strategy(summary: pd.DataFrame, title: str) -> go.Figure:
@@ -56,14 +59,17 @@ def latency_distribution(frame: pd.DataFrame, title: str) -> go.Figure:
 
 
 def parameter_curve(
-    frame: pd.DataFrame, prefix: str, metrics: list[str], title: str, x_title: str
+    frame: pd.DataFrame, sweep: str, metrics: list[str], title: str
 ) -> go.Figure | None:
-    """A metric against the number in strategy names ``<prefix><number>`` (T, budget, waits)."""
-    pattern = re.compile(rf"^{re.escape(prefix)}([0-9.]+)$")
-    rows = frame[frame["strategy"].str.match(pattern)]
-    if rows.empty:
+    """Metrics against the swept parameter, over the rows of the strategies that sweep it.
+
+    Both the rows and the x values come from the ``sweep`` and parameter columns the
+    strategies declare; nothing is read out of strategy names.
+    """
+    rows = frame[frame["sweep"] == sweep] if "sweep" in frame else frame.iloc[0:0]
+    if rows.empty or sweep not in rows:
         return None
-    x = rows["strategy"].str.extract(pattern)[0].astype(float)
+    x = pd.to_numeric(rows[sweep], errors="coerce")
     fig = go.Figure()
     for metric in metrics:
         if metric not in rows:
@@ -71,7 +77,7 @@ def parameter_curve(
         means = pd.to_numeric(rows[metric], errors="coerce").groupby(x).mean().sort_index()
         if means.notna().any():
             fig.add_scatter(name=metric, x=means.index, y=means.values, mode="lines+markers")
-    fig.update_layout(title=title, xaxis={"title": x_title})
+    fig.update_layout(title=title, xaxis={"title": sweep.replace("_", " ")})
     return fig
 
 
@@ -102,33 +108,10 @@ def suite_figures(frame: pd.DataFrame, module: ModuleType) -> dict[str, go.Figur
         else None,
         "latency": latency_distribution(frame, f"{suite}: latency per trial"),
     }
-    if suite == "thinking":
-        words = ["thinking_words", "visible_words"]
-        figures["budget_max"] = parameter_curve(
-            frame, "max_", words, "thinking: maximum budget", "budget (tokens)"
-        )
-        figures["budget_waits"] = parameter_curve(
-            frame,
-            "min_wait_",
-            [*words, "waits_inserted"],
-            "thinking: suppressed ends of thinking",
-            "'Wait' insertions",
-        )
-        figures["temperature"] = parameter_curve(
-            frame,
-            "temperature_",
-            ["empty_visible", "close_emitted"],
-            "thinking: temperature",
-            "temperature",
-        )
-    if suite == "synthesis":
-        curve = ["key_fact_rate", "source_clean", "empty_output"]
-        figures["temperature"] = parameter_curve(
-            frame, "temperature_", curve, "synthesis: temperature", "temperature"
-        )
-        figures["max_tokens"] = parameter_curve(
-            frame, "max_tokens_", [*curve, "word_count"], "synthesis: max tokens", "max_tokens"
-        )
+    curves: dict[str, list[str]] = getattr(module, "CURVES", {})
+    for sweep in frame["sweep"].dropna().unique() if "sweep" in frame else ():
+        metrics = curves.get(sweep, list(module.PRIMARY_METRICS))
+        figures[f"sweep_{sweep}"] = parameter_curve(frame, sweep, metrics, f"{suite}: {sweep}")
     if suite == "routing" and (frame["strategy"] == "result_quality").any():
         from experiments.routing import confusion_matrix
 
@@ -168,28 +151,48 @@ def plotly_js(results_dir: Path) -> Path:
     return path
 
 
+@cache
+def _shared_browser() -> bool:
+    """Start kaleido's browser once per process, so each image costs ~0.5 s, not a launch."""
+    try:
+        import kaleido
+
+        kaleido.start_sync_server(silence_warnings=True)
+    except Exception as exc:  # kaleido missing or too old: every export then says why
+        log.warning("static figure export without a shared browser: %s", exc)
+        return False
+    atexit.register(kaleido.stop_sync_server, silence_warnings=True)
+    return True
+
+
 def save_figures(
     frame: pd.DataFrame, module: ModuleType, folder: Path, results_dir: Path
 ) -> dict[str, str]:
-    """Write each figure as HTML (and PNG when kaleido works); paths relative to the run folder.
+    """Write each figure as HTML, plus PNG and SVG for reports; paths relative to the run folder.
 
     The HTML loads plotly.js from ``results_dir`` by relative path, so it opens offline
-    as long as the run folder stays inside its results folder.
+    as long as the run folder stays inside its results folder. Static images go through
+    kaleido, which drives the machine's Chromium; without one they are skipped with a
+    logged reason, never an error.
     """
     folder.mkdir(parents=True, exist_ok=True)
     script = os.path.relpath(plotly_js(results_dir), folder)
     written: dict[str, str] = {}
-    png = True
+    _shared_browser()
+    static = True
     for name, fig in suite_figures(frame, module).items():
         fig.write_html(folder / f"{name}.html", include_plotlyjs=script)
         written[name] = f"{folder.name}/{name}.html"
-        if png:
+        for suffix in STATIC_FORMATS if static else ():
             try:
-                fig.write_image(folder / f"{name}.png")
-            except Exception as exc:  # kaleido missing, or no Chrome for it to drive
+                with warnings.catch_warnings():  # "kopts ignored": the shared browser's own
+                    warnings.simplefilter("ignore", UserWarning)
+                    fig.write_image(folder / f"{name}.{suffix}")
+            except Exception as exc:  # kaleido missing, or no Chromium for it to drive
                 reason = next(
                     (line for line in str(exc).splitlines() if line.strip()), type(exc).__name__
                 )
-                log.info("PNG export skipped: %s", reason.strip())
-                png = False
+                log.warning("static figure export skipped: %s", reason.strip())
+                static = False
+                break
     return written

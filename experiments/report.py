@@ -293,6 +293,9 @@ def render_report(frame: pd.DataFrame, config: RunConfig, manifest: dict[str, An
             "\n## Embedding classifier: accuracy and coverage by confidence threshold\n",
             markdown_table(calibration(frame)),
         ]
+    sections = getattr(module, "report_sections", None)
+    if sections is not None:
+        parts += sections(frame)
     if manifest.get("figures"):
         parts.append("\n## Figures\n")
         parts += [f"- [{name}]({path})\n" for name, path in manifest["figures"].items()]
@@ -310,6 +313,7 @@ def save_run(frame: pd.DataFrame, config: RunConfig, started: datetime | None = 
     folder.mkdir(parents=True, exist_ok=False)
     frame.to_parquet(folder / "results.parquet", index=False)
     frame.to_csv(folder / "results.csv", index=False)
+    save_datasets(frame, folder)
     info = frame.attrs.get("run", {})
     manifest: dict[str, Any] = {
         "run_id": stamp,
@@ -344,6 +348,21 @@ def save_run(frame: pd.DataFrame, config: RunConfig, started: datetime | None = 
     )
     log.info("results written to %s", folder)
     return folder
+
+
+def save_datasets(frame: pd.DataFrame, folder: Path) -> None:
+    """The run as Hugging Face dataset folders: ``dataset/`` (results) and ``cases/``.
+
+    ``datasets.load_from_disk(folder / "dataset")`` loads a run back; ``push_to_hub``
+    on the loaded dataset publishes it (see the README).
+    """
+    from datasets import Dataset
+
+    from experiments.cases import records_dataset
+
+    Dataset.from_pandas(frame, preserve_index=False).save_to_disk(str(folder / "dataset"))
+    if frame.attrs.get("cases"):
+        records_dataset(frame.attrs["cases"]).save_to_disk(str(folder / "cases"))
 
 
 def load_run(folder: Path | str) -> tuple[pd.DataFrame, dict[str, Any]]:

@@ -167,13 +167,16 @@ STRATEGIES: dict[str, Strategy] = {
             "next_action_t0.0",
             "model picks the next action, T=0.0",
             partial(next_action, temperature=0.0),
+            params={"temperature": 0.0},
+            sweep="temperature",
             applies=_task("next_action"),
         ),
         Strategy(
             "next_action_t0.3",
             "model picks the next action, T=0.3",
             partial(next_action, temperature=0.3),
-            temperature=0.3,
+            params={"temperature": 0.3},
+            sweep="temperature",
             applies=_task("next_action"),
         ),
         Strategy(

@@ -27,7 +27,7 @@ from experiments import SUITES
 from experiments.calls import Caller
 from experiments.cases import load_cases
 from experiments.report import settings_manifest
-from experiments.trial import Context, RunConfig, Strategy
+from experiments.trial import PARAMETERS, Context, RunConfig, Strategy
 
 log = logging.getLogger(__name__)
 LEADING = [
@@ -146,6 +146,7 @@ async def arun_suite(
         ),
         **ctx.extras.get("report", {}),
     }
+    frame.attrs["cases"] = [c.model_dump(mode="json") for c in cases]
     return frame
 
 
@@ -156,7 +157,12 @@ def _loaded_path(backend: LLMBackend) -> str | None:
 
 async def _trial(strategy: Strategy, case: Any, caller: Caller, ctx: Context) -> dict[str, Any]:
     row = await strategy.trial(case, caller, ctx)
-    row.setdefault("temperature", strategy.temperature)
+    settings = {}
+    for name in PARAMETERS:
+        declared, used = strategy.params.get(name), row.get(name)
+        if declared is not None and used is not None and declared != used:
+            raise RuntimeError(f"{strategy.name}: declared {name}={declared} but used {used}")
+        settings[name] = declared if declared is not None else used
     return {
         "suite": ctx.config.suite,
         "strategy": strategy.name,
@@ -164,6 +170,8 @@ async def _trial(strategy: Strategy, case: Any, caller: Caller, ctx: Context) ->
         "model": caller.backend.model,
         "backend": caller.backend.name,
         **row,
+        **settings,
+        "sweep": strategy.sweep,
     }
 
 

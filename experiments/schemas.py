@@ -1,17 +1,21 @@
 """Response schemas that exist only to be compared: the variants the seed found wanting.
 
 Production schemas live in ``docgemma.agent.schemas``; these are the alternatives
-(joint selection, reversed field order, boolean probes, full plans, sufficiency and
-next-action questions) built here so the agent never imports them by mistake.
+(joint selection, all-required schemas in either field order, boolean probes, full
+plans, sufficiency and next-action questions) built here so the agent never imports
+them by mistake.
 Everything is derived from ``TOOL_ARG_SCHEMAS`` and the registry, never retyped.
 """
 
 from __future__ import annotations
 
+from copy import copy
+from enum import StrEnum
 from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
+from pydantic_core import PydanticUndefined
 
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 
@@ -19,11 +23,34 @@ NEXT_ACTIONS = ("call_another_tool", "synthesize", "retry", "ask_user", "skip")
 RECOVERY_STRATEGIES = ("retry_same", "retry_different_args", "ask_user", "skip")
 
 
+class FieldOrder(StrEnum):
+    CRITICAL_FIRST = "critical_first"
+    CRITICAL_LAST = "critical_last"
+
+
+def reorders(model: type[BaseModel]) -> bool:
+    """Whether reversing the fields gives a different schema (it does not for one field)."""
+    return len(model.model_fields) > 1
+
+
 @cache
-def reversed_schema(model: type[BaseModel]) -> type[BaseModel]:
-    """The same fields in the opposite order: optional first, decision-critical last."""
-    fields = {name: (info.annotation, info) for name, info in reversed(model.model_fields.items())}
-    return create_model(f"{model.__name__}CriticalLast", __doc__=model.__doc__, **fields)
+def ordered_schema(model: type[BaseModel], order: FieldOrder) -> type[BaseModel]:
+    """The argument schema with every property required, in the declared or reversed order.
+
+    Optional fields become required-but-nullable: grammar converters (llama.cpp's among
+    them) emit required properties before optional ones, so only an all-required schema
+    is emitted in the order it declares — which is what the field-order study varies.
+    """
+    items = list(model.model_fields.items())
+    if order is FieldOrder.CRITICAL_LAST:
+        items.reverse()
+    fields = {}
+    for name, info in items:
+        required = copy(info)  # keeps the constraints (lengths, descriptions)
+        required.default = PydanticUndefined
+        fields[name] = (info.annotation, required)
+    suffix = "CriticalLast" if order is FieldOrder.CRITICAL_LAST else "CriticalFirst"
+    return create_model(f"{model.__name__}{suffix}", __doc__=model.__doc__, **fields)
 
 
 def _max_length(info) -> int | None:

@@ -87,7 +87,7 @@ SEED_FIGURES: tuple[SeedFigure, ...] = (
     ),
     SeedFigure("tool_selection", "joint", "tool_exact", 0.80, "Part II §17", "joint schema"),
     SeedFigure(
-        "tool_selection",
+        "field_order",
         "critical_first",
         "arg_accuracy_given_tool",
         0.88,
@@ -95,7 +95,7 @@ SEED_FIGURES: tuple[SeedFigure, ...] = (
         "argument extraction, critical fields first",
     ),
     SeedFigure(
-        "tool_selection",
+        "field_order",
         "critical_last",
         "arg_accuracy_given_tool",
         0.21,

@@ -118,6 +118,11 @@ def stratum(case: SynthesisCase) -> str:
     return case.tool_label
 
 
+_CURVE = ["key_fact_rate", "source_clean", "empty_output"]
+CURVES = {"temperature": _CURVE, "max_tokens": [*_CURVE, "word_count"]}
+"""Metrics plotted against each swept parameter."""
+
+
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in [
@@ -126,7 +131,8 @@ STRATEGIES: dict[str, Strategy] = {
                 f"temperature_{t}",
                 f"brief prompt, context, 256 tokens, T={t}",
                 partial(synthesize, temperature=t),
-                temperature=t,
+                params={"temperature": t},
+                sweep="temperature",
                 applies=_answer_case,
             )
             for t in (0.1, 0.3, 0.5, 0.7)
@@ -136,7 +142,7 @@ STRATEGIES: dict[str, Strategy] = {
                 f"prompt_{v}",
                 f"{v} system prompt, T=0.5",
                 partial(synthesize, variant=v),
-                temperature=0.5,
+                params={"temperature": 0.5},
                 applies=_answer_case,
             )
             for v in ("brief", "comprehensive", "structured")
@@ -145,14 +151,14 @@ STRATEGIES: dict[str, Strategy] = {
             "context_with",
             "task summary included as reasoning context",
             partial(synthesize, context=True),
-            temperature=0.5,
+            params={"temperature": 0.5},
             applies=_answer_case,
         ),
         Strategy(
             "context_without",
             "no task summary",
             partial(synthesize, context=False),
-            temperature=0.5,
+            params={"temperature": 0.5},
             applies=_answer_case,
         ),
         *[
@@ -160,7 +166,8 @@ STRATEGIES: dict[str, Strategy] = {
                 f"max_tokens_{m}",
                 f"brief prompt, T=0.5, max_tokens={m}",
                 partial(synthesize, max_tokens=m),
-                temperature=0.5,
+                params={"temperature": 0.5, "max_tokens": m},
+                sweep="max_tokens",
                 applies=_answer_case,
             )
             for m in (128, 256, 512)
@@ -169,14 +176,14 @@ STRATEGIES: dict[str, Strategy] = {
             "errors_raw",
             "the raw error text reaches the model",
             partial(synthesize, error_style="raw"),
-            temperature=0.5,
+            params={"temperature": 0.5},
             applies=lambda c: c.is_error,
         ),
         Strategy(
             "errors_formatted",
             "the pre-formatted clinician message reaches the model",
             partial(synthesize, error_style="formatted"),
-            temperature=0.5,
+            params={"temperature": 0.5},
             applies=lambda c: c.is_error,
         ),
     ]

@@ -83,14 +83,14 @@ async def thinking_on(
     ctx: Context,
     *,
     max_tokens: int = DEFAULT_THINKING_TOKENS,
-    num_ignore: int = 0,
+    min_wait: int = 0,
     temperature: float = 0.0,
 ) -> dict[str, Any]:
     config = ThinkingConfig(
         family=ctx.extras["family"],
         min_tokens=0,
         max_tokens=caller.cap(max_tokens),
-        num_ignore=num_ignore,
+        min_wait=min_wait,
         answer_max_tokens=caller.cap(ANSWER_TOKENS),
         temperature=temperature,
     )
@@ -119,8 +119,7 @@ async def thinking_on(
         visible_words=metrics.word_count(result.answer),
         empty_visible=metrics.is_empty(result.answer),
         key_fact_rate=metrics.key_fact_rate(result.answer, case.key_facts),
-        thinking_budget=config.max_tokens,
-        num_ignore=num_ignore,
+        min_wait=min_wait,
     )
 
 
@@ -128,6 +127,15 @@ async def prepare(ctx: Context, caller: Caller) -> None:
     family = ctx.config.thinking_family or family_for(caller.backend.model)
     ctx.extras["family"] = family
     ctx.extras.setdefault("report", {})["thinking_family"] = family
+
+
+_WORDS = ["thinking_words", "visible_words"]
+CURVES = {
+    "thinking_budget": _WORDS,
+    "min_wait": [*_WORDS, "waits_inserted"],
+    "temperature": ["empty_visible", "close_emitted"],
+}
+"""Metrics plotted against each swept parameter."""
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -138,12 +146,15 @@ STRATEGIES: dict[str, Strategy] = {
             "thinking_on",
             f"thinking opened, closed by the model (budget {DEFAULT_THINKING_TOKENS})",
             thinking_on,
+            params={"thinking_budget": DEFAULT_THINKING_TOKENS},
         ),
         *[
             Strategy(
                 f"min_wait_{k}",
                 f"end of thinking suppressed {k}x with 'Wait' (budget {WAIT_BUDGET})",
-                partial(thinking_on, num_ignore=k, max_tokens=WAIT_BUDGET),
+                partial(thinking_on, min_wait=k, max_tokens=WAIT_BUDGET),
+                params={"min_wait": k, "thinking_budget": WAIT_BUDGET},
+                sweep="min_wait",
             )
             for k in (0, 1, 2, 4)
         ],
@@ -152,6 +163,8 @@ STRATEGIES: dict[str, Strategy] = {
                 f"max_{b}",
                 f"thinking forced closed at {b} tokens",
                 partial(thinking_on, max_tokens=b),
+                params={"thinking_budget": b},
+                sweep="thinking_budget",
             )
             for b in (256, 512, 1024)
         ],
@@ -160,7 +173,8 @@ STRATEGIES: dict[str, Strategy] = {
                 f"temperature_{t}",
                 f"thinking at T={t}",
                 partial(thinking_on, temperature=t),
-                temperature=t,
+                params={"temperature": t, "thinking_budget": DEFAULT_THINKING_TOKENS},
+                sweep="temperature",
             )
             for t in (0.0, 0.3, 0.6, 1.0)
         ],

@@ -3,10 +3,9 @@
 Strategies: the two-stage baseline (select, then extract arguments; full descriptions,
 no examples); prefix completion (analytical, cognitive); 1/3/10 few-shot examples;
 short and names-only descriptions; joint selection; reasoning before selecting; boolean
-probing of every tool; and the field-ordering pair, critical-first against critical-last
-argument schemas. The field-ordering pair skips stage 1 and extracts arguments for the
-case's expected tool, so a wrong tool choice cannot mask the effect of field order.
-Few-shot examples come from the other cases of the file; the first one shares the
+probing of every tool. Field order has its own suite (``experiments.field_order``) and
+the temperature sweep its own (``experiments.temperature``). Few-shot examples come
+from the other cases of the file; the first one shares the
 case's expected tool (the seed matched it to the intent node's ``suggested_tool`` hint).
 
 ``arg_accuracy`` scores a wrong tool as 0 (end to end); ``arg_accuracy_given_tool``
@@ -27,7 +26,7 @@ from docgemma.llm.types import messages
 from experiments import metrics, prompts
 from experiments.calls import Caller, CallRecord
 from experiments.cases import ToolCase
-from experiments.schemas import ToolSuitability, joint_schema, reversed_schema
+from experiments.schemas import ToolSuitability, joint_schema
 from experiments.trial import Context, RunConfig, Strategy, trial_row
 
 SUITE = "tool_selection"
@@ -101,11 +100,8 @@ async def _extract_args(
     tool: str,
     *,
     examples: list[ToolCase] = (),
-    critical_last: bool = False,
 ) -> CallRecord:
     schema = TOOL_ARG_SCHEMAS[tool]
-    if critical_last:
-        schema = reversed_schema(schema)
     system = prompts.TOOL_ARGS_SYSTEM.substitute(
         tool_name=tool,
         description=ctx.registry[tool].description,
@@ -134,14 +130,6 @@ async def two_stage(
         return _score(case, [first], None, None)
     second = await _extract_args(case, caller, ctx, tool, examples=examples)
     return _score(case, [first, second], tool, second.parsed)
-
-
-async def field_order(
-    case: ToolCase, caller: Caller, ctx: Context, *, critical_last: bool
-) -> dict[str, Any]:
-    """Stage 2 alone, for the expected tool: argument accuracy under one field order."""
-    call = await _extract_args(case, caller, ctx, case.expected_tool, critical_last=critical_last)
-    return _score(case, [call], case.expected_tool, call.parsed, selected=False)
 
 
 async def prefix_completion(
@@ -228,7 +216,11 @@ STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in [
         Strategy(
-            "baseline", "two-stage, full descriptions, no examples, critical-first", two_stage
+            "baseline",
+            "two-stage, full descriptions, no examples",
+            two_stage,
+            params={"shots": 0, "description_style": "full"},
+            sweep="shots",
         ),
         Strategy(
             "prefix_analytical",
@@ -244,27 +236,33 @@ STRATEGIES: dict[str, Strategy] = {
             "few_shot_1",
             "baseline + 1 example matched to the expected tool",
             partial(two_stage, shots=1),
+            params={"shots": 1, "description_style": "full"},
+            sweep="shots",
         ),
-        Strategy("few_shot_3", "baseline + 3 examples (1 matched)", partial(two_stage, shots=3)),
-        Strategy("few_shot_10", "baseline + 10 examples (1 matched)", partial(two_stage, shots=10)),
+        *[
+            Strategy(
+                f"few_shot_{k}",
+                f"baseline + {k} examples (1 matched)",
+                partial(two_stage, shots=k),
+                params={"shots": k, "description_style": "full"},
+                sweep="shots",
+            )
+            for k in (3, 10)
+        ],
         Strategy(
             "desc_short",
             "short descriptions with argument hints",
             partial(two_stage, verbosity="short"),
+            params={"shots": 0, "description_style": "short"},
         ),
-        Strategy("desc_names", "tool names only", partial(two_stage, verbosity="names")),
+        Strategy(
+            "desc_names",
+            "tool names only",
+            partial(two_stage, verbosity="names"),
+            params={"shots": 0, "description_style": "names"},
+        ),
         Strategy(
             "joint", "one schema: tool name and every tool's arguments as nullable fields", joint
-        ),
-        Strategy(
-            "critical_first",
-            "arguments only, for the expected tool; schema order (critical fields first)",
-            partial(field_order, critical_last=False),
-        ),
-        Strategy(
-            "critical_last",
-            "arguments only, for the expected tool; fields reversed (optional first)",
-            partial(field_order, critical_last=True),
         ),
         Strategy(
             "reasoning_then_select",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,14 +56,40 @@ class Context:
 Trial = Callable[[Any, Caller, Context], Awaitable[dict[str, Any]]]
 
 
+PARAMETERS = (
+    "temperature",
+    "max_tokens",
+    "thinking_budget",
+    "min_wait",
+    "shots",
+    "field_order",
+    "description_style",
+    "samples",
+)
+"""The strategy settings every results table carries as columns (empty where not set)."""
+
+
 @dataclass(frozen=True)
 class Strategy:
     name: str
     description: str
     trial: Trial
-    temperature: float = 0.0
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """The settings this strategy fixes, written as columns of every row it yields.
+
+    Figures and reports read these columns; nothing recovers a setting from the name.
+    """
+    sweep: str | None = None
+    """The parameter this strategy's family varies (a curve's x axis), if it is a sweep."""
     applies: Callable[[Any], bool] = lambda case: True
     """Which cases of the suite's file this strategy runs on."""
+
+    def __post_init__(self) -> None:
+        unknown = set(self.params) - set(PARAMETERS)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown strategy parameters {sorted(unknown)}")
+        if self.sweep is not None and self.sweep not in self.params:
+            raise ValueError(f"{self.name}: sweeps {self.sweep!r} but does not set it")
 
 
 def trial_row(

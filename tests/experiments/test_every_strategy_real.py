@@ -20,6 +20,8 @@ TOKEN_CAP = 8
 METRICS = {
     "thinking": ["thinking_triggered", "close_emitted", "empty_visible", "key_fact_rate"],
     "tool_selection": ["tool_exact", "arg_accuracy", "arg_accuracy_given_tool"],
+    "field_order": ["arg_accuracy_given_tool", "critical_accuracy", "order_kept"],
+    "temperature": ["parse_failure_rate", "modal_answer", "samples"],
     "routing": ["correct", "predicted", "expected"],
     "synthesis": ["key_fact_rate", "source_clean", "word_count", "empty_output"],
     "classifiers": ["correct", "predicted", "expected", "confidence"],
@@ -28,6 +30,8 @@ METRICS = {
 MEASURED = {
     "thinking": "empty_visible",
     "tool_selection": "arg_accuracy",
+    "field_order": "critical_accuracy",
+    "temperature": "parse_failure_rate",
     "routing": "correct",
     "synthesis": "empty_output",
     "classifiers": "correct",

@@ -133,13 +133,13 @@ def test_results_load_back_as_dataset(tmp_path):
 def test_variant_schemas_are_derived_from_the_argument_models():
     from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
     from docgemma.llm.schema import check_bounded
-    from experiments.schemas import joint_schema, reversed_schema
+    from experiments.schemas import FieldOrder, joint_schema, ordered_schema
 
     prescribe = TOOL_ARG_SCHEMAS["prescribe_medication"]
-    flipped = reversed_schema(prescribe)
+    flipped = ordered_schema(prescribe, FieldOrder.CRITICAL_LAST)
     assert list(flipped.model_fields) == list(reversed(prescribe.model_fields))
     with pytest.raises(ValueError):  # constraints survive the reordering
-        flipped(patient_id="", medication_name="x", dosage="1 mg", frequency="daily")
+        flipped(patient_id="", medication_name="x", dosage="1 mg", frequency="daily", notes=None)
     joint = joint_schema(tuple(TOOL_ARG_SCHEMAS))
     assert next(iter(joint.model_fields)) == "tool_name"
     assert joint(tool_name="search_patient").name is None

@@ -97,7 +97,7 @@ def test_thinking_real(real_llm, tmp_path):
     forced = frame[frame["strategy"] == "min_wait_1"].iloc[0]
     assert forced["thinking_tokens"] > 0
     assert forced["waits_inserted"] == 1 or forced["forced_close"]
-    assert "budget_waits" in json.loads((out.folder / "manifest.json").read_text())["figures"]
+    assert "sweep_min_wait" in json.loads((out.folder / "manifest.json").read_text())["figures"]
 
 
 def test_routing_real(real_llm, tmp_path):
