@@ -9,7 +9,7 @@ import chromadb
 import pytest
 
 from docgemma.config import Settings
-from docgemma.kb.corpus import CorpusError, DEMO_PAGES_DIR
+from docgemma.kb.corpus import DEMO_PAGES_DIR, CorpusError
 from docgemma.kb.models import KBHit
 from docgemma.kb.store import KnowledgeBase, corpus_dir, ingested_dir
 from docgemma.kb.topics import Role, Severity
