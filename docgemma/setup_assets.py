@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from docgemma.assets import gemma_270m_path, minilm_onnx_path, minilm_tokenizer_path
 from docgemma.config import get_settings
+from docgemma.kb import prepare_knowledge_base
 from docgemma.tools.literature_index import prepare_index
 
 
@@ -12,6 +13,7 @@ def main() -> None:
     print(f"embedding model: {minilm_onnx_path()} with {minilm_tokenizer_path()}")
     settings = get_settings()
     print(f"offline literature index: {prepare_index(settings)} abstracts in {settings.data_dir}")
+    print(f"knowledge base: {prepare_knowledge_base(settings)} condition pages indexed")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""``python -m docgemma.kb ingest PATH | search "..." | build``: manage the knowledge base.
+"""``python -m docgemma.kb ingest PATH | search "..." | build | eval``: manage the knowledge base.
 
 ``ingest`` reads Markdown or HTML condition pages (one per file), checks them against the
 topic hierarchy, writes them in canonical Markdown to ``<data_dir>/kb/pages`` (or ``--out``),
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from docgemma.config import get_settings
 from docgemma.kb.corpus import CorpusError, page_files, read_page
+from docgemma.kb.quality import evaluate, load_eval_queries
 from docgemma.kb.store import KnowledgeBase, chroma_client, get_knowledge_base, ingested_dir
 from docgemma.kb.topics import Role
 
@@ -48,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     find.add_argument("--role", choices=[r.value for r in Role])
     find.add_argument("-k", type=int, default=5)
     commands.add_parser("build", help="build or refresh the index")
+    commands.add_parser("eval", help="retrieval quality on data/kb/eval_queries.jsonl")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = get_settings()
@@ -60,6 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "build":
             kb = get_knowledge_base(settings)
             print(f"index holds {len(kb.pages)} pages from {kb.pages_dir}")
+        elif args.command == "eval":
+            report = evaluate(get_knowledge_base(settings), load_eval_queries())
+            for query, expected, found in report.misses:
+                print(f"expected {expected}, got {', '.join(found[:3])}: {query}")
+            print(report.summary())
         else:
             role = Role(args.role) if args.role else None
             hits = get_knowledge_base(settings).search(args.query, role=role, k=args.k)

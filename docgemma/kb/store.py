@@ -37,7 +37,7 @@ OTHER_SECTION_WEIGHT = 0.85
 """Similarity of a non-symptom section counts at this weight. People describe what they
 feel, so a page's symptoms should match first; advice and causes still find their page.
 On the lay-language evaluation set this lifts the top-1 rate from 64% (all sections
-equal) to 76% (see the README's knowledge-base figures)."""
+equal) to about 75% (``python -m docgemma.kb eval``; figures in the README)."""
 _SECTIONS_PER_PAGE = 8
 
 
