@@ -19,8 +19,6 @@ from docgemma.kb.quality import evaluate, load_eval_queries
 from docgemma.kb.store import KnowledgeBase, chroma_client, get_knowledge_base, ingested_dir
 from docgemma.kb.topics import Role
 
-log = logging.getLogger("docgemma.kb")
-
 
 def ingest(source: Path, out: Path, *, replace: bool) -> int:
     """Convert and validate every page first, so one bad file changes nothing."""

@@ -129,6 +129,8 @@ class KnowledgeBase:
         return self._collection
 
     def _open(self, pages: list[Page]) -> Any:
+        from chromadb.errors import NotFoundError
+
         from docgemma.embed.chroma import ChromaEmbeddingFunction
 
         wanted = corpus_hash(pages, salt=f"{self.embedder.name}|{CHUNKING}")
@@ -137,7 +139,7 @@ class KnowledgeBase:
             existing = self.client.get_collection(
                 self.collection_name, embedding_function=ChromaEmbeddingFunction(self.embedder)
             )
-        except Exception:  # chromadb raises NotFoundError (a ValueError in older releases)
+        except (NotFoundError, ValueError):  # ValueError in older chromadb releases
             existing = None
         if existing is not None:
             meta = existing.metadata or {}
