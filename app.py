@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.runtime import EMBEDDED_DB
+from docgemma.kb import prepare_knowledge_base
 from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
@@ -100,6 +101,8 @@ def create_app(
         warm.add_done_callback(_report_warmup)
         index = asyncio.create_task(asyncio.to_thread(prepare_index, settings))
         index.add_done_callback(_report_warmup)
+        kb = asyncio.create_task(asyncio.to_thread(prepare_knowledge_base, settings))
+        kb.add_done_callback(_report_warmup)
         yield
         await slot.close()
 

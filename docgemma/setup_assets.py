@@ -10,6 +10,7 @@ import argparse
 
 from docgemma.assets import minilm_onnx_path, minilm_tokenizer_path, model_file
 from docgemma.config import get_settings
+from docgemma.kb import prepare_knowledge_base
 from docgemma.profiles import PROFILES
 from docgemma.tools.literature_index import prepare_index
 
@@ -31,6 +32,7 @@ def main() -> None:
     print(f"embedded LLM: {settings.model_label()} at {model_file(settings.model)}")
     print(f"embedding model: {minilm_onnx_path()} with {minilm_tokenizer_path()}")
     print(f"offline literature index: {prepare_index(settings)} abstracts in {settings.data_dir}")
+    print(f"knowledge base: {prepare_knowledge_base(settings)} condition pages indexed")
 
 
 if __name__ == "__main__":

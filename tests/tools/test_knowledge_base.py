@@ -1,0 +1,54 @@
+"""Condition Knowledge Base tool: offline pages with scores and sources, real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docgemma.config import Settings
+from docgemma.tools.base import ToolContext, ToolErrorType
+from docgemma.tools.knowledge_base import SPEC
+from docgemma.tools.registry import build_registry
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory: pytest.TempPathFactory) -> ToolContext:
+    data = Path(tmp_path_factory.mktemp("kb-tool"))
+    return ToolContext(settings=Settings(data_dir=data, offline=True, tool_timeout_s=600))
+
+
+async def test_pages_come_back_with_scores_urgency_and_sources(ctx: ToolContext) -> None:
+    args = SPEC.args(query="toddler with a barking cough and noisy breathing at night")
+    outcome = await SPEC.run(args, ctx)
+    assert outcome.ok
+    first = outcome.data["pages"][0]
+    assert first["page_id"] == "croup" and first["severity"] == "urgent_primary_care"
+    assert outcome.data["demonstration"] is True
+    assert (
+        outcome.formatted.splitlines()[1].startswith("[1] Croup — similarity 0.6")
+        and "usual urgency: Urgent Primary Care" in outcome.formatted
+    )
+    assert "Demonstration content written for DocGemma" in outcome.formatted
+    assert outcome.sources[0].title == "DocGemma demonstration page: Croup"
+    assert all(p["score"] >= 0.3 for p in outcome.data["pages"])
+
+
+async def test_unrelated_query_is_not_found_and_blank_query_is_refused(ctx: ToolContext) -> None:
+    missing = await SPEC.run(SPEC.args(query="quarterly tax return deadlines"), ctx)
+    assert missing.error_type is ToolErrorType.NOT_FOUND
+    assert "quarterly tax return deadlines" in missing.formatted
+    blank = await SPEC.run(SPEC.args(query="   "), ctx)
+    assert blank.error_type is ToolErrorType.INVALID_ARGS
+    assert blank.formatted == "Symptoms or a condition are needed to search the knowledge base."
+
+
+def test_registered_once_with_its_label_example_and_no_ehr_write() -> None:
+    registry = build_registry()
+    assert registry["search_knowledge_base"] is SPEC
+    assert registry.label("search_knowledge_base") == "Condition Knowledge Base"
+    assert "search_knowledge_base" not in registry.write_tools()
+    assert SPEC.args.model_validate(SPEC.example.args)
+    assert "search_knowledge_base(query: str) — Search the local knowledge base" in (
+        registry.describe("full")
+    )
