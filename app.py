@@ -94,7 +94,7 @@ def create_app(
     upload_dir = settings.data_dir / "uploads"
     handlers = Handlers(settings, slot.get, patients, upload_dir)
     blocks = build_blocks(handlers, settings)
-    return gr.mount_gradio_app(
+    mounted = gr.mount_gradio_app(
         app,
         blocks,
         path="/",
@@ -103,6 +103,11 @@ def create_app(
         footer_links=[],
         max_file_size=settings.max_image_bytes * 2,
     )
+    # Gradio checks that an event's input files were uploaded only once the Blocks count
+    # as launched, which mounting never sets (its own reload mode sets it the same way);
+    # without it, a client could name any server file as an attachment.
+    blocks.has_launched = True
+    return mounted
 
 
 def _report_warmup(task: asyncio.Task[Any]) -> None:

@@ -116,6 +116,10 @@ class Settings(BaseSettings):
     port: int = Field(7860, validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"))
     max_message_chars: int = Field(8000, description="Longer messages are truncated with a notice")
     max_image_bytes: int = Field(10 * 1024 * 1024, description="Upload size limit for images")
+    max_image_pixels: int = Field(
+        40_000_000,
+        description="Largest image decoded; for DICOM, Rows × Columns × Frames × Samples",
+    )
     clinician_name: str = Field(
         "clinician",
         description="Approver recorded with EHR writes unless a name is typed in the app",

@@ -7,7 +7,6 @@ concurrent submissions of the same approved write produce exactly one resource.
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -17,11 +16,9 @@ from fhir.resources.R4B import get_fhir_model_class
 from pydantic import ValidationError
 
 from docgemma.ehr.errors import FHIRError
+from docgemma.ehr.ids import is_fhir_id
 from docgemma.ehr.query import parse_search
 from docgemma.ehr.store import ResourceStore
-
-FHIR_ID = re.compile(r"^[A-Za-z0-9\-.]{1,64}$")
-
 
 @dataclass
 class WriteResult:
@@ -46,8 +43,8 @@ def check_type(resource_type: str) -> None:
 
 
 def check_id(resource_id: str) -> None:
-    if not FHIR_ID.match(resource_id):
-        raise FHIRError(400, "invalid", f"Invalid resource id {resource_id!r}")
+    if not is_fhir_id(resource_id):
+        raise FHIRError(400, "invalid", f"Invalid resource id {resource_id[:80]!r}")
 
 
 def validate(resource: Any, expected_type: str | None = None) -> dict[str, Any]:

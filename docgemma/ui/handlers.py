@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import gradio as gr
+from gradio.utils import get_upload_folder
 
 from docgemma.config import Settings
 from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
+from docgemma.ehr.ids import is_fhir_id
 from docgemma.ui.approval import edit, field_labels
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, approval_card
@@ -24,6 +26,7 @@ from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_
 log = logging.getLogger(__name__)
 MAX_FIELDS = 6
 BUSY = "Please wait for the current answer to finish."
+INVALID_PATIENT = "That is not a valid patient id; pick a patient from the search results."
 
 
 class PatientDirectory(Protocol):
@@ -54,6 +57,8 @@ class Handlers:
         self._get_agent = get_agent
         self._patients = patients
         self._upload_dir = upload_dir
+        self._upload_roots = (Path(get_upload_folder()),)
+        """Where the browser's uploads land; a client-sent path elsewhere is never opened."""
 
     def settings_markdown(self) -> str:
         s = self.settings
@@ -104,7 +109,11 @@ class Handlers:
             return
         try:
             submission = parse_submission(
-                message, self.settings.max_image_bytes, self._upload_dir, session.attached
+                message,
+                self.settings.max_image_bytes,
+                self._upload_dir,
+                session.attached,
+                upload_roots=self._upload_roots,
             )
         except UploadRejected as exc:
             yield session.history, keep, _error(str(exc))
@@ -229,6 +238,8 @@ class Handlers:
         keep = gr.update()
         if not patient_id or self._patients is None:
             return _banner(session), "Pick a patient from the matches first.", keep, keep
+        if not is_fhir_id(patient_id):
+            return _banner(session), f"⚠️ {INVALID_PATIENT}", keep, keep
         try:
             chart = await self._patients.chart(patient_id)
         except EHRUnavailable as exc:

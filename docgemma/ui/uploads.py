@@ -2,12 +2,16 @@
 
 Every rejection is a short message the clinician can act on. Image checks (type by
 content, never by file name; size; DICOM rendering) are ``docgemma.imaging``'s.
+A file path in a message comes from the client, so it is opened only when it lies
+inside the upload folder (Gradio's, where the browser's uploads land); anything else
+gets the same message as a missing file, which tells nothing about the server's files.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +20,7 @@ from docgemma.imaging import ImageError, prepare_image
 from docgemma.llm.types import ImageInput
 
 log = logging.getLogger(__name__)
+UNREADABLE = "The attached file could not be read; please attach it again."
 
 
 class UploadRejected(ValueError):
@@ -44,10 +49,12 @@ def parse_submission(
     max_bytes: int,
     render_dir: Path,
     attached: Attachment | None = None,
+    *,
+    upload_roots: Sequence[Path],
 ) -> Submission:
     """Validate a ``MultimodalTextbox`` value (plus a stored image picked for it).
 
-    Raises ``UploadRejected`` on bad input.
+    A file is read only from inside ``upload_roots``. Raises ``UploadRejected`` on bad input.
     """
     if isinstance(message, str) or message is None:
         message = {"text": message or "", "files": []}
@@ -65,7 +72,7 @@ def parse_submission(
         )
     if not files:
         return Submission(text=text)
-    path = Path(files[0])
+    path = uploaded_file(files[0], upload_roots)
     image, shown = load_image(path, max_bytes, render_dir)
     return Submission(
         text=text or "Please describe this image.", image=image, image_path=str(shown)
@@ -80,10 +87,29 @@ def _file_path(item: Any) -> str:
     return getattr(item, "path", None) or getattr(item, "name", "")
 
 
+def uploaded_file(raw: str, roots: Sequence[Path]) -> Path:
+    """The real path of an uploaded file, if it is a regular file inside one of ``roots``.
+
+    Symlinks are resolved before the check and ``..`` is refused outright, so no spelling
+    of a path reaches outside. Every refusal is the one ``UNREADABLE`` message.
+    """
+    if not raw or "\0" in raw or ".." in Path(raw).parts:
+        raise UploadRejected(UNREADABLE)
+    try:
+        path = Path(raw).resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise UploadRejected(UNREADABLE) from None
+    inside = any(path.is_relative_to(root.resolve()) for root in roots)
+    if not inside or not path.is_file():
+        log.warning("refused an attachment path outside the upload folder")
+        raise UploadRejected(UNREADABLE)
+    return path
+
+
 def load_image(path: Path, max_bytes: int, render_dir: Path) -> tuple[ImageInput, Path]:
     """Check an upload by content (``docgemma.imaging``); returns model input and a display copy."""
     if not path.is_file():
-        raise UploadRejected("The attached file could not be read; please attach it again.")
+        raise UploadRejected(UNREADABLE)
     if path.stat().st_size > max_bytes:  # refuse before reading a huge file into memory
         size = path.stat().st_size
         raise UploadRejected(
