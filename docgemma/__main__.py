@@ -68,7 +68,9 @@ async def _ask(args: argparse.Namespace) -> int:
         try:
             if not path.is_file():
                 raise ImageError(f"image not found: {path}")
-            image = prepare_image(path.read_bytes(), settings.max_image_bytes).to_input()
+            image = prepare_image(
+                path.read_bytes(), settings.max_image_bytes, settings.max_image_pixels
+            ).to_input()
         except ImageError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

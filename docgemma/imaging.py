@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import logging
+import struct
 import zlib
 from dataclasses import dataclass, field
 from typing import Literal
@@ -34,6 +35,9 @@ JPEG_MAGIC = b"\xff\xd8\xff"
 DEFLATED = "1.2.840.10008.1.2.1.99"
 BYTES_PER_SAMPLE_BOUND = 4
 """No DICOM sample takes more than 32 bits, so this bounds an inflated dataset."""
+INFLATE_CHUNK = 1 << 20
+_HEADER_ERRORS = (AttributeError, ValueError, TypeError, KeyError, IndexError, struct.error)
+"""What pydicom raises on a malformed header, besides its own InvalidDicomError."""
 NO_IMAGE = "The attached DICOM file has no image that can be displayed."
 
 
@@ -150,9 +154,13 @@ def _check_deflated(data: bytes, max_pixels: int) -> None:
     if str(meta.get("TransferSyntaxUID", "")) != DEFLATED:
         return
     bound = max_pixels * BYTES_PER_SAMPLE_BOUND
-    inflater = zlib.decompressobj(-zlib.MAX_WBITS)
-    inflater.decompress(data[fp.tell() :], bound)
-    if inflater.unconsumed_tail:
+    inflater, pending, total = zlib.decompressobj(-zlib.MAX_WBITS), data[fp.tell() :], 0
+    while total <= bound:  # counted a chunk at a time: memory stays at one chunk
+        out = inflater.decompress(pending, INFLATE_CHUNK)
+        total, pending = total + len(out), inflater.unconsumed_tail
+        if not out and not pending:
+            break
+    if total > bound:
         raise _too_large(f"its deflated data expands beyond {bound / 2**20:.0f} MB")
 
 
@@ -180,7 +188,7 @@ def _render_dicom(data: bytes, max_pixels: int) -> PreparedImage:
         ds = _checked_header(data, max_pixels)
     except ImageError:
         raise
-    except (InvalidDicomError, AttributeError, ValueError, TypeError, KeyError, OSError) as exc:
+    except (InvalidDicomError, EOFError, OSError, zlib.error, *_HEADER_ERRORS) as exc:
         raise ImageError(NO_IMAGE) from exc
     frames = int(ds.get("NumberOfFrames", 1) or 1)
     try:  # only the middle frame is decoded; a third-party decoder may fail in any way
@@ -215,7 +223,11 @@ def _to_image(ds, pixels: np.ndarray) -> Image.Image:
         if photometric == "MONOCHROME1":
             image = 255 - image
         return Image.fromarray(image, mode="L")
-    if photometric not in ("MONOCHROME1", "MONOCHROME2") and pixels.ndim == 3 and pixels.shape[-1] == 3:
+    if (
+        photometric not in ("MONOCHROME1", "MONOCHROME2")
+        and pixels.ndim == 3
+        and pixels.shape[-1] == 3
+    ):
         return Image.fromarray(
             window(pixels, None, None) if pixels.dtype != np.uint8 else pixels, mode="RGB"
         )

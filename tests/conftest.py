@@ -17,6 +17,7 @@ from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_rep
 
 from docgemma.config import Settings, get_settings
 
+
 def pytest_configure(config: pytest.Config) -> None:
     sys.addaudithook(refuse_reads_beside_the_repo(*guarded_zone()))
 

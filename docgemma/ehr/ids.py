@@ -20,9 +20,7 @@ class InvalidId(ValueError):
 
 def is_fhir_id(value: object) -> bool:
     return (
-        isinstance(value, str)
-        and _FHIR_ID.fullmatch(value) is not None
-        and value.strip(".") != ""
+        isinstance(value, str) and _FHIR_ID.fullmatch(value) is not None and value.strip(".") != ""
     )
 
 

@@ -4,6 +4,7 @@ No ``from __future__ import annotations`` here: Gradio reads the ``gr.Request``
 annotation at run time to inject the caller's session.
 """
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -108,12 +109,14 @@ class Handlers:
             yield session.history, keep, _error(BUSY)
             return
         try:
-            submission = parse_submission(
+            submission = await asyncio.to_thread(  # decoding must not stall other sessions
+                parse_submission,
                 message,
                 self.settings.max_image_bytes,
                 self._upload_dir,
                 session.attached,
                 upload_roots=self._upload_roots,
+                max_pixels=self.settings.max_image_pixels,
             )
         except UploadRejected as exc:
             yield session.history, keep, _error(str(exc))
@@ -266,7 +269,13 @@ class Handlers:
             return "⚠️ That image is not one of the active patient's."
         try:
             data = await self._patients.image(media_id)
-            image, shown = accept_image(data, self.settings.max_image_bytes, self._upload_dir)
+            image, shown = await asyncio.to_thread(
+                accept_image,
+                data,
+                self.settings.max_image_bytes,
+                self._upload_dir,
+                self.settings.max_image_pixels,
+            )
         except (EHRUnavailable, UploadRejected) as exc:
             return f"⚠️ {exc}"
         session.attached = Attachment(image=image, image_path=str(shown), label=label)

@@ -51,6 +51,7 @@ def parse_submission(
     attached: Attachment | None = None,
     *,
     upload_roots: Sequence[Path],
+    max_pixels: int | None = None,
 ) -> Submission:
     """Validate a ``MultimodalTextbox`` value (plus a stored image picked for it).
 
@@ -73,7 +74,7 @@ def parse_submission(
     if not files:
         return Submission(text=text)
     path = uploaded_file(files[0], upload_roots)
-    image, shown = load_image(path, max_bytes, render_dir)
+    image, shown = load_image(path, max_bytes, render_dir, max_pixels)
     return Submission(
         text=text or "Please describe this image.", image=image, image_path=str(shown)
     )
@@ -106,7 +107,9 @@ def uploaded_file(raw: str, roots: Sequence[Path]) -> Path:
     return path
 
 
-def load_image(path: Path, max_bytes: int, render_dir: Path) -> tuple[ImageInput, Path]:
+def load_image(
+    path: Path, max_bytes: int, render_dir: Path, max_pixels: int | None = None
+) -> tuple[ImageInput, Path]:
     """Check an upload by content (``docgemma.imaging``); returns model input and a display copy."""
     if not path.is_file():
         raise UploadRejected(UNREADABLE)
@@ -115,13 +118,15 @@ def load_image(path: Path, max_bytes: int, render_dir: Path) -> tuple[ImageInput
         raise UploadRejected(
             f"The attached image is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB."
         )
-    return accept_image(path.read_bytes(), max_bytes, render_dir)
+    return accept_image(path.read_bytes(), max_bytes, render_dir, max_pixels)
 
 
-def accept_image(data: bytes, max_bytes: int, render_dir: Path) -> tuple[ImageInput, Path]:
+def accept_image(
+    data: bytes, max_bytes: int, render_dir: Path, max_pixels: int | None = None
+) -> tuple[ImageInput, Path]:
     """Validate image bytes by content; returns model input and a display copy (PNG/JPEG)."""
     try:
-        prepared = prepare_image(data, max_bytes)
+        prepared = prepare_image(data, max_bytes, max_pixels)
     except ImageError as exc:
         raise UploadRejected(str(exc)) from exc
     render_dir.mkdir(parents=True, exist_ok=True)

@@ -113,8 +113,6 @@ def test_specs_are_complete_and_registrable() -> None:
         spec.args.model_validate(spec.example.args)
 
 
-
-
 def test_descriptions_are_the_seed_full_descriptions() -> None:
     seed = seed_tool_descriptions()
     assert {s.name: s.description for s in EHR_TOOLS} == {s.name: seed[s.name] for s in EHR_TOOLS}

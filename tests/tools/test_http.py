@@ -25,7 +25,6 @@ from docgemma.tools.http import (
 URL = "https://api.fda.gov/drug/label.json"
 
 
-
 async def failure_for(route_kwargs: dict, **get_kwargs) -> ToolFailure:
     with respx.mock:
         respx.get(URL).mock(**route_kwargs)
@@ -43,11 +42,16 @@ async def failure_for(route_kwargs: dict, **get_kwargs) -> ToolFailure:
             ToolErrorType.RATE_LIMIT,
         ),
         (
-            httpx.Response(500, json=recorded("openfda", "error_server_error_500_malformed_query.json")),
+            httpx.Response(
+                500, json=recorded("openfda", "error_server_error_500_malformed_query.json")
+            ),
             ToolErrorType.SERVER_ERROR,
         ),
         (httpx.Response(503, text="Service Unavailable"), ToolErrorType.SERVER_ERROR),
-        (httpx.Response(404, json=recorded("openfda", "error_not_found_404.json")), ToolErrorType.NOT_FOUND),
+        (
+            httpx.Response(404, json=recorded("openfda", "error_not_found_404.json")),
+            ToolErrorType.NOT_FOUND,
+        ),
         (
             httpx.Response(400, json=recorded("openfda", "error_bad_request_400_sort.json")),
             ToolErrorType.INVALID_ARGS,

@@ -25,7 +25,6 @@ from docgemma.tools.literature_index import (
 INDEX_SIZE = 50
 
 
-
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory) -> Path:
     """A real Chroma index over the first abstracts, built once (no deadline) for this module."""
@@ -73,7 +72,9 @@ def test_core_results_have_abstracts_journals_and_pubmed_links():
 
 
 def test_lite_results_use_the_flat_journal_title():
-    [article] = literature.parse_europepmc(recorded("europepmc", "search_ext_id_20516115_lite.json"))
+    [article] = literature.parse_europepmc(
+        recorded("europepmc", "search_ext_id_20516115_lite.json")
+    )
     assert (
         article["journal"] == "Cancer Res"
         and article["pmid"] == "20516115"
@@ -120,7 +121,9 @@ async def test_online_search(online):
 
 async def test_lite_response_is_accepted(online):
     outcome, _ = await search(
-        online, "cancer", httpx.Response(200, json=recorded("europepmc", "search_cancer_lite_pagesize5.json"))
+        online,
+        "cancer",
+        httpx.Response(200, json=recorded("europepmc", "search_cancer_lite_pagesize5.json")),
     )
     assert outcome.ok and len(outcome.sources) == 5
 

@@ -19,7 +19,6 @@ LABELS = {
 }
 
 
-
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
 def test_description_is_the_seed_full_description(spec):
     assert spec.description == seed_tool_descriptions()[spec.name]

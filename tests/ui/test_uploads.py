@@ -25,7 +25,10 @@ def test_empty_message_is_refused():
 
 
 def test_text_only_passes_trimmed(tmp_path):
-    assert parse_submission({"text": " hi ", "files": []}, LIMIT, tmp_path, upload_roots=()).text == "hi"
+    assert (
+        parse_submission({"text": " hi ", "files": []}, LIMIT, tmp_path, upload_roots=()).text
+        == "hi"
+    )
 
 
 @pytest.mark.parametrize("fmt,mime", [("PNG", "image/png"), ("JPEG", "image/jpeg")])
@@ -33,7 +36,10 @@ def test_image_is_accepted_by_content_even_with_a_wrong_name(tmp_path, fmt, mime
     path = tmp_path / "scan.txt"
     path.write_bytes(png_bytes(fmt))
     sub = parse_submission(
-        {"text": "", "files": [{"path": str(path)}]}, LIMIT, tmp_path / "shown", upload_roots=[tmp_path]
+        {"text": "", "files": [{"path": str(path)}]},
+        LIMIT,
+        tmp_path / "shown",
+        upload_roots=[tmp_path],
     )
     assert sub.image.mime_type == mime and sub.text == "Please describe this image."
     assert (tmp_path / "shown").exists() and sub.image_path.startswith(str(tmp_path / "shown"))
@@ -53,19 +59,25 @@ def test_non_image_is_refused_even_when_named_png(tmp_path):
     path = tmp_path / "report.png"
     path.write_bytes(b"%PDF-1.4 not an image at all" * 10)
     with pytest.raises(UploadRejected, match="not a supported image"):
-        parse_submission({"text": "look", "files": [str(path)]}, LIMIT, tmp_path, upload_roots=[tmp_path])
+        parse_submission(
+            {"text": "look", "files": [str(path)]}, LIMIT, tmp_path, upload_roots=[tmp_path]
+        )
 
 
 def test_oversized_image_is_refused_with_the_limit(tmp_path):
     path = tmp_path / "big.png"
     path.write_bytes(png_bytes() + b"\0" * 3_000)
     with pytest.raises(UploadRejected, match="limit is"):
-        parse_submission({"text": "x", "files": [str(path)]}, 1_000, tmp_path, upload_roots=[tmp_path])
+        parse_submission(
+            {"text": "x", "files": [str(path)]}, 1_000, tmp_path, upload_roots=[tmp_path]
+        )
 
 
 def test_more_than_one_file_is_refused(tmp_path):
     with pytest.raises(UploadRejected, match="one image"):
-        parse_submission({"text": "x", "files": ["a", "b"]}, LIMIT, tmp_path, upload_roots=[tmp_path])
+        parse_submission(
+            {"text": "x", "files": ["a", "b"]}, LIMIT, tmp_path, upload_roots=[tmp_path]
+        )
 
 
 def test_only_files_inside_the_upload_folder_are_opened(tmp_path):
