@@ -172,7 +172,8 @@ def _plan_entry(
     if not isinstance(resource, dict) or not isinstance(resource.get("resourceType"), str):
         raise FHIRError(400, "structure", f"Bundle entry {index} has no resource")
     rtype = resource["resourceType"]
-    check_type(rtype)
+    if _resource_model(rtype) is None:
+        raise FHIRError(400, "not-supported", f"Unknown resource type {rtype[:80]!r}")
     if method == "POST":
         if request.get("ifNoneExist"):
             criteria = _resolve_placeholders(str(request["ifNoneExist"]), mapping)
