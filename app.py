@@ -17,7 +17,7 @@ from typing import Any
 
 import gradio as gr
 import uvicorn
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 
 from docgemma.agent.factory import build_agent
 from docgemma.config import Settings, get_settings
@@ -30,6 +30,21 @@ from docgemma.ui.patients import EHRPatients
 from docgemma.ui.session import TurnRunner
 
 log = logging.getLogger("docgemma.app")
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-inline' 'unsafe-eval'",  # Gradio's page needs both
+        "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
+        "font-src 'self' data: https://fonts.gstatic.com",
+        "img-src 'self' data: blob:",  # no remote image can carry data out of the page
+        "media-src 'self' data: blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+    ]
+)
+"""Sent with every response: the second line of defence behind ``docgemma.ui.untrusted``."""
 AgentFactory = Callable[[Settings, EHRClient], TurnRunner | Awaitable[TurnRunner]]
 
 
@@ -89,6 +104,13 @@ def create_app(
         await slot.close()
 
     app = FastAPI(title="DocGemma", lifespan=lifespan)
+
+    @app.middleware("http")
+    async def _content_security_policy(request: Request, call_next: Any) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        return response
+
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
     upload_dir = settings.data_dir / "uploads"

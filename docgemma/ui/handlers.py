@@ -22,6 +22,7 @@ from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
 from docgemma.ui.turns import decide, user_messages, user_turn
+from docgemma.ui.untrusted import plain
 from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
 
 log = logging.getLogger(__name__)
@@ -297,13 +298,13 @@ class Handlers:
 def _banner(session: SessionState) -> str:
     if not session.patient_id:
         return "No active patient."
-    return f"**Active patient:** {session.patient_name} (`{session.patient_id}`)"
+    return f"**Active patient:** {plain(session.patient_name)} ({plain(session.patient_id)})"
 
 
 def _attachment_note(session: SessionState) -> str:
     if session.attached is None:
         return ""
-    return f"📎 **{session.attached.label}** will be attached to your next message."
+    return f"📎 **{plain(session.attached.label)}** will be attached to your next message."
 
 
 def _image_picker(stored: list[StoredImage], info: str) -> Any:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.ui.approval import propose, settle, submit
+from docgemma.ui import untrusted
 from docgemma.ui.render import BACKEND_DOWN, answer_markdown
 from docgemma.ui.session import AgentItem, SessionState, TurnRunner
 from docgemma.ui.timeline import Timeline
@@ -118,9 +119,8 @@ async def _stream(
     result: TurnResult | None = None
 
     def view(text: str) -> History:
-        return (
-            base + timeline.messages() + ([{"role": "assistant", "content": text}] if text else [])
-        )
+        shown = [{"role": "assistant", "content": text}] if text else []
+        return base + timeline.messages() + shown
 
     session.busy = True
     try:
@@ -132,7 +132,7 @@ async def _stream(
             timeline.apply(item, clock())  # thinking tokens go to their own message
             if isinstance(item, AnswerToken):
                 answer += item.text
-            yield view(answer)
+            yield view(untrusted.markdown(answer))  # the model's text, still streaming
     except Exception:  # the page must survive any backend failure; the log keeps the detail
         log.exception("agent turn failed")
     finally:
