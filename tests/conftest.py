@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_repo
 
 from docgemma.config import Settings, get_settings

@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
-from docgemma.ui.approval import propose, settle, submit
 from docgemma.ui import untrusted
+from docgemma.ui.approval import propose, settle, submit
 from docgemma.ui.render import BACKEND_DOWN, answer_markdown
 from docgemma.ui.session import AgentItem, SessionState, TurnRunner
 from docgemma.ui.timeline import Timeline

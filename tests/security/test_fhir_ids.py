@@ -119,9 +119,11 @@ class _AgentShell:
 def test_the_page_refuses_a_non_id_patient(tmp_path):
     """Gradio refuses a value that is not one of the offered patients; the handler checks too."""
     agent = FakeAgent()
-    with running_app(tmp_path, agent_factory=lambda s, e: agent) as url:
-        with pytest.raises(EventFailed, match="not in the list of choices"):
-            call(url, "select_patient", ["abc-123?x=1", None])
+    with (
+        running_app(tmp_path, agent_factory=lambda s, e: agent) as url,
+        pytest.raises(EventFailed, match="not in the list of choices"),
+    ):
+        call(url, "select_patient", ["abc-123?x=1", None])
 
 
 async def test_the_patient_handler_refuses_a_non_id(tmp_path):

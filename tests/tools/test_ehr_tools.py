@@ -12,7 +12,6 @@ from collections.abc import Iterator
 import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-
 from recorded import seed_tool_descriptions
 
 from docgemma.config import Settings

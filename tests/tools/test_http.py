@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from pathlib import Path
 
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.tools.base import ToolErrorType

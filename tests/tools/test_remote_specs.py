@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from recorded import seed_tool_descriptions
 
 from docgemma.tools import drug_safety, image_analysis, interactions, literature, trials
