@@ -298,7 +298,7 @@ class Handlers:
 def _banner(session: SessionState) -> str:
     if not session.patient_id:
         return "No active patient."
-    return f"**Active patient:** {plain(session.patient_name)} ({plain(session.patient_id)})"
+    return f"**Active patient:** {plain(session.patient_name)} (`{session.patient_id}`)"
 
 
 def _attachment_note(session: SessionState) -> str:

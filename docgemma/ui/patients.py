@@ -106,7 +106,7 @@ def chart_markdown(chart: ChartSummary) -> str:
         f"MRN {chart.mrn}" if chart.mrn else "",
     ]
     shown = ", ".join(plain(f) for f in facts if f)
-    head = f"### {plain(chart.name)}\n{shown} · id {plain(chart.patient_id)}"
+    head = f"### {plain(chart.name)}\n{shown} · id `{chart.patient_id}`"
     return "\n\n".join(
         [
             head,

@@ -91,4 +91,4 @@ def _cell(key: str, value: object, patient: PatientMatch | None) -> str:
     if key != "patient_id" or patient is None or patient.id != value:
         return untrusted.plain(value)
     born = f", born {untrusted.plain(patient.birth_date)}" if patient.birth_date else ""
-    return f"**{untrusted.plain(patient.name)}**{born} ({untrusted.plain(value)})"
+    return f"**{untrusted.plain(patient.name)}**{born} (`{patient.id}`)"  # an id read back

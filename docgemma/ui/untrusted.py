@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()!|~>])")
+_BULLET_OR_HEADING = re.compile(r"^([-+#])")
+_NUMBERED = re.compile(r"^(\d+)([.)])")
+"""These make a list item or a heading only at the start of a line, so only there are escaped."""
 _IMAGE = re.compile(r"!(?=\[)")
 
 
@@ -26,8 +29,8 @@ def markdown(text: str) -> str:
 
 def plain(value: object) -> str:
     """A value shown as exactly its characters, on one line: no Markdown, no HTML."""
-    one_line = " ".join(str(value).split())
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", _no_html(one_line))
+    text = _MARKDOWN_SPECIAL.sub(r"\\\1", _no_html(" ".join(str(value).split())))
+    return _NUMBERED.sub(r"\1\\\2", _BULLET_OR_HEADING.sub(r"\\\1", text))
 
 
 def link_target(url: str) -> str | None:

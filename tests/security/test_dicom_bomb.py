@@ -14,7 +14,6 @@ import time
 import numpy as np
 import pytest
 from gradio_http import call, file_data, upload
-from live_app import running_app
 from pydicom.dataset import Dataset, FileMetaDataset
 from pydicom.encaps import encapsulate
 from pydicom.uid import (
@@ -23,7 +22,6 @@ from pydicom.uid import (
     RLELossless,
     generate_uid,
 )
-from ui_fakes import FakeAgent
 
 PIXEL_CAP = 2_000_000
 """The app's ``max_image_pixels`` here: small, so the test's bombs stay small too."""
@@ -90,18 +88,8 @@ BOMBS = {
 
 
 @pytest.fixture(scope="module")
-def agent() -> FakeAgent:
-    return FakeAgent()
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory, agent):
-    with running_app(
-        tmp_path_factory.mktemp("app"),
-        agent_factory=lambda s, e: agent,
-        max_image_pixels=PIXEL_CAP,
-    ) as url:
-        yield url
+def app_url(live_app_with):
+    return live_app_with(max_image_pixels=PIXEL_CAP)
 
 
 def send(url: str, data: bytes, folder) -> tuple[str, float]:

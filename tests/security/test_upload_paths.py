@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 from gradio.utils import get_upload_folder
 from gradio_http import EventFailed, call, file_data, upload
-from live_app import running_app
 from PIL import Image
-from ui_fakes import FakeAgent
 
 LIMIT = 50_000
 
@@ -31,16 +29,8 @@ def png(size: int = 24) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def agent() -> FakeAgent:
-    return FakeAgent()
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory, agent):
-    with running_app(
-        tmp_path_factory.mktemp("app"), agent_factory=lambda s, e: agent, max_image_bytes=LIMIT
-    ) as url:
-        yield url
+def app_url(live_app_with):
+    return live_app_with(max_image_bytes=LIMIT)
 
 
 def submit(url: str, path: str) -> str:
