@@ -18,7 +18,7 @@ from typing import Any
 
 import gradio as gr
 import uvicorn
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
@@ -31,6 +31,21 @@ from docgemma.ui.patients import EHRPatients
 from docgemma.ui.session import TurnRunner
 
 log = logging.getLogger("docgemma.app")
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-inline' 'unsafe-eval'",  # Gradio's page needs both
+        "style-src 'self' 'unsafe-inline' https://fonts.googleapis.com",
+        "font-src 'self' data: https://fonts.gstatic.com",
+        "img-src 'self' data: blob:",  # no remote image can carry data out of the page
+        "media-src 'self' data: blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+    ]
+)
+"""Sent with every response: the second line of defence behind ``docgemma.ui.untrusted``."""
 AgentFactory = Callable[[Settings, EHRClient], TurnRunner | Awaitable[TurnRunner]]
 
 
@@ -107,12 +122,19 @@ def create_app(
         await slot.close()
 
     app = FastAPI(title="DocGemma", lifespan=lifespan)
+
+    @app.middleware("http")
+    async def _content_security_policy(request: Request, call_next: Any) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        return response
+
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
     upload_dir = settings.data_dir / "uploads"
     handlers = Handlers(settings, slot.get, patients, upload_dir, agent_ready=slot.ready)
     blocks = build_blocks(handlers, settings)
-    return gr.mount_gradio_app(
+    mounted = gr.mount_gradio_app(
         app,
         blocks,
         path="/",
@@ -121,6 +143,11 @@ def create_app(
         footer_links=[],
         max_file_size=settings.max_image_bytes * 2,
     )
+    # Gradio checks that an event's input files were uploaded only once the Blocks count
+    # as launched, which mounting never sets (its own reload mode sets it the same way);
+    # without it, a client could name any server file as an attachment.
+    blocks.has_launched = True
+    return mounted
 
 
 def _report_warmup(task: asyncio.Task[Any]) -> None:

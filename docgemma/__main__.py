@@ -75,7 +75,9 @@ async def _ask(args: argparse.Namespace) -> int:
         try:
             if not path.is_file():
                 raise ImageError(f"image not found: {path}")
-            image = prepare_image(path.read_bytes(), settings.max_image_bytes).to_input()
+            image = prepare_image(
+                path.read_bytes(), settings.max_image_bytes, settings.max_image_pixels
+            ).to_input()
         except ImageError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
@@ -101,10 +103,20 @@ COMMANDS: dict[
 ] = {}
 
 
+def _patient_id(value: str) -> str:
+    """A FHIR id or an argparse error: ``abc-123?x=1`` must not quietly load abc-123."""
+    from docgemma.ehr.ids import InvalidId, check_fhir_id
+
+    try:
+        return check_fhir_id(value, "patient id")
+    except InvalidId as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _ask_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("question", help="the clinical question or request")
     p.add_argument("--image", help="path of an image to attach")
-    p.add_argument("--patient", help="ID of the selected patient")
+    p.add_argument("--patient", type=_patient_id, help="ID of the selected patient")
     p.add_argument("--thread", help="conversation thread id (default: a new one)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 

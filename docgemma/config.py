@@ -110,6 +110,16 @@ class Settings(BaseSettings):
     fhir_token_url: str | None = Field(
         None, description="OAuth2 token endpoint for client credentials"
     )
+    fhir_max_body_bytes: int = Field(
+        20 * 1024 * 1024, description="Embedded FHIR server: largest request body accepted"
+    )
+    fhir_max_bundle_entries: int = Field(
+        500, description="Embedded FHIR server: most entries in one transaction Bundle"
+    )
+    fhir_max_search_values: int = Field(
+        100, description="Embedded FHIR server: most values in one search (commas included)"
+    )
+    fhir_max_count: int = Field(500, description="Embedded FHIR server: largest _count served")
     offline: bool = Field(False, description="Never call openFDA, Europe PMC or ClinicalTrials.gov")
     tool_timeout_s: float = Field(10.0, description="Deadline for one tool call")
     offline_cooldown_s: float = Field(
@@ -144,6 +154,10 @@ class Settings(BaseSettings):
     port: int = Field(7860, validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"))
     max_message_chars: int = Field(8000, description="Longer messages are truncated with a notice")
     max_image_bytes: int = Field(10 * 1024 * 1024, description="Upload size limit for images")
+    max_image_pixels: int = Field(
+        40_000_000,
+        description="Largest image decoded; for DICOM, Rows × Columns × Frames × Samples",
+    )
     clinician_name: str = Field(
         "clinician",
         description="Approver recorded with EHR writes unless a name is typed in the app",

@@ -38,6 +38,7 @@ from docgemma.agent.outcome import (
 from docgemma.agent.schemas import IntentClassification, ResultAssessment, RetryStrategy
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.config import Settings
+from docgemma.ehr.ids import InvalidId, check_fhir_id
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
@@ -148,6 +149,12 @@ class Agent:
         text = (message or "").strip()
         if not text:
             yield empty_message_result()
+            return
+        try:
+            if patient_id and patient_id.strip():
+                patient_id = check_fhir_id(patient_id.strip(), "patient id")
+        except InvalidId as exc:  # refused, never trimmed to the id it starts with
+            yield TurnResult(final_response=str(exc), notices=[str(exc)], confidence_level="low")
             return
         notices: list[str] = []
         if len(text) > self.settings.max_message_chars:

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from docgemma.ehr.chart import ChartSummary, build_summary
 from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM
+from docgemma.ehr.ids import InvalidId, resource_path
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,13 @@ def idempotent_entry(resource: dict[str, Any], key: str) -> dict[str, Any]:
     }
 
 
+def _checked_path(resource_type: str, resource_id: str) -> str:
+    try:
+        return resource_path(resource_type, resource_id)
+    except InvalidId as exc:
+        raise EHRError("invalid", str(exc)) from None
+
+
 class EHRClient:
     """Async FHIR access for the tools; one instance per app, safe to share."""
 
@@ -222,10 +230,20 @@ class EHRClient:
         return [_plain(r) for r in await self._call(query.fetch())]
 
     async def read(self, resource_type: str, resource_id: str) -> dict[str, Any]:
-        """One resource by id; raises ``EHRError('not_found')`` when it does not exist."""
-        return _plain(
-            await self._call(self._fhir.reference(resource_type, resource_id).to_resource())
-        )
+        """One resource by id; raises ``EHRError('not_found')`` when it does not exist.
+
+        The id is checked and quoted, and the answer must be that very resource: a
+        server that answers ``Patient/.`` with a search Bundle is not a saved patient.
+        """
+        path = _checked_path(resource_type, resource_id)
+        found = _plain(await self._call(self._fhir.execute(path, method="get")))
+        if (
+            not isinstance(found, dict)
+            or found.get("resourceType") != resource_type
+            or found.get("id") != resource_id
+        ):
+            raise EHRError("malformed", f"GET {path} did not return {resource_type}/{resource_id}")
+        return found
 
     async def search_patients(self, name: str) -> list[dict[str, Any]]:
         """Patients whose names start with every word of ``name`` (given or family, any order)."""
@@ -254,6 +272,7 @@ class EHRClient:
 
     async def patient_images(self, patient_id: str) -> list[StoredImage]:
         """The patient's stored images (``Media`` with inline image data), newest first."""
+        _checked_path("Patient", patient_id)
         found = await self.search("Media", patient=patient_id, sort="-created", count=50)
         return [
             _stored_image(m)

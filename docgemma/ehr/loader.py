@@ -12,6 +12,7 @@ import json
 import logging
 from pathlib import Path
 
+from docgemma.ehr.limits import ServerLimits
 from docgemma.ehr.operations import transaction
 from docgemma.ehr.store import ResourceStore
 
@@ -19,8 +20,11 @@ log = logging.getLogger(__name__)
 DEFAULT_BUNDLES = Path(__file__).resolve().parents[2] / "data" / "ehr"
 
 
-def load_bundles(store: ResourceStore, directory: Path) -> int:
-    """Apply every not-yet-loaded ``*.json`` transaction bundle; returns how many were applied."""
+def load_bundles(store: ResourceStore, directory: Path, limits: ServerLimits) -> int:
+    """Apply every not-yet-loaded ``*.json`` transaction bundle; returns how many were applied.
+
+    The seed bundles meet the same ``limits`` as a client's transaction.
+    """
     if not directory.is_dir():
         log.warning("No EHR seed bundles at %s; the embedded EHR starts empty", directory)
         return 0
@@ -30,7 +34,7 @@ def load_bundles(store: ResourceStore, directory: Path) -> int:
         digest = hashlib.sha256(raw).hexdigest()
         if store.bundle_loaded(path.name, digest):
             continue
-        transaction(store, json.loads(raw))
+        transaction(store, json.loads(raw), limits)
         store.mark_bundle_loaded(path.name, digest)
         applied += 1
     if applied:

@@ -7,20 +7,20 @@ concurrent submissions of the same approved write produce exactly one resource.
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from fhir.resources.R4B import get_fhir_model_class
+from fhir.resources.R4B.resource import Resource
 from pydantic import ValidationError
 
 from docgemma.ehr.errors import FHIRError
+from docgemma.ehr.ids import is_fhir_id
+from docgemma.ehr.limits import ServerLimits
 from docgemma.ehr.query import parse_search
 from docgemma.ehr.store import ResourceStore
-
-FHIR_ID = re.compile(r"^[A-Za-z0-9\-.]{1,64}$")
 
 
 @dataclass
@@ -38,16 +38,28 @@ class WriteResult:
         return 201 if self.created else 200
 
 
-def check_type(resource_type: str) -> None:
+ABSTRACT_TYPES = frozenset({"Resource", "DomainResource"})
+
+
+def _resource_model(resource_type: str) -> type[Resource] | None:
+    """The R4B model of a concrete resource type; None for data types such as ``HumanName``."""
     try:
-        get_fhir_model_class(resource_type)
-    except (KeyError, ValueError):
-        raise FHIRError(404, "not-supported", f"Unknown resource type {resource_type!r}") from None
+        model = get_fhir_model_class(resource_type)
+    except (KeyError, ValueError, TypeError):
+        return None
+    if not issubclass(model, Resource) or resource_type in ABSTRACT_TYPES:
+        return None
+    return model
+
+
+def check_type(resource_type: str) -> None:
+    if _resource_model(resource_type) is None:
+        raise FHIRError(404, "not-supported", f"Unknown resource type {str(resource_type)[:80]!r}")
 
 
 def check_id(resource_id: str) -> None:
-    if not FHIR_ID.match(resource_id):
-        raise FHIRError(400, "invalid", f"Invalid resource id {resource_id!r}")
+    if not is_fhir_id(resource_id):
+        raise FHIRError(400, "invalid", f"Invalid resource id {resource_id[:80]!r}")
 
 
 def validate(resource: Any, expected_type: str | None = None) -> dict[str, Any]:
@@ -56,11 +68,10 @@ def validate(resource: Any, expected_type: str | None = None) -> dict[str, Any]:
         raise FHIRError(400, "structure", "Body must be a FHIR resource with a resourceType")
     rtype = resource["resourceType"]
     if expected_type and rtype != expected_type:
-        raise FHIRError(400, "invalid", f"Body is a {rtype}, expected {expected_type}")
-    try:
-        model = get_fhir_model_class(rtype)
-    except (KeyError, ValueError):
-        raise FHIRError(400, "not-supported", f"Unknown resource type {rtype!r}") from None
+        raise FHIRError(400, "invalid", f"Body is a {str(rtype)[:80]}, expected {expected_type}")
+    model = _resource_model(rtype) if isinstance(rtype, str) else None
+    if model is None:
+        raise FHIRError(400, "not-supported", f"Unknown resource type {str(rtype)[:80]!r}")
     try:
         model.model_validate(resource)
     except ValidationError as exc:
@@ -72,7 +83,7 @@ def validate(resource: Any, expected_type: str | None = None) -> dict[str, Any]:
 
 
 def _find_existing(
-    store: ResourceStore, resource_type: str, criteria: str
+    store: ResourceStore, resource_type: str, criteria: str, limits: ServerLimits
 ) -> dict[str, Any] | None:
     pairs = parse_qsl(criteria.lstrip("?"), keep_blank_values=True)
     if not pairs:
@@ -80,7 +91,7 @@ def _find_existing(
             400, "invalid", "If-None-Exist needs search criteria, e.g. identifier=system|value"
         )
     total, matches = store.search(
-        resource_type, parse_search(resource_type, pairs).clauses, count=2
+        resource_type, parse_search(resource_type, pairs, limits).clauses, count=2
     )
     if total > 1:
         raise FHIRError(
@@ -90,13 +101,17 @@ def _find_existing(
 
 
 def create(
-    store: ResourceStore, resource: Any, resource_type: str, if_none_exist: str | None = None
+    store: ResourceStore,
+    resource: Any,
+    resource_type: str,
+    limits: ServerLimits,
+    if_none_exist: str | None = None,
 ) -> WriteResult:
     """POST semantics: a new server-assigned id, or the existing match of ``if_none_exist``."""
     body = validate(resource, resource_type)
     with store.lock:
         if if_none_exist:
-            existing = _find_existing(store, resource_type, if_none_exist)
+            existing = _find_existing(store, resource_type, if_none_exist, limits)
             if existing is not None:
                 return WriteResult(existing, created=False)
         ((stored, _),) = store.write([{**body, "id": str(uuid.uuid4())}])
@@ -139,22 +154,30 @@ def _resolve_placeholders(criteria: str, mapping: dict[str, str]) -> str:
 
 
 def _plan_entry(
-    store: ResourceStore, index: int, entry: dict[str, Any], mapping: dict[str, str]
+    store: ResourceStore,
+    index: int,
+    entry: Any,
+    mapping: dict[str, str],
+    limits: ServerLimits,
 ) -> tuple[str, dict[str, Any], dict | None]:
     """Decide one entry's target id; returns (method, resource, existing match or None).
 
     ``mapping`` holds the fullUrls of the entries planned before this one.
     """
-    request = entry.get("request") or {}
+    request = entry.get("request") if isinstance(entry, dict) else None
+    if not isinstance(request, dict) or not isinstance(entry.get("fullUrl", ""), str):
+        raise FHIRError(400, "structure", f"Bundle entry {index} needs a request object")
     method = str(request.get("method", "")).upper()
     resource = entry.get("resource")
-    if not isinstance(resource, dict) or "resourceType" not in resource:
+    if not isinstance(resource, dict) or not isinstance(resource.get("resourceType"), str):
         raise FHIRError(400, "structure", f"Bundle entry {index} has no resource")
     rtype = resource["resourceType"]
+    if _resource_model(rtype) is None:
+        raise FHIRError(400, "not-supported", f"Unknown resource type {rtype[:80]!r}")
     if method == "POST":
         if request.get("ifNoneExist"):
             criteria = _resolve_placeholders(str(request["ifNoneExist"]), mapping)
-            existing = _find_existing(store, rtype, criteria)
+            existing = _find_existing(store, rtype, criteria, limits)
             if existing is not None:
                 return method, existing, existing
         return method, {**resource, "id": str(uuid.uuid4())}, None
@@ -169,7 +192,7 @@ def _plan_entry(
     )
 
 
-def transaction(store: ResourceStore, bundle: Any) -> dict[str, Any]:
+def transaction(store: ResourceStore, bundle: Any, limits: ServerLimits) -> dict[str, Any]:
     """Apply a transaction Bundle atomically: every entry is validated before any is stored.
 
     ``urn:uuid`` fullUrls are resolved to the entries' ids, in references and in later
@@ -180,11 +203,19 @@ def transaction(store: ResourceStore, bundle: Any) -> dict[str, Any]:
     if bundle.get("type") != "transaction":
         raise FHIRError(400, "not-supported", "Only transaction Bundles are supported")
     entries = bundle.get("entry") or []
+    if not isinstance(entries, list):
+        raise FHIRError(400, "structure", "Bundle.entry must be a list")
+    if len(entries) > limits.max_bundle_entries:
+        raise FHIRError(
+            413,
+            "too-costly",
+            f"A transaction may hold at most {limits.max_bundle_entries} entries",
+        )
     with store.lock:
         planned = []
         mapping: dict[str, str] = {}
         for index, entry in enumerate(entries):
-            planned.append(_plan_entry(store, index, entry, mapping))
+            planned.append(_plan_entry(store, index, entry, mapping, limits))
             if entry.get("fullUrl"):
                 resource = planned[-1][1]
                 mapping[entry["fullUrl"]] = f"{resource['resourceType']}/{resource['id']}"

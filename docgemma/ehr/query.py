@@ -12,13 +12,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from docgemma.ehr.errors import FHIRError
+from docgemma.ehr.limits import MAX_OFFSET_DIGITS, ServerLimits
 from docgemma.ehr.search_params import SORTABLE, SearchParam, fold, params_for
 from docgemma.ehr.store import Clause
 
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$")
 _PREFIXES = ("eq", "ge", "le", "gt", "lt")
 _IGNORED = {"_format", "_pretty", "_total", "_elements", "_summary"}
-MAX_COUNT = 500
+_ASCII_INT = re.compile(rf"[0-9]{{1,{MAX_OFFSET_DIGITS}}}")
+
+
+def _like_literal(text: str) -> str:
+    """``text`` for a LIKE pattern (with ``ESCAPE '\\'``): its % and _ match only themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 @dataclass
@@ -45,8 +51,7 @@ def _value_condition(
         text = fold(value)  # the index holds folded strings, so :exact ignores case and accents too
         if modifier == "exact":
             return "value = ?", [text]
-        escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        return "value LIKE ? ESCAPE '\\'", [escaped + "%"]
+        return "value LIKE ? ESCAPE '\\'", [_like_literal(text) + "%"]
     if param.kind == "token":
         if value.startswith("|"):
             return "value = ?", [value[1:]]
@@ -56,7 +61,7 @@ def _value_condition(
             return "value = ?", [value]
         if name == "patient":
             return "value = ?", [f"Patient/{value}"]
-        return "value LIKE ?", [f"%/{value}"]
+        return "value LIKE ? ESCAPE '\\'", [f"%/{_like_literal(value)}"]
     prefix = value[:2] if value[:2] in _PREFIXES else "eq"
     date = value[2:] if value[:2] in _PREFIXES else value
     if not _DATE.match(date):
@@ -72,22 +77,33 @@ def _value_condition(
 
 
 def _int(name: str, value: str) -> int:
-    if not value.isdigit():
+    """ASCII digits only (``str.isdigit`` also takes '²' and '٣'), and few enough for SQLite."""
+    if not _ASCII_INT.fullmatch(value):
         raise FHIRError(
-            400, "invalid", f"Parameter {name} must be a non-negative integer, got {value!r}"
+            400,
+            "invalid",
+            f"Parameter {name} must be a non-negative integer of at most "
+            f"{MAX_OFFSET_DIGITS} digits, got {value[:40]!r}",
         )
     return int(value)
 
 
-def parse_search(resource_type: str, items: Iterable[tuple[str, str]]) -> SearchQuery:
-    """Parse (name, value) query pairs into a :class:`SearchQuery`; raises ``FHIRError`` 400."""
+def parse_search(
+    resource_type: str, items: Iterable[tuple[str, str]], limits: ServerLimits
+) -> SearchQuery:
+    """Parse (name, value) query pairs into a :class:`SearchQuery`; raises ``FHIRError`` 400.
+
+    At most ``limits.max_search_values`` values in all (each comma-separated value
+    counts), and ``_count`` is capped at ``limits.max_count``.
+    """
     known = params_for(resource_type)
     query = SearchQuery()
+    values = 0
     for key, value in items:
         if key in _IGNORED:
             continue
         if key == "_count":
-            query.count = min(_int(key, value), MAX_COUNT)
+            query.count = min(_int(key, value), limits.max_count)
         elif key == "_offset":
             query.offset = _int(key, value)
         elif key == "_sort":
@@ -111,7 +127,15 @@ def parse_search(resource_type: str, items: Iterable[tuple[str, str]]) -> Search
                 raise FHIRError(400, "not-supported", f"Unsupported modifier {key!r}")
             if not value:
                 raise FHIRError(400, "invalid", f"Empty value for search parameter {name!r}")
-            parts = [_value_condition(name, param, modifier or None, v) for v in value.split(",")]
+            split = value.split(",")
+            values += len(split)
+            if values > limits.max_search_values:
+                raise FHIRError(
+                    400,
+                    "too-costly",
+                    f"A search may name at most {limits.max_search_values} values",
+                )
+            parts = [_value_condition(name, param, modifier or None, v) for v in split]
             condition = " OR ".join(sql for sql, _ in parts)
             query.clauses.append(
                 _index_clause(

@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from docgemma.ehr import operations
 from docgemma.ehr.errors import FHIRError, operation_outcome
+from docgemma.ehr.limits import ServerLimits, json_depth_exceeds
 from docgemma.ehr.loader import DEFAULT_BUNDLES, load_bundles
 from docgemma.ehr.query import parse_search
 from docgemma.ehr.search_params import PARAMS
@@ -47,11 +48,27 @@ def _error_response(status: int, code: str, diagnostics: str) -> FHIRResponse:
     return FHIRResponse(operation_outcome(code, diagnostics, severity), status_code=status)
 
 
-async def _json_body(request: Request) -> Any:
+async def _json_body(request: Request, limits: ServerLimits) -> Any:
+    """The body as JSON, read only up to the size limit and refused when nested too deep."""
+    too_big = FHIRError(413, "too-costly", f"Bodies are limited to {limits.max_body_bytes} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limits.max_body_bytes:
+        raise too_big
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limits.max_body_bytes:
+            raise too_big
+        chunks.append(chunk)
     try:
-        return json.loads(await request.body())
+        body = json.loads(b"".join(chunks))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise FHIRError(400, "structure", f"Body is not valid JSON: {exc}") from None
+    except RecursionError:
+        body = None
+    if body is None or json_depth_exceeds(body):
+        raise FHIRError(400, "structure", "Body nests too deeply to be a FHIR resource")
+    return body
 
 
 def _written(result: operations.WriteResult) -> FHIRResponse:
@@ -99,15 +116,21 @@ def create_app(
     bundles_dir: Path | None = DEFAULT_BUNDLES,
     *,
     write_token: str | None = None,
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
     """A FHIR R4 app storing resources in ``db_path``; seeds it from ``bundles_dir`` once.
 
     With ``write_token``, writes (transactions included) without ``Authorization: Bearer
-    <write_token>`` get a 401 OperationOutcome; reads stay open.
+    <write_token>`` get a 401 OperationOutcome; reads stay open. ``limits`` default to
+    the settings'. Every error, unexpected ones included, is an OperationOutcome.
     """
+    if limits is None:
+        from docgemma.config import get_settings
+
+        limits = ServerLimits.from_settings(get_settings())
     store = ResourceStore(db_path)
     if bundles_dir is not None:
-        load_bundles(store, bundles_dir)
+        load_bundles(store, bundles_dir, limits)
     app = FastAPI(title="DocGemma embedded FHIR R4 server", docs_url=None, redoc_url=None)
     app.state.store = store
 
@@ -137,18 +160,24 @@ def create_app(
     async def _bad_request(_: Request, exc: RequestValidationError) -> FHIRResponse:
         return _error_response(400, "invalid", str(exc.errors()[:3]))
 
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> FHIRResponse:
+        log.error("FHIR %s %s failed: %r", request.method, request.url.path, exc)
+        return _error_response(500, "exception", "The server could not process this request")
+
     @app.get("/metadata")
     def metadata() -> FHIRResponse:
         return FHIRResponse(_capability())
 
     @app.post("/")
     async def transaction(request: Request) -> FHIRResponse:
-        bundle = await _json_body(request)
-        return FHIRResponse(operations.transaction(store, bundle))
+        bundle = await _json_body(request, limits)
+        return FHIRResponse(operations.transaction(store, bundle, limits))
 
     @app.get("/{resource_type}/{resource_id}")
     def read(resource_type: str, resource_id: str) -> FHIRResponse:
         operations.check_type(resource_type)
+        operations.check_id(resource_id)
         resource = store.read(resource_type, resource_id)
         if resource is None:
             raise FHIRError(404, "not-found", f"{resource_type}/{resource_id} is not known")
@@ -157,7 +186,7 @@ def create_app(
     @app.get("/{resource_type}")
     def search(resource_type: str, request: Request) -> FHIRResponse:
         operations.check_type(resource_type)
-        query = parse_search(resource_type, request.query_params.multi_items())
+        query = parse_search(resource_type, request.query_params.multi_items(), limits)
         total, resources = store.search(
             resource_type, query.clauses, sort=query.sort, count=query.count, offset=query.offset
         )
@@ -184,14 +213,16 @@ def create_app(
     @app.post("/{resource_type}")
     async def create(resource_type: str, request: Request) -> FHIRResponse:
         operations.check_type(resource_type)
-        body = await _json_body(request)
-        result = operations.create(store, body, resource_type, request.headers.get("if-none-exist"))
+        body = await _json_body(request, limits)
+        result = operations.create(
+            store, body, resource_type, limits, request.headers.get("if-none-exist")
+        )
         return _written(result)
 
     @app.put("/{resource_type}/{resource_id}")
     async def update(resource_type: str, resource_id: str, request: Request) -> FHIRResponse:
         operations.check_type(resource_type)
-        body = await _json_body(request)
+        body = await _json_body(request, limits)
         return _written(operations.update(store, body, resource_type, resource_id))
 
     return app

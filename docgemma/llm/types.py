@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from docgemma.llm.control_tokens import neutralise
 
 Role = Literal["system", "user", "assistant"]
 T = TypeVar("T", bound=BaseModel)
@@ -27,6 +29,12 @@ class Message(BaseModel):
     role: Role
     content: str
     images: tuple[ImageInput, ...] = ()
+
+    @field_validator("content")
+    @classmethod
+    def _no_control_tokens(cls, content: str) -> str:
+        """Content is text, never turn markers: every backend's prompt is built from here."""
+        return neutralise(content)
 
 
 class Usage(BaseModel):

@@ -7,7 +7,7 @@ and every EHR failure into a typed, pre-formatted outcome.
 from __future__ import annotations
 
 from docgemma.ehr.client import EHRClient
-from docgemma.ehr.operations import FHIR_ID
+from docgemma.ehr.ids import is_fhir_id
 from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.guard import Refused
 from docgemma.tools.http import error_outcome
@@ -33,7 +33,7 @@ def require(label: str, **fields: str | None) -> None:
 def check_patient_id(label: str, patient_id: str) -> str:
     pid = patient_id.strip()
     require(label, patient_id=pid)
-    if not FHIR_ID.match(pid):
+    if not is_fhir_id(pid):
         raise Refused(
             error_outcome(
                 ToolErrorType.INVALID_ARGS,

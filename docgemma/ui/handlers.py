@@ -4,26 +4,31 @@ No ``from __future__ import annotations`` here: Gradio reads the ``gr.Request``
 annotation at run time to inject the caller's session.
 """
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 import gradio as gr
+from gradio.utils import get_upload_folder
 
 from docgemma.config import Settings
 from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
+from docgemma.ehr.ids import is_fhir_id
 from docgemma.ui.approval import edit, field_labels
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
 from docgemma.ui.turns import decide, user_messages, user_turn
+from docgemma.ui.untrusted import plain
 from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
 
 log = logging.getLogger(__name__)
 MAX_FIELDS = 6
 BUSY = "Please wait for the current answer to finish."
+INVALID_PATIENT = "That is not a valid patient id; pick a patient from the search results."
 
 
 class PatientDirectory(Protocol):
@@ -56,6 +61,8 @@ class Handlers:
         self._agent_ready = agent_ready
         self._patients = patients
         self._upload_dir = upload_dir
+        self._upload_roots = (Path(get_upload_folder()),)
+        """Where the browser's uploads land; a client-sent path elsewhere is never opened."""
 
     def settings_markdown(self) -> str:
         s = self.settings
@@ -106,8 +113,14 @@ class Handlers:
             yield session.history, keep, _error(BUSY)
             return
         try:
-            submission = parse_submission(
-                message, self.settings.max_image_bytes, self._upload_dir, session.attached
+            submission = await asyncio.to_thread(  # decoding must not stall other sessions
+                parse_submission,
+                message,
+                self.settings.max_image_bytes,
+                self._upload_dir,
+                session.attached,
+                upload_roots=self._upload_roots,
+                max_pixels=self.settings.max_image_pixels,
             )
         except UploadRejected as exc:
             yield session.history, keep, _error(str(exc))
@@ -231,6 +244,8 @@ class Handlers:
         keep = gr.update()
         if not patient_id or self._patients is None:
             return _banner(session), "Pick a patient from the matches first.", keep, keep
+        if not is_fhir_id(patient_id):
+            return _banner(session), f"⚠️ {INVALID_PATIENT}", keep, keep
         try:
             chart = await self._patients.chart(patient_id)
         except EHRUnavailable as exc:
@@ -257,7 +272,13 @@ class Handlers:
             return "⚠️ That image is not one of the active patient's."
         try:
             data = await self._patients.image(media_id)
-            image, shown = accept_image(data, self.settings.max_image_bytes, self._upload_dir)
+            image, shown = await asyncio.to_thread(
+                accept_image,
+                data,
+                self.settings.max_image_bytes,
+                self._upload_dir,
+                self.settings.max_image_pixels,
+            )
         except (EHRUnavailable, UploadRejected) as exc:
             return f"⚠️ {exc}"
         session.attached = Attachment(image=image, image_path=str(shown), label=label)
@@ -279,13 +300,13 @@ class Handlers:
 def _banner(session: SessionState) -> str:
     if not session.patient_id:
         return "No active patient."
-    return f"**Active patient:** {session.patient_name} (`{session.patient_id}`)"
+    return f"**Active patient:** {plain(session.patient_name)} (`{session.patient_id}`)"
 
 
 def _attachment_note(session: SessionState) -> str:
     if session.attached is None:
         return ""
-    return f"📎 **{session.attached.label}** will be attached to your next message."
+    return f"📎 **{plain(session.attached.label)}** will be attached to your next message."
 
 
 def _image_picker(stored: list[StoredImage], info: str) -> Any:

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from docgemma.ehr.chart import ChartSummary, human_name
 from docgemma.ehr.client import EHRClient, EHRError, StoredImage
+from docgemma.ui.untrusted import plain
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +93,10 @@ def _match(patient: dict[str, Any]) -> PatientMatch:
 
 
 def chart_markdown(chart: ChartSummary) -> str:
+    """The chart panel; every value comes from the record, so each is shown as plain text."""
+
     def section(title: str, items: list[str]) -> str:
-        body = "\n".join(f"- {i}" for i in items) if items else "- none recorded"
+        body = "\n".join(f"- {plain(i)}" for i in items) if items else "- none recorded"
         return f"**{title}**\n{body}"
 
     facts = [
@@ -102,7 +105,8 @@ def chart_markdown(chart: ChartSummary) -> str:
         f"born {chart.birth_date}" if chart.birth_date else "",
         f"MRN {chart.mrn}" if chart.mrn else "",
     ]
-    head = f"### {chart.name}\n{', '.join(f for f in facts if f)} · id `{chart.patient_id}`"
+    shown = ", ".join(plain(f) for f in facts if f)
+    head = f"### {plain(chart.name)}\n{shown} · id `{chart.patient_id}`"
     return "\n\n".join(
         [
             head,

@@ -6,6 +6,7 @@ import re
 
 from docgemma.agent.outcome import ApprovalRequest, TurnResult
 from docgemma.tools.base import Source
+from docgemma.ui import untrusted
 from docgemma.ui.patients import PatientMatch
 
 _CITATION = re.compile(r"\[(\d{1,2})\](?!\()")
@@ -28,8 +29,9 @@ def link_citations(text: str, sources: list[Source]) -> str:
 
     def sub(match: re.Match[str]) -> str:
         n = int(match.group(1))
-        if 1 <= n <= len(sources) and sources[n - 1].url:
-            return f"[[{n}]]({sources[n - 1].url})"
+        url = untrusted.link_target(sources[n - 1].url or "") if 1 <= n <= len(sources) else None
+        if url:
+            return f"[[{n}]]({url})"
         return match.group(0)
 
     return _CITATION.sub(sub, text)
@@ -40,20 +42,24 @@ def sources_block(sources: list[Source]) -> str:
         return ""
     lines = ["**Sources**"]
     for n, src in enumerate(sources, 1):
-        title = src.title.strip() or "Untitled source"
-        lines.append(f"{n}. [{title}]({src.url})" if src.url else f"{n}. {title}")
+        title = untrusted.plain(src.title.strip() or "Untitled source")
+        url = untrusted.link_target(src.url or "")
+        lines.append(f"{n}. [{title}]({url})" if url else f"{n}. {title}")
     return "\n".join(lines)
 
 
 def answer_markdown(result: TurnResult) -> str:
-    """The final chat message: notices first, then the answer, then the numbered sources."""
+    """The final chat message: notices first, then the answer, then the numbered sources.
+
+    The answer is the model's (and may quote tool results), so it is shown without
+    HTML or images; notices may quote a proposal's summary and get the same treatment.
+    """
     notices = list(result.notices)
     if result.fallback_used:
         notices.append(FALLBACK_NOTICE)
-    parts = [f"> ℹ️ {n}" for n in notices]
-    parts.append(
-        link_citations(result.final_response.strip(), result.sources_used) or "_(no answer)_"
-    )
+    parts = [f"> ℹ️ {untrusted.markdown(n)}" for n in notices]
+    answer = untrusted.markdown(result.final_response.strip())
+    parts.append(link_citations(answer, result.sources_used) or "_(no answer)_")
     block = sources_block(result.sources_used)
     if block:
         parts.append(block)
@@ -69,7 +75,8 @@ def approval_card(
     """The proposed write in clinician terms; the write happens only after Approve.
 
     ``patient`` (looked up in the record) puts a name and birth date beside the id,
-    so the clinician can tell it is the right person before approving.
+    so the clinician can tell it is the right person before approving. Every value is
+    plain text: what the card shows is exactly what would be written.
     """
     rows = "\n".join(
         f"| {k.replace('_', ' ').capitalize()} | {_cell(k, v, patient)} |"
@@ -78,7 +85,7 @@ def approval_card(
     )
     note = " *(edited)*" if edited else ""
     return (
-        f"### Approval needed: {request.tool_label}{note}\n\n{request.summary}\n\n"
+        f"### Approval needed: {request.tool_label}{note}\n\n{untrusted.plain(request.summary)}\n\n"
         f"| Field | Value |\n|---|---|\n{rows}\n\n"
         "Nothing is written to the record until you press **Approve**."
     )
@@ -86,6 +93,6 @@ def approval_card(
 
 def _cell(key: str, value: object, patient: PatientMatch | None) -> str:
     if key != "patient_id" or patient is None or patient.id != value:
-        return str(value)
-    born = f", born {patient.birth_date}" if patient.birth_date else ""
-    return f"**{patient.name}**{born} (`{value}`)"
+        return untrusted.plain(value)
+    born = f", born {untrusted.plain(patient.birth_date)}" if patient.birth_date else ""
+    return f"**{untrusted.plain(patient.name)}**{born} (`{patient.id}`)"  # an id read back

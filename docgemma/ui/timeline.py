@@ -29,6 +29,7 @@ from docgemma.agent.events import (
     TraceEvent,
 )
 from docgemma.agent.outcome import TimelineEntry
+from docgemma.ui import untrusted
 
 Status = Literal["pending", "done"]
 ROOT_TITLE = "Reasoning"
@@ -122,7 +123,8 @@ class Timeline:
             }
             if step.duration is not None:
                 meta["duration"] = step.duration
-            out.append({"role": "assistant", "content": "\n\n".join(step.lines), "metadata": meta})
+            content = untrusted.markdown("\n\n".join(step.lines))  # tool args, errors: untrusted
+            out.append({"role": "assistant", "content": content, "metadata": meta})
         if self.thinking.strip():
             out.append(self._thinking_message())
         return out
@@ -136,7 +138,8 @@ class Timeline:
         }
         if done:
             meta["duration"] = self.thinking_duration
-        return {"role": "assistant", "content": self.thinking.strip(), "metadata": meta}
+        content = untrusted.markdown(self.thinking.strip())
+        return {"role": "assistant", "content": content, "metadata": meta}
 
     # ── helpers ──
 

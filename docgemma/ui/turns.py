@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.ui import untrusted
 from docgemma.ui.approval import propose, settle, submit
 from docgemma.ui.render import BACKEND_DOWN, answer_markdown
 from docgemma.ui.session import AgentItem, SessionState, TurnRunner
@@ -118,9 +119,8 @@ async def _stream(
     result: TurnResult | None = None
 
     def view(text: str) -> History:
-        return (
-            base + timeline.messages() + ([{"role": "assistant", "content": text}] if text else [])
-        )
+        shown = [{"role": "assistant", "content": text}] if text else []
+        return base + timeline.messages() + shown
 
     session.busy = True
     try:
@@ -134,7 +134,7 @@ async def _stream(
                 answer += item.text
             elif isinstance(item, AnswerRejected):  # the withheld draft leaves the screen
                 answer = ""
-            yield view(answer)
+            yield view(untrusted.markdown(answer))  # the model's text, still streaming
     except Exception:  # the page must survive any backend failure; the log keeps the detail
         log.exception("agent turn failed")
     finally:

@@ -2,12 +2,16 @@
 
 Every rejection is a short message the clinician can act on. Image checks (type by
 content, never by file name; size; DICOM rendering) are ``docgemma.imaging``'s.
+A file path in a message comes from the client, so it is opened only when it lies
+inside the upload folder (Gradio's, where the browser's uploads land); anything else
+gets the same message as a missing file, which tells nothing about the server's files.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +20,7 @@ from docgemma.imaging import ImageError, prepare_image
 from docgemma.llm.types import ImageInput
 
 log = logging.getLogger(__name__)
+UNREADABLE = "The attached file could not be read; please attach it again."
 
 
 class UploadRejected(ValueError):
@@ -44,10 +49,13 @@ def parse_submission(
     max_bytes: int,
     render_dir: Path,
     attached: Attachment | None = None,
+    *,
+    upload_roots: Sequence[Path],
+    max_pixels: int | None = None,
 ) -> Submission:
     """Validate a ``MultimodalTextbox`` value (plus a stored image picked for it).
 
-    Raises ``UploadRejected`` on bad input.
+    A file is read only from inside ``upload_roots``. Raises ``UploadRejected`` on bad input.
     """
     if isinstance(message, str) or message is None:
         message = {"text": message or "", "files": []}
@@ -65,8 +73,8 @@ def parse_submission(
         )
     if not files:
         return Submission(text=text)
-    path = Path(files[0])
-    image, shown = load_image(path, max_bytes, render_dir)
+    path = uploaded_file(files[0], upload_roots)
+    image, shown = load_image(path, max_bytes, render_dir, max_pixels)
     return Submission(
         text=text or "Please describe this image.", image=image, image_path=str(shown)
     )
@@ -80,22 +88,45 @@ def _file_path(item: Any) -> str:
     return getattr(item, "path", None) or getattr(item, "name", "")
 
 
-def load_image(path: Path, max_bytes: int, render_dir: Path) -> tuple[ImageInput, Path]:
+def uploaded_file(raw: str, roots: Sequence[Path]) -> Path:
+    """The real path of an uploaded file, if it is a regular file inside one of ``roots``.
+
+    Symlinks are resolved before the check and ``..`` is refused outright, so no spelling
+    of a path reaches outside. Every refusal is the one ``UNREADABLE`` message.
+    """
+    if not raw or "\0" in raw or ".." in Path(raw).parts:
+        raise UploadRejected(UNREADABLE)
+    try:
+        path = Path(raw).resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise UploadRejected(UNREADABLE) from None
+    inside = any(path.is_relative_to(root.resolve()) for root in roots)
+    if not inside or not path.is_file():
+        log.warning("refused an attachment path outside the upload folder")
+        raise UploadRejected(UNREADABLE)
+    return path
+
+
+def load_image(
+    path: Path, max_bytes: int, render_dir: Path, max_pixels: int | None = None
+) -> tuple[ImageInput, Path]:
     """Check an upload by content (``docgemma.imaging``); returns model input and a display copy."""
     if not path.is_file():
-        raise UploadRejected("The attached file could not be read; please attach it again.")
+        raise UploadRejected(UNREADABLE)
     if path.stat().st_size > max_bytes:  # refuse before reading a huge file into memory
         size = path.stat().st_size
         raise UploadRejected(
             f"The attached image is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB."
         )
-    return accept_image(path.read_bytes(), max_bytes, render_dir)
+    return accept_image(path.read_bytes(), max_bytes, render_dir, max_pixels)
 
 
-def accept_image(data: bytes, max_bytes: int, render_dir: Path) -> tuple[ImageInput, Path]:
+def accept_image(
+    data: bytes, max_bytes: int, render_dir: Path, max_pixels: int | None = None
+) -> tuple[ImageInput, Path]:
     """Validate image bytes by content; returns model input and a display copy (PNG/JPEG)."""
     try:
-        prepared = prepare_image(data, max_bytes)
+        prepared = prepare_image(data, max_bytes, max_pixels)
     except ImageError as exc:
         raise UploadRejected(str(exc)) from exc
     render_dir.mkdir(parents=True, exist_ok=True)

@@ -9,10 +9,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+from docgemma.config import Settings
+from docgemma.ehr.limits import ServerLimits
 from docgemma.ehr.loader import DEFAULT_BUNDLES, load_bundles
 from docgemma.ehr.server import serve_in_thread
 from docgemma.ehr.store import ResourceStore
 
+LIMITS = ServerLimits.from_settings(Settings())
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("DOCGEMMA_FHIR_URL")),
     reason="embedded-server behaviour; an external server is configured",
@@ -30,7 +33,7 @@ def test_seeding_is_idempotent_across_restarts(tmp_path: Path) -> None:
         again = httpx.get(f"{url}/Patient", params={"_count": "0"}).json()["total"]
     assert again == first
     assert store.count() == resources_before
-    assert load_bundles(store, DEFAULT_BUNDLES) == 0
+    assert load_bundles(store, DEFAULT_BUNDLES, LIMITS) == 0
 
 
 def test_changed_bundle_is_reapplied_without_duplicates(tmp_path: Path) -> None:
@@ -39,11 +42,11 @@ def test_changed_bundle_is_reapplied_without_duplicates(tmp_path: Path) -> None:
     source = json.loads((DEFAULT_BUNDLES / "abc-123.json").read_text())
     (bundles / "one.json").write_text(json.dumps(source))
     store = ResourceStore(tmp_path / "fhir.db")
-    assert load_bundles(store, bundles) == 1
+    assert load_bundles(store, bundles, LIMITS) == 1
     count = store.count()
     source["entry"][0]["resource"]["active"] = False
     (bundles / "one.json").write_text(json.dumps(source))
-    assert load_bundles(store, bundles) == 1
+    assert load_bundles(store, bundles, LIMITS) == 1
     assert store.count() == count
     assert store.read("Patient", "abc-123")["active"] is False
     assert store.read("Patient", "abc-123")["meta"]["versionId"] == "2"

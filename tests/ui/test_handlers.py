@@ -100,7 +100,8 @@ async def test_a_failing_agent_factory_shows_the_backend_message_and_the_app_rec
     assert "high blood pressure" in outs[-1][0][-1]["content"] and len(attempts) == 2
 
 
-async def test_an_upload_over_the_limit_gets_the_friendly_message(tmp_path):
+async def test_an_upload_over_the_limit_gets_the_friendly_message(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))  # the file is where uploads land
     agent = FakeAgent()
     h = handlers(tmp_path, agent, max_image_bytes=50_000)
     big = tmp_path / "big.png"
