@@ -3,6 +3,7 @@
 Run ``python app.py`` (this is also the Hugging Face Space's ``app_file``). The
 embedded EHR is served under ``/fhir`` of the same app unless ``DOCGEMMA_FHIR_URL``
 points at an external FHIR server; the agent and the patient panel reach it over HTTP.
+Who may use the page and ``/fhir`` is ``docgemma.auth``'s policy (SECURITY.md).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from docgemma.agent.factory import build_agent
+from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.runtime import EMBEDDED_DB
@@ -27,6 +29,7 @@ from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
 from docgemma.ui.patients import EHRPatients
+from docgemma.ui.retention import keep_tidy
 from docgemma.ui.session import TurnRunner
 
 log = logging.getLogger("docgemma.app")
@@ -65,13 +68,17 @@ def create_app(
     """The whole app; ``agent_factory`` lets tests run the same page on another agent."""
     settings = settings or get_settings()
     log.info("%s", settings.describe())
+    access = Access.from_settings(settings, embedded_ehr=settings.fhir_url is None)
+    log.info("Access: %s mode", access.mode)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     fhir_app = None
     if settings.fhir_url is None:
         from docgemma.ehr.server import create_app as create_fhir_app
 
         token = secrets.token_urlsafe(32)  # writes only through the agent's client
-        fhir_app = create_fhir_app(settings.data_dir / EMBEDDED_DB, write_token=token)
+        fhir_app = GuardedFHIR(
+            create_fhir_app(settings.data_dir / EMBEDDED_DB, write_token=token), access, token
+        )
         settings = settings.model_copy(
             update={"fhir_url": _local_url(settings), "fhir_token": token}
         )
@@ -79,20 +86,27 @@ def create_app(
     slot = AgentSlot(settings, ehr, agent_factory)
     patients = EHRPatients(ehr)
 
+    upload_dir = settings.data_dir / "uploads"
+
+    async def checkpointer() -> Any:
+        return getattr(await slot.get(), "checkpointer", None)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         warm = asyncio.create_task(slot.get())
         warm.add_done_callback(_report_warmup)
         index = asyncio.create_task(asyncio.to_thread(prepare_index, settings))
         index.add_done_callback(_report_warmup)
+        tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer))
         yield
+        tidy.cancel()
         await slot.close()
 
-    app = FastAPI(title="DocGemma", lifespan=lifespan)
+    docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = FastAPI(title="DocGemma", lifespan=lifespan, **docs)
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
-    upload_dir = settings.data_dir / "uploads"
-    handlers = Handlers(settings, slot.get, patients, upload_dir)
+    handlers = Handlers(settings, slot.get, patients, upload_dir, access)
     blocks = build_blocks(handlers, settings)
     return gr.mount_gradio_app(
         app,
@@ -102,6 +116,7 @@ def create_app(
         css=CSS,
         footer_links=[],
         max_file_size=settings.max_image_bytes * 2,
+        **access.gradio_kwargs(),
     )
 
 
