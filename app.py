@@ -116,6 +116,7 @@ def create_app(
         css=CSS,
         footer_links=[],
         max_file_size=settings.max_image_bytes * 2,
+        app_kwargs={"openapi_url": None},  # the page's own schema; DocGemma's is above
         **access.gradio_kwargs(),
     )
 
