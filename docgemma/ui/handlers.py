@@ -263,7 +263,7 @@ class Handlers:
                 state.request, state.args, state.edited, await self._card_patient(state.args)
             ),
             f"⚠️ {state.error or state.notice}" if state.error or state.notice else "",
-            gr.Column(visible=bool(state.error)),
+            gr.Column(visible=bool(state.error or state.notice)),  # keep the editor open
         ]
         out += [
             gr.Textbox(
