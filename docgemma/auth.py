@@ -99,6 +99,8 @@ class Access:
     mode: Mode
     users: Mapping[str, str] = field(default_factory=dict)
     header: str | None = None
+    embedded_ehr: bool = True
+    """The app serves its own synthetic EHR (not a real record behind DOCGEMMA_FHIR_URL)."""
 
     @classmethod
     def from_settings(cls, settings: Settings, *, embedded_ehr: bool) -> Access:
@@ -124,7 +126,7 @@ class Access:
                 "DOCGEMMA_FHIR_URL set, configure DOCGEMMA_AUTH_USERS or DOCGEMMA_AUTH_HEADER"
             )
         header = (settings.auth_header or "").strip() or None
-        return cls(mode=mode, users=dict(settings.auth_users), header=header)
+        return cls(mode, dict(settings.auth_users), header, embedded_ehr)
 
     @property
     def open(self) -> bool:

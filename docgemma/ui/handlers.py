@@ -72,7 +72,7 @@ class Handlers:
             else "🌐 Online — remote drug, literature and trial services are used"
         )
         return (
-            f"{network}\n\n- Configuration: `{s.describe_public(self.access.open)}`\n"
+            f"{network}\n\n- Configuration: `{s.describe_public(self.access.embedded_ehr)}`\n"
             f"- Thinking by default: {'on' if s.thinking else 'off'} "
             f"({s.thinking_family} delimiters, at least {s.thinking_min_tokens} tokens)\n"
             f"- Upload limit: {s.max_image_bytes / 1e6:.0f} MB per image\n\n"
