@@ -300,9 +300,11 @@ class Handlers:
         ), f"{len(found)} match(es); pick one and press **Use this patient**."
 
     async def select_patient(
-        self, patient_id: str | None, session: SessionState
+        self, patient_id: str | None, session: SessionState, request: gr.Request | None = None
     ) -> tuple[str, str, Any, str]:
         keep = gr.update()
+        if not self.owns(session, request):
+            return "", f"⚠️ {FOREIGN}", keep, keep
         if not patient_id or self._patients is None:
             return _banner(session), "Pick a patient from the matches first.", keep, keep
         try:
@@ -337,7 +339,11 @@ class Handlers:
         session.attached = Attachment(image=image, image_path=str(shown), label=label)
         return _attachment_note(session)
 
-    def clear_patient(self, session: SessionState) -> tuple[str, str, Any, Any, str]:
+    def clear_patient(
+        self, session: SessionState, request: gr.Request | None = None
+    ) -> tuple[str, str, Any, Any, str]:
+        if not self.owns(session, request):
+            return "", f"⚠️ {FOREIGN}", gr.update(), gr.update(), ""
         session.patient_id, session.patient_name = None, ""
         session.patient_cleared = True
         session.attached, session.image_labels = None, {}
