@@ -3,6 +3,7 @@
 Run ``python app.py`` (this is also the Hugging Face Space's ``app_file``). The
 embedded EHR is served under ``/fhir`` of the same app unless ``DOCGEMMA_FHIR_URL``
 points at an external FHIR server; the agent and the patient panel reach it over HTTP.
+Who may use the page and ``/fhir`` is ``docgemma.auth``'s policy (SECURITY.md).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import gradio as gr
 import uvicorn
 from fastapi import FastAPI, Request, Response
 
+from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.runtime import EMBEDDED_DB
@@ -28,6 +30,7 @@ from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
 from docgemma.ui.patients import EHRPatients
+from docgemma.ui.retention import keep_tidy
 from docgemma.ui.session import TurnRunner
 
 log = logging.getLogger("docgemma.app")
@@ -96,19 +99,28 @@ def create_app(
     """The whole app; ``agent_factory`` lets tests run the same page on another agent."""
     settings = settings or get_settings()
     log.info("%s", settings.describe())
+    access = Access.from_settings(settings, embedded_ehr=settings.fhir_url is None)
+    log.info("Access: %s mode", access.mode)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     fhir_app = None
     if settings.fhir_url is None:
         from docgemma.ehr.server import create_app as create_fhir_app
 
         token = secrets.token_urlsafe(32)  # writes only through the agent's client
-        fhir_app = create_fhir_app(settings.data_dir / EMBEDDED_DB, write_token=token)
+        fhir_app = GuardedFHIR(
+            create_fhir_app(settings.data_dir / EMBEDDED_DB, write_token=token), access, token
+        )
         settings = settings.model_copy(
             update={"fhir_url": _local_url(settings), "fhir_token": token}
         )
     ehr = EHRClient.from_settings(settings)
     slot = AgentSlot(settings, ehr, agent_factory)
     patients = EHRPatients(ehr)
+
+    upload_dir = settings.data_dir / "uploads"
+
+    async def checkpointer() -> Any:
+        return getattr(await slot.get(), "checkpointer", None)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -118,10 +130,13 @@ def create_app(
         index.add_done_callback(_report_warmup)
         kb = asyncio.create_task(asyncio.to_thread(prepare_knowledge_base, settings))
         kb.add_done_callback(_report_warmup)
+        tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer))
         yield
+        tidy.cancel()
         await slot.close()
 
-    app = FastAPI(title="DocGemma", lifespan=lifespan)
+    docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = FastAPI(title="DocGemma", lifespan=lifespan, **docs)
 
     @app.middleware("http")
     async def _content_security_policy(request: Request, call_next: Any) -> Response:
@@ -131,8 +146,7 @@ def create_app(
 
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
-    upload_dir = settings.data_dir / "uploads"
-    handlers = Handlers(settings, slot.get, patients, upload_dir, agent_ready=slot.ready)
+    handlers = Handlers(settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready)
     blocks = build_blocks(handlers, settings)
     mounted = gr.mount_gradio_app(
         app,
@@ -142,6 +156,8 @@ def create_app(
         css=CSS,
         footer_links=[],
         max_file_size=settings.max_image_bytes * 2,
+        app_kwargs={"openapi_url": None},  # the page's own schema; DocGemma's is above
+        **access.gradio_kwargs(),
     )
     # Gradio checks that an event's input files were uploaded only once the Blocks count
     # as launched, which mounting never sets (its own reload mode sets it the same way);

@@ -14,6 +14,7 @@ from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from docgemma.profiles import DEFAULT_PROFILE, PROFILES, ClassifierKind, ModelProfile, Node
+AuthMode = Literal["auto", "open", "users", "header"]
 
 
 class Settings(BaseSettings):
@@ -160,7 +161,29 @@ class Settings(BaseSettings):
     )
     clinician_name: str = Field(
         "clinician",
-        description="Approver recorded with EHR writes unless a name is typed in the app",
+        description="Approver recorded with EHR writes in open demo mode unless one is typed",
+    )
+
+    # ── access (see SECURITY.md) ──
+    auth_mode: AuthMode = Field(
+        "auto",
+        description="open (demo, embedded synthetic EHR only), users, header; auto picks users "
+        "when some are configured, else header when a header is named, else open",
+    )
+    auth_users: dict[str, str] = Field(
+        default_factory=dict,
+        description='Sign-in users as JSON {"name": "<hash from python -m docgemma.auth>"}',
+    )
+    auth_header: str | None = Field(
+        None,
+        description="Request header naming the user set by a trusted sign-in proxy (header mode)",
+    )
+    api_docs: bool = Field(False, description="Serve FastAPI's /docs and /openapi.json")
+    upload_retention_hours: float = Field(
+        24.0, description="Uploaded and rendered images older than this are deleted"
+    )
+    checkpoint_retention_days: float = Field(
+        30.0, description="Conversations (and pending approvals) idle longer than this are deleted"
     )
 
     @property
@@ -214,6 +237,17 @@ class Settings(BaseSettings):
             f"DocGemma: backend={self.backend} model={model}; EHR={fhir}; "
             f"data={self.data_dir.resolve()}; offline={self.offline}"
         )
+
+    def describe_public(self, embedded_ehr: bool) -> str:
+        """What the page may show: no paths, URLs or hosts (those stay in the server log)."""
+        if self.backend == "openai":
+            model = self.openai_model
+        elif self.backend == "llamacpp":
+            model = self.model_path.name if self.model_path else "Gemma 3 270M (embedded)"
+        else:
+            model = Path(self.hf_model).name
+        ehr = "embedded synthetic EHR" if embedded_ehr else "external FHIR server"
+        return f"backend={self.backend}, model={model}, EHR={ehr}"
 
 
 @lru_cache(maxsize=1)

@@ -49,6 +49,9 @@ class ApprovalDecision(BaseModel):
     """Edited arguments, with ``edit``; the write goes ahead with these."""
     approved_by: str = "clinician"
     reason: str | None = None
+    idempotency_key: str | None = None
+    """The key of the proposal the clinician saw; a different pending proposal is refused.
+    The UI always sends it; None (scripts) means whatever is pending."""
 
 
 class TurnResult(BaseModel):

@@ -47,6 +47,10 @@ from docgemma.tools.base import ToolRegistry
 log = logging.getLogger(__name__)
 
 NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."
+STALE_DECISION = (
+    "That decision was for an earlier proposal; a newer one ({summary}) is waiting. "
+    "Nothing was written: please review the current proposal and decide again."
+)
 
 
 async def sqlite_checkpointer(settings: Settings) -> BaseCheckpointSaver:
@@ -194,8 +198,13 @@ class Agent:
     ) -> AsyncIterator[TraceEvent | TurnResult]:
         """Continue a turn paused on an EHR write with the clinician's decision."""
         async with self._lock(thread_id):
-            if await self.pending_approval(thread_id) is None:
+            pending = await self.pending_approval(thread_id)
+            if pending is None:
                 yield TurnResult(final_response=NOTHING_PENDING, notices=[NOTHING_PENDING])
+                return
+            if decision.idempotency_key not in (None, pending.idempotency_key):
+                stale = STALE_DECISION.format(summary=pending.summary)
+                yield TurnResult(final_response=stale, notices=[stale], pending_approval=pending)
                 return
             async for item in self._run(
                 thread_id,

@@ -7,6 +7,7 @@ resource written through the assistant looks like the synthetic patients' own re
 from __future__ import annotations
 
 import base64
+import hashlib
 from typing import Any
 
 from docgemma.ehr import codes as c
@@ -135,6 +136,11 @@ def clinical_note(
     )
 
 
+def session_reference(session_id: str) -> str:
+    """A one-way name for a conversation: the thread id is a secret and never leaves the app."""
+    return hashlib.sha256(f"docgemma-session:{session_id}".encode()).hexdigest()[:32]
+
+
 def provenance(
     target: str,
     patient_id: str,
@@ -144,7 +150,11 @@ def provenance(
     session_id: str | None,
     idempotency_key: str,
 ) -> dict[str, Any]:
-    """Who approved a write and when: the clinician verifies, the assistant drafted."""
+    """Who approved a write and when: the clinician verifies, the assistant drafted.
+
+    The session appears only as ``session_reference``: it groups one conversation's
+    writes for an audit, but cannot be turned back into the thread id.
+    """
     participant = "http://terminology.hl7.org/CodeSystem/provenance-participant-type"
     entity = [
         {
@@ -156,7 +166,12 @@ def provenance(
         entity.append(
             {
                 "role": "source",
-                "what": {"identifier": {"system": c.SESSION_SYSTEM, "value": session_id}},
+                "what": {
+                    "identifier": {
+                        "system": c.SESSION_SYSTEM,
+                        "value": session_reference(session_id),
+                    }
+                },
             }
         )
     return {

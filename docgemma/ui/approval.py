@@ -3,7 +3,10 @@
 Pure and immutable: every transition returns a new ``ApprovalState``. ``submit``
 hands out an ``ApprovalDecision`` at most once per proposal, so a double click on
 Approve (or Approve then Reject) can never reach the agent twice; edits are checked
-against the tool's own argument model before they can be approved.
+against the tool's own argument model before they can be approved. An edited patient
+id is not approvable until the card has shown that patient (``show_patient``), and
+every decision carries its proposal's idempotency key, so the agent refuses it if a
+newer proposal has taken its place.
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ class ApprovalState:
     edited: bool = False
     error: str | None = None
     """A clinician-readable problem with the last edit, shown on the card."""
+    shown_patient: str | None = None
+    """The patient id whose name and birth date the card has shown the clinician."""
+    notice: str | None = None
+    """Why the last click did not decide (the patient changed, a newer proposal); shown."""
 
     @property
     def open(self) -> bool:
@@ -44,7 +51,22 @@ class ApprovalState:
 
 def propose(state: ApprovalState, request: ApprovalRequest) -> ApprovalState:
     """A new proposal replaces whatever came before (each turn proposes afresh)."""
-    return ApprovalState(phase=Phase.PROPOSED, request=request, args=dict(request.args))
+    return ApprovalState(
+        phase=Phase.PROPOSED,
+        request=request,
+        args=dict(request.args),
+        shown_patient=request.args.get("patient_id"),
+    )
+
+
+def patient_changed(state: ApprovalState) -> bool:
+    """An edit moved the write to a patient the card has not yet named."""
+    return "patient_id" in state.args and state.args["patient_id"] != state.shown_patient
+
+
+def show_patient(state: ApprovalState, notice: str) -> ApprovalState:
+    """The card now names the edited patient; the next Approve may go ahead."""
+    return replace(state, shown_patient=state.args.get("patient_id"), notice=notice)
 
 
 def edit(state: ApprovalState, changes: dict[str, Any]) -> ApprovalState:
@@ -75,14 +97,17 @@ def submit(
     approved_by: str = "clinician",
 ) -> tuple[ApprovalState, ApprovalDecision | None]:
     """Turn a click into a decision, once. Later clicks get ``None`` and change nothing."""
-    if not state.open or (action == "approve" and state.error):
+    if not state.open or state.request is None:
         return state, None
+    if action == "approve" and (state.error or patient_changed(state)):
+        return state, None
+    signed = {"approved_by": approved_by, "idempotency_key": state.request.idempotency_key}
     if action == "reject":
-        decision = ApprovalDecision(action="reject", reason=reason, approved_by=approved_by)
+        decision = ApprovalDecision(action="reject", reason=reason, **signed)
     elif state.edited:
-        decision = ApprovalDecision(action="edit", args=dict(state.args), approved_by=approved_by)
+        decision = ApprovalDecision(action="edit", args=dict(state.args), **signed)
     else:
-        decision = ApprovalDecision(action="approve", approved_by=approved_by)
+        decision = ApprovalDecision(action="approve", **signed)
     return replace(state, phase=Phase.SUBMITTING), decision
 
 

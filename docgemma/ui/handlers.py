@@ -7,17 +7,19 @@ annotation at run time to inject the caller's session.
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import gradio as gr
 from gradio.utils import get_upload_folder
 
+from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
 from docgemma.ehr.ids import is_fhir_id
-from docgemma.ui.approval import edit, field_labels
+from docgemma.ui.approval import edit, field_labels, patient_changed, show_patient
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
@@ -29,6 +31,11 @@ log = logging.getLogger(__name__)
 MAX_FIELDS = 6
 BUSY = "Please wait for the current answer to finish."
 INVALID_PATIENT = "That is not a valid patient id; pick a patient from the search results."
+FOREIGN = "This conversation belongs to another signed-in user; nothing was done."
+STALE = (
+    "A newer proposal has replaced the one you decided on; nothing was written. "
+    "Please review the card as it is now."
+)
 
 
 class PatientDirectory(Protocol):
@@ -54,6 +61,7 @@ class Handlers:
         get_agent: Callable[[], Awaitable[TurnRunner]],
         patients: PatientDirectory | None,
         upload_dir: Path,
+        access: Access | None = None,
         agent_ready: Callable[[], bool] = lambda: True,
     ) -> None:
         self.settings = settings
@@ -63,6 +71,7 @@ class Handlers:
         self._upload_dir = upload_dir
         self._upload_roots = (Path(get_upload_folder()),)
         """Where the browser's uploads land; a client-sent path elsewhere is never opened."""
+        self.access = access or Access(Mode.OPEN)
 
     def settings_markdown(self) -> str:
         s = self.settings
@@ -73,7 +82,7 @@ class Handlers:
         )
         return (
             f"{network}\n\n- Model: **{s.model_summary()}**\n"
-            f"- Configuration: `{s.describe()}`\n"
+            f"- Configuration: `{s.describe_public(self.access.embedded_ehr)}`\n"
             f"- Thinking by default: {'on' if s.thinking else 'off'} "
             f"({s.thinking_delimiters()} delimiters, at least {s.thinking_min_tokens} tokens)\n"
             f"- Upload limit: {s.max_image_bytes / 1e6:.0f} MB per image\n\n"
@@ -87,11 +96,25 @@ class Handlers:
         session.thinking, session.thinking_budget = bool(enabled), int(budget)
 
     def set_clinician(self, name: str, session: SessionState) -> None:
-        """Who this session's approvals are recorded as (blank: the server's default)."""
+        """Who this session's approvals are recorded as in open demo mode (blank: the default)."""
         session.clinician_name = (name or "").strip()
 
-    def approver(self, session: SessionState) -> str:
+    def approver(self, session: SessionState, request: gr.Request | None = None) -> str:
+        """The signed-in user; only in open demo mode a typed (unverified) name."""
+        if not self.access.open:
+            user = _user(request)
+            assert user is not None  # Gradio refuses unauthenticated calls in these modes
+            return user
         return session.clinician_name or self.settings.clinician_name
+
+    def owns(self, session: SessionState, request: gr.Request | None) -> bool:
+        """The caller may see and act in this session (see ``SessionState.claim``)."""
+        return session.claim(None if self.access.open else _user(request))
+
+    def signed_in(self, request: gr.Request) -> str:
+        if self.access.open:
+            return ""
+        return f"Signed in as **{_user(request)}**; approvals are recorded under this name."
 
     # ── chat ──
 
@@ -109,6 +132,9 @@ class Handlers:
         self, message: Any, session: SessionState, request: gr.Request | None
     ) -> AsyncIterator:
         keep = gr.update()
+        if not self.owns(session, request):
+            yield [], keep, _error(FOREIGN)
+            return
         if session.busy:
             yield session.history, keep, _error(BUSY)
             return
@@ -135,8 +161,7 @@ class Handlers:
         if agent is None:
             yield session.history, keep, _error(BACKEND_DOWN)
             return
-        session_hash = request.session_hash if request is not None else None
-        async for history in user_turn(session, agent, submission, session_hash):
+        async for history in user_turn(session, agent, submission):
             yield history, cleared, hidden
 
     async def _agent(self) -> TurnRunner | None:
@@ -148,7 +173,14 @@ class Handlers:
 
     # ── approval ──
 
-    async def approve(self, session: SessionState, *values: str) -> AsyncIterator:
+    async def approve(
+        self, session: SessionState, key: str, request: gr.Request, *values: str
+    ) -> AsyncIterator:
+        """Approve the card the clinician saw (``key``), after any edits in ``values``."""
+        refusal = self._refusal(session, key, request)
+        if refusal:
+            yield refusal
+            return
         state = session.approval
         if state.open:
             changes = dict(zip(_editable(state.args), values, strict=False))
@@ -156,43 +188,87 @@ class Handlers:
         if state.error:
             yield session.history, f"⚠️ {state.error}"
             return
-        async for out in self._decide(session, "approve", None):
+        if state.open and patient_changed(state):
+            yield session.history, f"⚠️ {await self._new_patient(session)}"
+            return
+        async for out in self._decide(session, "approve", None, request):
             yield out
 
-    async def reject(self, session: SessionState, reason: str) -> AsyncIterator:
-        async for out in self._decide(session, "reject", reason.strip() or None):
+    async def reject(
+        self, session: SessionState, key: str, request: gr.Request, reason: str
+    ) -> AsyncIterator:
+        refusal = self._refusal(session, key, request)
+        if refusal:
+            yield refusal
+            return
+        async for out in self._decide(session, "reject", reason.strip() or None, request):
             yield out
+
+    def _refusal(
+        self, session: SessionState, key: str, request: gr.Request | None
+    ) -> tuple[Any, str] | None:
+        """Decisions only from the session's owner, and only on the card they were shown."""
+        if not self.owns(session, request):
+            return [], f"⚠️ {FOREIGN}"
+        state = session.approval
+        if state.open and state.request is not None and key != state.request.idempotency_key:
+            log.warning("refused a decision on a replaced proposal")
+            session.approval = replace(state, notice=STALE)
+            return session.history, f"⚠️ {STALE}"
+        return None
+
+    async def _new_patient(self, session: SessionState) -> str:
+        """Name the edited patient on the card; only then may Approve write to them."""
+        state = session.approval
+        found = await self._card_patient(state.args)
+        patient_id = state.args["patient_id"]
+        if found is None:
+            notice = (
+                f"There is no patient with id {patient_id} in the record; "
+                "correct the patient id. Nothing was written."
+            )
+            session.approval = replace(state, notice=notice)
+            return notice
+        born = f", born {found.birth_date}" if found.birth_date else ""
+        notice = (
+            f"The patient is now {found.name}{born} ({found.id}). Check the card, "
+            "then press Approve again. Nothing was written."
+        )
+        session.approval = show_patient(state, notice)
+        return notice
 
     async def _decide(
-        self, session: SessionState, action: Any, reason: str | None
+        self, session: SessionState, action: Any, reason: str | None, request: gr.Request | None
     ) -> AsyncIterator:
         agent = await self._agent()
         if agent is None:
             yield session.history, f"⚠️ {BACKEND_DOWN}"
             return
-        async for history in decide(
-            session, agent, action, reason, approved_by=self.approver(session)
-        ):
+        approver = self.approver(session, request)
+        async for history in decide(session, agent, action, reason, approved_by=approver):
             yield history, ""
 
     def open_editor(self) -> Any:
         return gr.Column(visible=True)
 
-    async def panels(self, session: SessionState) -> list[Any]:
+    async def panels(self, session: SessionState, request: gr.Request) -> list[Any]:
         """Follow-ups, the attachment note and the approval card, redrawn after each event."""
-        ups = session.follow_ups
+        owned = self.owns(session, request)
+        ups = session.follow_ups if owned else []
         picker = gr.update() if session.attached else gr.update(value=None)
-        out: list[Any] = [_attachment_note(session), picker, gr.Row(visible=bool(ups))]
+        note = _attachment_note(session) if owned else ""
+        out: list[Any] = [note, picker, gr.Row(visible=bool(ups))]
         out += [
             gr.Button(value=ups[i], visible=True) if i < len(ups) else gr.Button(visible=False)
             for i in range(3)
         ]
         state = session.approval
-        if not state.open or state.request is None:
+        if not state.open or state.request is None or not owned:
             return (
                 out
                 + [gr.Group(visible=False), gr.update(), "", gr.Column(visible=False)]
                 + [gr.Textbox(visible=False)] * MAX_FIELDS
+                + [""]
             )
         labels = field_labels(state.request.tool)
         keys = _editable(state.args)
@@ -201,8 +277,8 @@ class Handlers:
             approval_card(
                 state.request, state.args, state.edited, await self._card_patient(state.args)
             ),
-            f"⚠️ {state.error}" if state.error else "",
-            gr.Column(visible=bool(state.error)),
+            f"⚠️ {state.error or state.notice}" if state.error or state.notice else "",
+            gr.Column(visible=bool(state.error or state.notice)),  # keep the editor open
         ]
         out += [
             gr.Textbox(
@@ -212,7 +288,7 @@ class Handlers:
             else gr.Textbox(visible=False)
             for i in range(MAX_FIELDS)
         ]
-        return out
+        return [*out, state.request.idempotency_key]
 
     async def _card_patient(self, args: dict[str, Any]) -> PatientMatch | None:
         patient_id = args.get("patient_id")
@@ -239,9 +315,11 @@ class Handlers:
         ), f"{len(found)} match(es); pick one and press **Use this patient**."
 
     async def select_patient(
-        self, patient_id: str | None, session: SessionState
+        self, patient_id: str | None, session: SessionState, request: gr.Request | None = None
     ) -> tuple[str, str, Any, str]:
         keep = gr.update()
+        if not self.owns(session, request):
+            return "", f"⚠️ {FOREIGN}", keep, keep
         if not patient_id or self._patients is None:
             return _banner(session), "Pick a patient from the matches first.", keep, keep
         if not is_fhir_id(patient_id):
@@ -284,7 +362,11 @@ class Handlers:
         session.attached = Attachment(image=image, image_path=str(shown), label=label)
         return _attachment_note(session)
 
-    def clear_patient(self, session: SessionState) -> tuple[str, str, Any, Any, str]:
+    def clear_patient(
+        self, session: SessionState, request: gr.Request | None = None
+    ) -> tuple[str, str, Any, Any, str]:
+        if not self.owns(session, request):
+            return "", f"⚠️ {FOREIGN}", gr.update(), gr.update(), ""
         session.patient_id, session.patient_name = None, ""
         session.patient_cleared = True
         session.attached, session.image_labels = None, {}
@@ -295,6 +377,10 @@ class Handlers:
             _image_picker([], "Select a patient to see their stored images."),
             "",
         )
+
+
+def _user(request: gr.Request | None) -> str | None:
+    return getattr(request, "username", None) or None
 
 
 def _banner(session: SessionState) -> str:

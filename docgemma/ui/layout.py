@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from docgemma.auth import OPEN_BANNER
 from docgemma.config import Settings
 from docgemma.ui.handlers import MAX_FIELDS, Handlers
 from docgemma.ui.session import new_session
@@ -31,7 +32,9 @@ CSS = """
 
 
 def build_blocks(handlers: Handlers, settings: Settings) -> gr.Blocks:
-    with gr.Blocks(title="DocGemma") as demo:
+    # Gradio's own copies of uploads (its cache folder) follow the same retention.
+    age = max(int(settings.upload_retention_hours * 3600), 60)
+    with gr.Blocks(title="DocGemma", delete_cache=(min(age, 3600), age)) as demo:
         session = gr.State(new_session)
         gr.Markdown(
             "## DocGemma — clinical decision support\n"
@@ -39,12 +42,14 @@ def build_blocks(handlers: Handlers, settings: Settings) -> gr.Blocks:
             "approved by you. "
             "Not a substitute for clinical judgement."
         )
+        if handlers.access.open:
+            gr.Markdown(OPEN_BANNER, elem_id="demo-banner")
         with gr.Tabs(), gr.Tab("Clinician assistant", id="clinician"):
-            _clinician_tab(handlers, settings, session)
+            _clinician_tab(handlers, settings, session, demo)
     return demo
 
 
-def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
+def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.Blocks) -> None:
     with gr.Row():
         with gr.Column(scale=3):
             chatbot = gr.Chatbot(label="Conversation", height=560, elem_id="chat", buttons=["copy"])
@@ -56,6 +61,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
                         for i in range(MAX_FIELDS)
                     ]
                 card_error = gr.Markdown(elem_id="approval-error")
+                shown_key = gr.Textbox(visible=False, elem_id="approval-key")
                 reason = gr.Textbox(
                     label="Reason (optional, for Reject)", max_lines=1, elem_id="reject-reason"
                 )
@@ -78,12 +84,17 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
             with gr.Row():
                 examples = [gr.Button(q, size="sm", elem_classes=["example"]) for q in EXAMPLES]
         with gr.Column(scale=2):
-            clinician = gr.Textbox(
-                label="Your name (recorded with approvals)",
-                value=settings.clinician_name,
-                max_lines=1,
-                elem_id="clinician-name",
-            )
+            if h.access.open:
+                clinician = gr.Textbox(
+                    label="Your name (demo mode: recorded with approvals, not verified)",
+                    value=settings.clinician_name,
+                    max_lines=1,
+                    elem_id="clinician-name",
+                )
+                clinician.change(h.set_clinician, [clinician, session], None, queue=False)
+            else:
+                who = gr.Markdown(elem_id="signed-in")
+                demo.load(h.signed_in, None, who)
             with gr.Accordion("Patient", open=True):
                 banner = gr.Markdown("No active patient.", elem_id="active-patient")
                 with gr.Row():
@@ -123,17 +134,18 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
                 )
 
     panels = [attach_note, images, follow_row, *follow, card, card_md, card_error, edit_box]
-    panels += fields
+    panels += [*fields, shown_key]
     turn_out = [chatbot, msg, input_error]
     agent = {"concurrency_id": "agent", "concurrency_limit": 1}
 
     msg.submit(h.submit, [msg, session], turn_out, **agent).then(h.panels, session, panels)
     for button in (*follow, *examples):
         button.click(h.ask, [button, session], turn_out, **agent).then(h.panels, session, panels)
-    approve.click(h.approve, [session, *fields], [chatbot, card_error], **agent).then(
+    decided = [chatbot, card_error]
+    approve.click(h.approve, [session, shown_key, *fields], decided, **agent).then(
         h.panels, session, panels
     )
-    reject.click(h.reject, [session, reason], [chatbot, card_error], **agent).then(
+    reject.click(h.reject, [session, shown_key, reason], decided, **agent).then(
         h.panels, session, panels
     )
     edit.click(h.open_editor, None, edit_box)
@@ -146,4 +158,3 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
     use.click(h.select_patient, [picks, session], [banner, chart, images, attach_note])
     clear.click(h.clear_patient, [session], [banner, chart, picks, images, attach_note])
     images.input(h.pick_image, [images, session], attach_note)
-    clinician.change(h.set_clinician, [clinician, session], None, queue=False)

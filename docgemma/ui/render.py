@@ -84,8 +84,10 @@ def approval_card(
         if v not in (None, "")
     )
     note = " *(edited)*" if edited else ""
+    summary = f"{request.summary} *(as first proposed; the table has your edits)*"
     return (
-        f"### Approval needed: {request.tool_label}{note}\n\n{untrusted.plain(request.summary)}\n\n"
+        f"### Approval needed: {request.tool_label}{note}\n\n"
+        f"{untrusted.plain(summary) if edited else untrusted.plain(request.summary)}\n\n"
         f"| Field | Value |\n|---|---|\n{rows}\n\n"
         "Nothing is written to the record until you press **Approve**."
     )

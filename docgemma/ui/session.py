@@ -1,13 +1,17 @@
 """Per-browser-session state, and the agent contract the UI is written against.
 
-Gradio deep-copies a ``gr.State`` default for every session, so the thread id is
-created lazily from the session hash plus a random suffix: two tabs never share a
-conversation. The history lives here (server side) and the chatbot only displays it.
+Gradio deep-copies a ``gr.State`` default for every session. The thread id is a
+random secret made on first use and never derived from anything a client sends or
+can read: Gradio takes any session hash a client presents, so a thread id built from
+it (and shown in a Provenance) once let a stranger continue someone's conversation.
+A session also belongs to the user who first used it; another signed-in user who
+presents its hash is refused. The history lives here (server side); the chatbot only
+displays it.
 """
 
 from __future__ import annotations
 
-import uuid
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -68,6 +72,9 @@ class SessionState:
     """A stored patient image picked for the next message."""
     image_labels: dict[str, str] = field(default_factory=dict)
     """The active patient's stored images offered in the picker, id → label."""
+    owner: str | None = None
+    """The signed-in user this session belongs to (None in open demo mode)."""
+    claimed: bool = False
 
     def patient_for_turn(self) -> str | None:
         """The selection to send with a turn: an id, ``""`` once after Clear, else None."""
@@ -78,10 +85,16 @@ class SessionState:
             return ""
         return None
 
-    def thread(self, session_hash: str | None) -> str:
+    def thread(self) -> str:
         if not self.thread_id:
-            self.thread_id = f"{session_hash or 'local'}-{uuid.uuid4().hex[:8]}"
+            self.thread_id = secrets.token_urlsafe(32)
         return self.thread_id
+
+    def claim(self, user: str | None) -> bool:
+        """True when ``user`` may act in this session: its first user, and only them."""
+        if not self.claimed:
+            self.owner, self.claimed = user, True
+        return self.owner == user
 
     def next_turn_id(self) -> str:
         self.turns += 1

@@ -30,11 +30,10 @@ async def user_turn(
     session: SessionState,
     agent: TurnRunner,
     submission: Submission,
-    session_hash: str | None = None,
     clock: Clock = time.monotonic,
 ) -> AsyncIterator[History]:
     """Ask the agent; the user's message (and image) go into the history first."""
-    thread = session.thread(session_hash)
+    thread = session.thread()
     session.history.extend(user_messages(submission))
     session.follow_ups = []
     items = agent.run_turn(

@@ -7,7 +7,7 @@ import pytest
 from docgemma.agent.approval import idempotency_key
 from docgemma.agent.events import ApprovalRequested, ToolCalled
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
-from docgemma.agent.service import NOTHING_PENDING, Agent, sqlite_checkpointer
+from docgemma.agent.service import NOTHING_PENDING, STALE_DECISION, Agent, sqlite_checkpointer
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
 
@@ -62,6 +62,22 @@ async def test_approve_writes_once_with_approver_and_idempotency_key(make_agent,
     )
     assert result.pending_approval is None and result.final_response == "Metformin 500 mg ordered."
     assert result.model_calls == 5  # same turn: 3 before the pause + classification + synthesis
+
+
+async def test_a_decision_for_another_proposal_is_refused(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [*proposal_replies(), quality("success_rich"), "Metformin 500 mg ordered."]
+    )
+    agent = make_agent(llm)
+    pending = (await propose(agent, tools)).pending_approval
+    stale = ApprovalDecision(action="approve", idempotency_key="an-earlier-proposal")
+    _, result = await resume(agent, stale)
+    assert tools.calls_to("prescribe_medication") == []
+    assert result.final_response == STALE_DECISION.format(summary=pending.summary)
+    assert result.pending_approval == pending  # still waiting for a decision on it
+    signed = ApprovalDecision(action="approve", idempotency_key=pending.idempotency_key)
+    await resume(agent, signed)
+    assert len(tools.calls_to("prescribe_medication")) == 1
 
 
 async def test_edit_then_approve_writes_the_edited_arguments(make_agent, tools) -> None:

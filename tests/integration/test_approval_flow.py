@@ -15,6 +15,7 @@ from docgemma.agent.approval import idempotency_key
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.service import NOTHING_PENDING
 from docgemma.config import Settings
+from docgemma.ehr.builders import session_reference
 from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM, SESSION_SYSTEM
 from docgemma.llm.scripted import ScriptedBackend
 
@@ -90,7 +91,7 @@ def the_one_write(writes: Writes, dose: str, approver: str, key: str, thread: st
     verifier = [a for a in provenance["agent"] if a["type"]["coding"][0]["code"] == "verifier"]
     assert [a["who"]["display"] for a in verifier] == [approver]
     identifiers = [e["what"]["identifier"] for e in provenance["entity"]]
-    assert {"system": SESSION_SYSTEM, "value": thread} in identifiers
+    assert {"system": SESSION_SYSTEM, "value": session_reference(thread)} in identifiers
     assert {"system": IDEMPOTENCY_SYSTEM, "value": key} in identifiers
 
 

@@ -1,17 +1,53 @@
-"""The security tests attack the real app and server; they reuse the UI tests' live-app helpers."""
+"""The live app for the attack tests: real HTTP on 127.0.0.1, the real agent and EHR.
+
+The model is scripted (these tests are about who may do what, not about answers);
+everything else is what ``make app`` runs: the Gradio page, the agent with its SQLite
+memory, the write tools and the embedded FHIR server behind the access policy. The
+input attacks (uploads, images, markdown) use the UI tests' agent double instead.
+"""
 
 from __future__ import annotations
 
 import sys
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))  # the shared live_app helper
 
-from live_app import running_app  # noqa: E402 (found through the path set just above)
+from live_app import running_app  # noqa: E402
 from ui_fakes import FakeAgent  # noqa: E402
+
+from docgemma.agent import factory  # noqa: E402
+from docgemma.auth import hash_password  # noqa: E402
+from docgemma.llm.scripted import ScriptedBackend  # noqa: E402
+from docgemma.ui.handlers import MAX_FIELDS  # noqa: E402
+
+PATIENT = "abc-123"
+METFORMIN = {
+    "patient_id": PATIENT,
+    "medication_name": "metformin",
+    "dosage": "500 mg",
+    "frequency": "twice daily",
+}
+PASSWORDS = {"dr.lee": "correct horse 1", "mallory": "battery staple 2"}
+
+
+def proposal(args: dict[str, Any]) -> list[Any]:
+    """The model's three answers that make the agent propose ``args`` as a prescription."""
+    return [
+        {"intent": "TOOL_NEEDED", "task_summary": "prescribe", "suggested_tool": None},
+        {"tool_name": "prescribe_medication"},
+        args,
+    ]
+
+
+def after_write(text: str = "The order was saved.") -> list[Any]:
+    return [{"quality": "success_rich", "brief_summary": "order created"}, text]
 
 
 @pytest.fixture(scope="module")
@@ -32,3 +68,92 @@ def live_app_with(tmp_path_factory, agent):
             )
 
         yield start
+
+
+@pytest.fixture
+def user_hashes() -> dict[str, str]:
+    return {name: hash_password(password) for name, password in PASSWORDS.items()}
+
+
+@pytest.fixture
+def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
+    """``with live(llm, **settings) as url``: the whole app on a free port."""
+
+    @contextmanager
+    def start(llm: ScriptedBackend, **overrides: Any) -> Iterator[str]:
+        monkeypatch.setattr(factory, "create_backend", lambda _settings: llm)
+        overrides = {"literature_index_size": 10, **overrides}  # a small start-up index
+        with running_app(
+            tmp_path / "var", agent_factory=factory.build_agent, backend="scripted", **overrides
+        ) as url:
+            yield url
+
+    return start
+
+
+def fhir_search(
+    url: str, resource_type: str, auth: tuple[str, str] | None = None, **params: str
+) -> list[dict[str, Any]]:
+    """What the record holds, read over HTTP (from loopback, or signed in as ``auth``)."""
+    reply = httpx.get(
+        f"{url}/fhir/{resource_type}", params={**params, "_count": "200"}, auth=auth, timeout=30
+    )
+    reply.raise_for_status()
+    return [e["resource"] for e in reply.json().get("entry", [])]
+
+
+class Page:
+    """One browser session spoken over Gradio's HTTP API, as the page's JavaScript does.
+
+    ``session_hash`` forges the session a request claims to belong to: Gradio takes
+    whatever hash a client sends.
+    """
+
+    def __init__(
+        self, url: str, auth: tuple[str, str] | None = None, session_hash: str | None = None
+    ) -> None:
+        from gradio_client import Client
+
+        self.client = Client(url, auth=auth, verbose=False)
+        if session_hash is not None:
+            self.client.session_hash = session_hash
+
+    @property
+    def session_hash(self) -> str:
+        return self.client.session_hash
+
+    def say(self, text: str) -> list[dict[str, Any]]:
+        history, _box, _error = self.client.predict({"text": text, "files": []}, api_name="/submit")
+        return history
+
+    def card(self) -> Card:
+        """The approval card as the page would redraw it now."""
+        out = self.client.predict(api_name="/panels")
+        fields = [f.get("value") if isinstance(f, dict) else f for f in out[-7:-1]]
+        return Card(markdown=_text(out[-9]), error=_text(out[-8]), fields=fields, key=out[-1])
+
+    def approve(self, key: str, fields: list[Any]) -> tuple[list[dict[str, Any]], str]:
+        values = [("" if v is None else str(v)) for v in fields]
+        values += [""] * (MAX_FIELDS - len(values))  # the card's unused boxes
+        return self.client.predict(key, *values, api_name="/approve")
+
+    def reject(self, key: str, reason: str = "") -> tuple[list[dict[str, Any]], str]:
+        return self.client.predict(key, reason, api_name="/reject")
+
+
+class Card:
+    def __init__(self, markdown: str, error: str, fields: list[Any], key: str) -> None:
+        self.markdown, self.error, self.fields, self.key = markdown, error, fields, key
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, dict):
+        value = value.get("value")
+    return value or ""
+
+
+def texts(history: list[dict[str, Any]]) -> str:
+    """Everything a history shows, as one string (to look for leaked content)."""
+    import json
+
+    return json.dumps(history)

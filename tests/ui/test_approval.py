@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from ui_fakes import PRESCRIPTION
 
-from docgemma.ui.approval import ApprovalState, Phase, edit, field_labels, propose, settle, submit
+from docgemma.ui.approval import (
+    ApprovalState,
+    Phase,
+    edit,
+    field_labels,
+    patient_changed,
+    propose,
+    settle,
+    show_patient,
+    submit,
+)
 
 
 def proposed() -> ApprovalState:
@@ -84,3 +94,22 @@ def test_field_labels_come_from_the_tool_arguments():
     labels = field_labels("prescribe_medication")
     assert labels["medication_name"] == "Medication name" and "frequency" in labels
     assert field_labels("no_such_tool") == {}
+
+
+def test_every_decision_carries_the_proposals_key():
+    _, approved = submit(proposed(), "approve")
+    _, rejected = submit(proposed(), "reject", "no")
+    assert approved.idempotency_key == rejected.idempotency_key == PRESCRIPTION.idempotency_key
+
+
+def test_a_changed_patient_must_be_shown_before_approve():
+    state = edit(proposed(), {"patient_id": "p2"})
+    assert patient_changed(state)
+    blocked, decision = submit(state, "approve")
+    assert decision is None and blocked is state  # not approvable yet
+    _, rejected = submit(state, "reject")
+    assert rejected is not None  # rejecting needs no second look
+    shown = show_patient(state, "The patient is now Jo Roe")
+    assert not patient_changed(shown) and shown.notice == "The patient is now Jo Roe"
+    _, decision = submit(shown, "approve")
+    assert decision.action == "edit" and decision.args["patient_id"] == "p2"

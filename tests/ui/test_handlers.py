@@ -53,7 +53,7 @@ def proposing_agent() -> FakeAgent:
 async def test_the_card_names_the_patient_from_the_record(tmp_path):
     h = handlers(tmp_path, proposing_agent(), Directory())
     session = await proposed(h)
-    card = (await h.panels(session))[7]
+    card = (await h.panels(session, None))[7]
     assert "**Jane Doe**, born 1980-02-03 (`p1`)" in card
 
 
@@ -62,12 +62,12 @@ async def test_the_clinician_name_is_recorded_with_the_decision(tmp_path):
     h = handlers(tmp_path, agent, clinician_name="Dr Default")
     session = await proposed(h)
     h.set_clinician("  Dr Ada Lovelace ", session)
-    await collect(h.approve(session))
+    await collect(h.approve(session, session.approval.request.idempotency_key, None))
     assert agent.decisions[-1].approved_by == "Dr Ada Lovelace"
 
     session = await proposed(h)
     h.set_clinician("", session)  # blank: the server's setting
-    await collect(h.reject(session, "not now"))
+    await collect(h.reject(session, session.approval.request.idempotency_key, None, "not now"))
     assert agent.decisions[-1].approved_by == "Dr Default"
 
 
