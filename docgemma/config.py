@@ -117,6 +117,16 @@ class Settings(BaseSettings):
         1000,
         description="PubMedQA abstracts in the offline literature index (built once, on first use)",
     )
+    chroma_url: str | None = Field(
+        None,
+        description="Chroma server for the knowledge base, e.g. http://chroma:8000; "
+        "default: a persistent store in <data_dir>/chroma",
+    )
+    kb_corpus_dir: Path | None = Field(
+        None,
+        description="Folder of knowledge-base condition pages (.md/.html); default: pages "
+        "ingested into <data_dir>/kb/pages, else the demonstration corpus in data/kb/pages",
+    )
 
     # ── app ──
     host: str = Field(

@@ -1,0 +1,31 @@
+"""Prompts of the model-assisted retrieval steps (seed 001), as named templates."""
+
+from __future__ import annotations
+
+CLASSIFY_CATEGORY = (
+    "You sort health questions into topics of a knowledge base of condition pages.\n"
+    "Topics:\n{choices}\n\n"
+    "Question: {query}\n"
+    "Choose the one topic the question is most about."
+)
+
+CLASSIFY_SUBCATEGORY = (
+    "The health question below is about {category}. Its sub-topics:\n{choices}\n\n"
+    "Question: {query}\n"
+    "Choose the one sub-topic the question is most about."
+)
+
+FILTER_CANDIDATES = (
+    "A knowledge-base search for the health question below found these condition pages:\n"
+    "{choices}\n\n"
+    "Question: {query}\n"
+    "List the ids of the pages that could explain or answer the question, most likely first."
+)
+
+REWRITE_QUERY = (
+    "A search of condition pages found nothing relevant for the text below.\n"
+    "Text: {query}\n"
+    "{tried}"
+    "Rewrite it as a short search query naming the main symptoms or condition in plain "
+    "medical words (for example: 'burning pain when passing urine, needing to pee often')."
+)

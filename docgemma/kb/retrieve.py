@@ -1,0 +1,167 @@
+"""Model-assisted retrieval (seed 001): topic classification, filtering and query rewriting.
+
+The model classifies and code decides. The model picks the query's category and
+sub-category (constrained to the known ones in the role's scope) and, when more than
+``FILTER_ABOVE`` pages are candidates, which of them are relevant (constrained to
+their ids). Whether anything is relevant, and whether to rewrite and try again, is
+decided by code from the similarity scores, with at most ``MAX_ATTEMPTS`` passes.
+A model failure never loses the search: that step falls back and says so in the notes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from docgemma.kb import prompts
+from docgemma.kb.models import Attempt, KBHit, Retrieval
+from docgemma.kb.topics import Role, categories_for, load_topics
+from docgemma.llm.errors import LLMError
+from docgemma.llm.types import Message
+
+if TYPE_CHECKING:
+    from docgemma.kb.store import KnowledgeBase
+
+log = logging.getLogger(__name__)
+
+RELEVANCE_THRESHOLD = 0.35
+"""A page whose best section scores below this cosine similarity is not relevant."""
+MAX_ATTEMPTS = 2
+FILTER_ABOVE = 3
+"""With this many candidates or fewer, all are kept without asking the model."""
+TEMPERATURE = 0.0  # operational decisions: classification and filtering are deterministic
+
+
+class SearchQuery(BaseModel):
+    query: str = Field(min_length=1, max_length=160, description="Short search query")
+
+
+@lru_cache(maxsize=64)
+def choice_model(name: str, field: str, values: tuple[str, ...]) -> type[BaseModel]:
+    """A one-field schema whose value must be one of ``values`` (built once per set)."""
+    return create_model(name, **{field: (Literal[values], ...)})
+
+
+@lru_cache(maxsize=64)
+def selection_model(ids: tuple[str, ...]) -> type[BaseModel]:
+    item: Any = Literal[ids]
+    return create_model(
+        "KBSelection", page_ids=(list[item], Field(min_length=1, max_length=len(ids)))
+    )
+
+
+async def _ask(llm: Any, prompt: str, schema: type[BaseModel]) -> BaseModel:
+    generation = await llm.structured(
+        [Message(role="user", content=prompt)], schema, temperature=TEMPERATURE
+    )
+    return generation.value
+
+
+async def classify_topic(
+    llm: Any, query: str, role: Role | None, notes: list[str]
+) -> tuple[str | None, str | None]:
+    """The model's category and sub-category for ``query``, within the role's scope."""
+    topics = load_topics()
+    allowed = categories_for(role, topics)
+    try:
+        if len(allowed) == 1:
+            category = allowed[0]
+        else:
+            lines = "\n".join(f"- {c}: {topics[c].label}" for c in allowed)
+            schema = choice_model("KBCategory", "category", tuple(allowed))
+            answer = await _ask(
+                llm, prompts.CLASSIFY_CATEGORY.format(choices=lines, query=query), schema
+            )
+            category = answer.category  # type: ignore[attr-defined]
+        subs = topics[category].subcategories
+        if len(subs) == 1:
+            return category, next(iter(subs))
+        lines = "\n".join(f"- {key}: {label}" for key, label in subs.items())
+        schema = choice_model("KBSubcategory", "subcategory", tuple(subs))
+        prompt = prompts.CLASSIFY_SUBCATEGORY.format(
+            category=topics[category].label, choices=lines, query=query
+        )
+        answer = await _ask(llm, prompt, schema)
+        return category, answer.subcategory  # type: ignore[attr-defined]
+    except LLMError as exc:
+        log.warning("topic classification failed: %s", exc)
+        notes.append("topic classification unavailable; searched without a topic filter")
+        return None, None
+
+
+def merge(*results: list[KBHit]) -> list[KBHit]:
+    """One hit per page (its best score), best first; ties broken by page id."""
+    best: dict[str, KBHit] = {}
+    for hits in results:
+        for hit in hits:
+            if hit.page_id not in best or hit.score > best[hit.page_id].score:
+                best[hit.page_id] = hit
+    return sorted(best.values(), key=lambda h: (-h.score, h.page_id))
+
+
+async def filter_candidates(
+    llm: Any, query: str, candidates: list[KBHit], notes: list[str]
+) -> list[KBHit]:
+    """The candidates the model keeps, in score order; all of them if the model fails."""
+    if len(candidates) <= FILTER_ABOVE:
+        return candidates
+    ids = tuple(h.page_id for h in candidates)
+    lines = "\n".join(f"- {h.page_id}: {h.title} ({h.content[:160]})" for h in candidates)
+    try:
+        answer = await _ask(
+            llm, prompts.FILTER_CANDIDATES.format(choices=lines, query=query), selection_model(ids)
+        )
+    except LLMError as exc:
+        log.warning("candidate filtering failed: %s", exc)
+        notes.append("candidate filtering unavailable; kept every relevant page")
+        return candidates
+    kept = set(answer.page_ids)  # type: ignore[attr-defined]
+    return [h for h in candidates if h.page_id in kept]
+
+
+async def rewrite_query(llm: Any, query: str, tried: list[str], notes: list[str]) -> str | None:
+    previous = "".join(f"Already tried: {t}\n" for t in tried)
+    try:
+        answer = await _ask(
+            llm, prompts.REWRITE_QUERY.format(query=query, tried=previous), SearchQuery
+        )
+    except LLMError as exc:
+        log.warning("query rewriting failed: %s", exc)
+        notes.append("query rewriting unavailable; no further attempt")
+        return None
+    rewritten = " ".join(answer.query.split())  # type: ignore[attr-defined]
+    return rewritten if rewritten and rewritten not in tried else None
+
+
+async def retrieve(
+    kb: KnowledgeBase, query: str, *, llm: Any, role: Role | None = None, k: int = 5
+) -> Retrieval:
+    """Seed 001's retrieval: classify, search with and without the sub-category, filter, retry."""
+    query = " ".join(query.split())
+    attempts: list[Attempt] = []
+    search_query: str | None = query
+    while search_query and len(attempts) < MAX_ATTEMPTS:
+        attempt = Attempt(query=search_query, rewritten=bool(attempts))
+        attempts.append(attempt)
+        category, sub = await classify_topic(llm, search_query, role, attempt.notes)
+        attempt.category, attempt.subcategory = category, sub
+        narrow: list[KBHit] = []
+        if category is not None:
+            narrow = await asyncio.to_thread(
+                kb.search, search_query, role=role, k=k, category=category, subcategory=sub
+            )
+        broad = await asyncio.to_thread(kb.search, search_query, role=role, k=k)
+        candidates = [h for h in merge(narrow, broad) if h.score >= RELEVANCE_THRESHOLD][:k]
+        attempt.candidates = [h.page_id for h in candidates]
+        if candidates:
+            kept = await filter_candidates(llm, query, candidates, attempt.notes)
+            attempt.selected = [h.page_id for h in kept]
+            return Retrieval(query=query, hits=kept, attempts=attempts, found=True)
+        if len(attempts) < MAX_ATTEMPTS:
+            tried = [a.query for a in attempts]
+            search_query = await rewrite_query(llm, query, tried, attempt.notes)
+    return Retrieval(query=query, hits=[], attempts=attempts, found=False)
