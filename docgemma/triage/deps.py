@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from docgemma.config import Settings
+from docgemma.kb import Role
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.triage.knowledge import KnowledgeSearch, LiteratureSearch
@@ -18,7 +19,8 @@ class TriageDeps:
     literature: LiteratureSearch | None = None
     thinking: ThinkingConfig | None = None
     """Budget-forced reasoning before the prediction; None: predict directly."""
-    role: str | None = "patient"
+    role: Role | None = Role.PATIENT
+    """Scopes the categories searched (seed 001)."""
     k: int = 5
     page_chars: int = 600
     """Characters of each page shown to the model (small models have small contexts)."""

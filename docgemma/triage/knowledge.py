@@ -25,15 +25,23 @@ class PageHit(Protocol):
     source: str
 
 
+class AttemptLike(Protocol):
+    query: str
+
+
 class RetrievalLike(Protocol):
+    """``docgemma.kb.Retrieval``: the hits, one record per search attempt, and whether any
+    page passed the knowledge base's relevance threshold."""
+
     hits: Sequence[PageHit]
-    attempts: int
+    attempts: Sequence[AttemptLike]
+    found: bool
 
 
 class KnowledgeSearch(Protocol):
-    def retrieve(
-        self, query: str, *, llm: LLMBackend, role: str | None = None, k: int = 5
-    ) -> Any:
+    async def retrieve(
+        self, query: str, *, llm: LLMBackend, role: Any = None, k: int = 5
+    ) -> RetrievalLike:
         """Search with topic classification and query rewriting; returns a ``RetrievalLike``."""
 
 

@@ -18,9 +18,9 @@ from docgemma.triage.schemas import RouteDecision
 
 
 class PageSeverity(Enum):
-    SELF_CARE = "Self-care"
-    URGENT_PRIMARY_CARE = "See a GP urgently"
-    A_AND_E = "A&E or 999"
+    SELF_CARE = "self_care"
+    URGENT_PRIMARY_CARE = "urgent_primary_care"
+    A_AND_E = "a_and_e"
 
 
 @dataclass
@@ -63,10 +63,15 @@ PAGES = {
 
 
 @dataclass
+class FakeAttempt:
+    query: str
+
+
+@dataclass
 class FakeRetrieval:
     hits: list[Page]
-    attempts: int = 1
-    relevant: bool = True
+    attempts: list[FakeAttempt]
+    found: bool
 
 
 @dataclass
@@ -77,7 +82,7 @@ class FakeKB:
     queries: list[str] = field(default_factory=list)
     fail: Exception | None = None
 
-    def retrieve(self, query: str, *, llm: Any, role: str | None = None, k: int = 5):
+    async def retrieve(self, query: str, *, llm: Any, role: Any = None, k: int = 5):
         self.queries.append(query)
         if self.fail is not None:
             raise self.fail
@@ -88,7 +93,7 @@ class FakeKB:
             if overlap:
                 hits.append(Page(**{**page.__dict__, "score": min(1.0, overlap / 5)}))
         hits.sort(key=lambda p: -p.score)
-        return FakeRetrieval(hits[:k], relevant=bool(hits))
+        return FakeRetrieval(hits[:k], [FakeAttempt(query)], found=bool(hits))
 
 
 def fake_literature(query: str, k: int) -> list[LiteratureHit]:
