@@ -28,6 +28,7 @@ from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
 from docgemma.ui.patients import EHRPatients
 from docgemma.ui.session import TurnRunner
+from docgemma.ui.triage_tab import TriageFactory, TriageHandlers, TriageSlot, shared_model_triage
 
 log = logging.getLogger("docgemma.app")
 AgentFactory = Callable[[Settings, EHRClient], TurnRunner | Awaitable[TurnRunner]]
@@ -60,9 +61,11 @@ def _local_url(settings: Settings) -> str:
 
 
 def create_app(
-    settings: Settings | None = None, agent_factory: AgentFactory = build_agent
+    settings: Settings | None = None,
+    agent_factory: AgentFactory = build_agent,
+    triage_factory: TriageFactory = shared_model_triage,
 ) -> FastAPI:
-    """The whole app; ``agent_factory`` lets tests run the same page on another agent."""
+    """The whole app; the factories let tests run the same page on other agents."""
     settings = settings or get_settings()
     log.info("%s", settings.describe())
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -93,7 +96,8 @@ def create_app(
         app.mount("/fhir", fhir_app)
     upload_dir = settings.data_dir / "uploads"
     handlers = Handlers(settings, slot.get, patients, upload_dir)
-    blocks = build_blocks(handlers, settings)
+    triage = TriageHandlers(TriageSlot(settings, slot.get, triage_factory).get)
+    blocks = build_blocks(handlers, settings, triage)
     return gr.mount_gradio_app(
         app,
         blocks,

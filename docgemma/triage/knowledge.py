@@ -39,6 +39,9 @@ class RetrievalLike(Protocol):
 
 
 class KnowledgeSearch(Protocol):
+    def search(self, query: str, *, role: Any = None, k: int = 5) -> Sequence[PageHit]:
+        """Plain similarity search: no model call, deterministic (blocking)."""
+
     async def retrieve(
         self, query: str, *, llm: LLMBackend, role: Any = None, k: int = 5
     ) -> RetrievalLike:

@@ -12,6 +12,7 @@ import gradio as gr
 from docgemma.config import Settings
 from docgemma.ui.handlers import MAX_FIELDS, Handlers
 from docgemma.ui.session import new_session
+from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
 
 EXAMPLES = (
     "What is hypertension?",
@@ -27,10 +28,12 @@ THINKING_HELP = (
 CSS = """
 #approval-card { border: 2px solid var(--color-accent); border-radius: 8px; padding: 8px; }
 #input-error { color: var(--error-text-color); }
-"""
+""" + TRIAGE_CSS
 
 
-def build_blocks(handlers: Handlers, settings: Settings) -> gr.Blocks:
+def build_blocks(
+    handlers: Handlers, settings: Settings, triage: TriageHandlers | None = None
+) -> gr.Blocks:
     with gr.Blocks(title="DocGemma") as demo:
         session = gr.State(new_session)
         gr.Markdown(
@@ -39,8 +42,11 @@ def build_blocks(handlers: Handlers, settings: Settings) -> gr.Blocks:
             "approved by you. "
             "Not a substitute for clinical judgement."
         )
-        with gr.Tabs(), gr.Tab("Clinician assistant", id="clinician"):
-            _clinician_tab(handlers, settings, session)
+        with gr.Tabs():
+            with gr.Tab("Clinician assistant", id="clinician"):
+                _clinician_tab(handlers, settings, session)
+            if triage is not None:
+                triage_tab(triage)
     return demo
 
 

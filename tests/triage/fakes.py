@@ -86,14 +86,18 @@ class FakeKB:
         self.queries.append(query)
         if self.fail is not None:
             raise self.fail
+        hits = self.search(query, role=role, k=k)
+        return FakeRetrieval(hits, [FakeAttempt(query)], found=bool(hits))
+
+    def search(self, query: str, *, role: Any = None, k: int = 5) -> list[Page]:
         words = set(re.findall(r"[a-z]+", query.lower()))
         hits = []
         for page in self.pages.values():
             overlap = len(words & set(re.findall(r"[a-z]+", page.content.lower())))
             if overlap:
-                hits.append(Page(**{**page.__dict__, "score": min(1.0, overlap / 5)}))
+                hits.append(Page(**{**page.__dict__, "score": min(1.0, overlap / 4)}))
         hits.sort(key=lambda p: -p.score)
-        return FakeRetrieval(hits[:k], [FakeAttempt(query)], found=bool(hits))
+        return hits[:k]
 
 
 def fake_literature(query: str, k: int) -> list[LiteratureHit]:

@@ -176,3 +176,10 @@ async def test_second_turn_sees_the_first_in_its_prompts(make_service):
     assert "Patient: fever and cough" in route_prompts[0]
     history = await service.history("t1")
     assert [m["role"] for m in history] == ["user", "assistant"] * 2
+
+
+async def test_code_searches_a_symptom_the_model_answered_with_small_talk(make_service, kb):
+    service = make_service(route={"action": "reply", "message": "Hello!"})
+    answer, _ = await run(service, "sudden fever, aching body and a dry cough")
+    assert kb.queries == ["sudden fever, aching body and a dry cough"]
+    assert answer.condition == "flu" and "searching instead" in answer.reasoning

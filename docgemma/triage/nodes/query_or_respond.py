@@ -2,14 +2,20 @@
 
 Constrained to ``RouteDecision``. A reply or a question ends the turn here, with the
 message in the history; a search goes on with the model's short query (the patient's
-own words when the model left it empty).
+own words when the model left it empty). Code has the last word on a reply: when the
+message itself matches a condition page above the knowledge base's relevance
+threshold, it is searched anyway — small models answer symptoms with small talk, and
+an untriaged symptom is the costly mistake.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langgraph.runtime import Runtime
+
+from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
 
 from docgemma.triage import llm_calls
 from docgemma.triage.demographics import Demographics
@@ -42,6 +48,14 @@ async def query_or_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> 
     except llm_calls.ModelDown:
         return {"route": "fallback", "fallback": True, "llm_calls": calls}
     reasoning = state.get("reasoning", "") + reason(f"Router decision: {decision.action.value}.")
+    if decision.action is not RouteAction.RETRIEVE:
+        match = await _page_match(deps, state["message"])
+        if match is not None:
+            reasoning += reason(
+                f"The message matches the page {match[0]} ({match[1]:.2f} ≥ "
+                f"{RELEVANCE_THRESHOLD}): searching instead."
+            )
+            decision = RouteDecision(action=RouteAction.RETRIEVE, search_query="")
     if decision.action is RouteAction.RETRIEVE:
         query = " ".join(decision.search_query.split()) or state["message"]
         return {
@@ -67,3 +81,11 @@ async def query_or_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> 
         "reasoning": reasoning,
         "llm_calls": calls,
     }
+
+
+async def _page_match(deps: TriageDeps, message: str) -> tuple[str, float] | None:
+    """The best page for the raw message when it passes the relevance threshold."""
+    hits = await asyncio.to_thread(deps.kb.search, message, role=deps.role, k=1)
+    if hits and hits[0].score >= RELEVANCE_THRESHOLD:
+        return hits[0].page_id, hits[0].score
+    return None
