@@ -6,4 +6,4 @@ configuration, a report beside the seed's MedGemma figures, and plotly figures.
 Run one from the shell with ``python -m experiments run <suite> --backend <name>``.
 """
 
-SUITES = ("thinking", "tool_selection", "routing", "synthesis", "classifiers")
+SUITES = ("thinking", "tool_selection", "routing", "synthesis", "classifiers", "triage")

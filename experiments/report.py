@@ -295,6 +295,11 @@ def render_report(frame: pd.DataFrame, config: RunConfig, manifest: dict[str, An
             "\n## Embedding classifier: accuracy and coverage by confidence threshold\n",
             markdown_table(calibration(frame)),
         ]
+    if config.suite == "triage":
+        from experiments.triage import summary
+
+        parts += ["\n## Severity per strategy (final answer and model alone)\n"]
+        parts.append(markdown_table(summary(frame)))
     if manifest.get("figures"):
         parts.append("\n## Figures\n")
         parts += [f"- [{name}]({path})\n" for name, path in manifest["figures"].items()]

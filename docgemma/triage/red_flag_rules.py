@@ -18,7 +18,10 @@ from docgemma.triage.severity import Severity
 Trigger = tuple[str, ...]
 """Regex groups that must all match (un-negated) for the trigger to fire."""
 
-CHEST_PAIN = r"chest (pain|tightness|pressure)|(pain|tightness|pressure) in (my|his|her|the) chest|chest (hurts|is tight)"
+CHEST_PAIN = (
+    r"chest (pain|tightness|pressure)|(pain|tightness|pressure) in (my|his|her|the) chest"
+    r"|chest (hurts|is tight|feels (tight|heavy|crushed))"
+)
 BREATHLESS = (
     r"breathless|short of breath|shortness of breath|out of breath|can't breathe|cannot breathe"
     r"|can't get my breath|struggling to breathe|difficulty breathing|hard to breathe"
@@ -48,7 +51,11 @@ RULES: tuple[RedFlagRule, ...] = (
         "Call 999 now: chest pain with these symptoms can be a heart attack.",
         (
             (CHEST_PAIN, BREATHLESS),
-            (CHEST_PAIN, r"sweat(ing|y)|clammy|spread(ing|s)? (to|into|down) (my|his|her|the) (left )?(arm|jaw|neck|back)"),
+            (
+                CHEST_PAIN,
+                r"sweat(ing|y)|clammy|(spread(ing|s)?|going|goes|radiat(es|ing)|moving) "
+                r"(to|into|down|up) (my|his|her|the) (left )?(arm|jaw|neck|back)",
+            ),
         ),
     ),
     RedFlagRule(

@@ -23,6 +23,7 @@ METRICS = {
     "routing": ["correct", "predicted", "expected"],
     "synthesis": ["key_fact_rate", "source_clean", "word_count", "empty_output"],
     "classifiers": ["correct", "predicted", "expected", "confidence"],
+    "triage": ["correct", "under_triage", "model_correct", "red_flag_a_and_e"],
 }
 MEASURED = {
     "thinking": "empty_visible",
@@ -30,6 +31,7 @@ MEASURED = {
     "routing": "correct",
     "synthesis": "empty_output",
     "classifiers": "correct",
+    "triage": "correct",
 }
 """One metric every trial of the suite must fill (``nan`` only where the strategy cannot)."""
 
