@@ -35,17 +35,16 @@ def clean_reply(text: str) -> str:
 
 
 def compose(reply: str, severity: Severity | None, fired: list[FiredRule]) -> str:
-    """Red-flag advice first, then the cleaned reply, the action if missing, a question last."""
+    """Red-flag advice, the cleaned reply, the action if missing, and one question last."""
     parts: list[str] = [f.advice for f in fired if f.severity is Severity.A_AND_E][:2]
-    body = clean_reply(reply)
+    sentences = _SENTENCE.split(clean_reply(reply)) if reply.strip() else []
+    question = sentences.pop() if sentences and sentences[-1].endswith("?") else DEFAULT_QUESTION
+    body = " ".join(s for s in sentences if s)
     if body:
         parts.append(body)
     if severity is not None and severity.action.lower() not in body.lower():
         parts.append(severity.action)
-    text = " ".join(dict.fromkeys(parts))
-    if not text.rstrip().endswith("?"):
-        text = f"{text} {DEFAULT_QUESTION}".strip()
-    return text
+    return " ".join([*dict.fromkeys(parts), question])
 
 
 def fallback_text(severity: Severity | None, fired: list[FiredRule]) -> str:

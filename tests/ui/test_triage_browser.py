@@ -124,7 +124,8 @@ def test_an_empty_message_gets_a_friendly_prompt(browser, fake_url):
 
 @pytest.mark.real_model
 def test_red_flag_turn_on_the_real_app(browser, tmp_path_factory):
-    with running_app(tmp_path_factory.mktemp("triage-real")) as url:
+    small = {"triage_thinking_max_tokens": 32, "triage_min_waits": 0}  # a CPU-sized turn
+    with running_app(tmp_path_factory.mktemp("triage-real"), **small) as url:
         page = open_triage(browser, url)
         page.fill("#triage-msg textarea", "Crushing chest pain and I'm short of breath")
         page.click("#triage-send")
