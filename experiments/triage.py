@@ -100,7 +100,9 @@ async def triage_trial(
     )
     start = time.perf_counter()
     answer = await caller.run_exclusive(
-        service.ask(f"{case.id}-{waits}", case.text, demographics=case.demographics, thinking=thinking)
+        service.ask(
+            f"{case.id}-{waits}", case.text, demographics=case.demographics, thinking=thinking
+        )
     )
     call = CallRecord(
         prompt=case.text,

@@ -14,7 +14,9 @@ from docgemma.triage.state import TriageState
 class SourceOut(BaseModel):
     id: str
     title: str
-    score: float = Field(description="Similarity 0..1 (shown in the sources list, never in the answer)")
+    score: float = Field(
+        description="Similarity 0..1 (shown in the sources list, never in the answer)"
+    )
     kind: str
     source: str
 
@@ -53,7 +55,9 @@ def answer_from_state(values: dict[str, Any], notices: list[str]) -> TriageAnswe
         predicted_severity=Severity(predicted) if predicted else None,
         red_flags=[f["title"] for f in state.get("red_flags") or []],
         sources=[
-            SourceOut(id=s["id"], title=s["title"], score=s["score"], kind=s["kind"], source=s["source"])
+            SourceOut(
+                id=s["id"], title=s["title"], score=s["score"], kind=s["kind"], source=s["source"]
+            )
             for s in state.get("sources") or []
         ],
         follow_ups=list(state.get("follow_ups") or []),

@@ -6,12 +6,12 @@ fever means A&E for a baby under 3 months and a GP visit for most adults.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
 
-class AgeBand(str, Enum):
+class AgeBand(StrEnum):
     UNDER_3_MONTHS = "under 3 months"
     MONTHS_3_TO_5_YEARS = "3 months to 5 years"
     YEARS_5_TO_15 = "5 to 15 years"
@@ -19,7 +19,7 @@ class AgeBand(str, Enum):
     OVER_65 = "65 or over"
 
 
-class Sex(str, Enum):
+class Sex(StrEnum):
     FEMALE = "female"
     MALE = "male"
     OTHER = "other"
@@ -43,7 +43,9 @@ class Demographics(BaseModel):
             parts.append(f"sex {self.sex.value}")
         if self.pregnant:
             parts.append("currently pregnant")
-        return "Patient details: " + ", ".join(parts) + "." if parts else "No patient details given."
+        return (
+            "Patient details: " + ", ".join(parts) + "." if parts else "No patient details given."
+        )
 
     @property
     def is_child(self) -> bool:

@@ -1,10 +1,10 @@
 """Wiring only: seed 000's conversation graph with the red-flag screen and the fallbacks.
 
-    screen → query_or_respond ─(reply / clarify)→ END
-       └──(red flag)──→ retrieve → process_tool_response ─(nothing relevant)→ search_literature
-                                          └→ generate ←──────────────────────────────┘
-                                               → router_respond → END
-    any model failure → fallback → END
+screen → query_or_respond ─(reply / clarify)→ END
+   └──(red flag)──→ retrieve → process_tool_response ─(nothing relevant)→ search_literature
+                                      └→ generate ←──────────────────────────────┘
+                                           → router_respond → END
+any model failure → fallback → END
 """
 
 from __future__ import annotations

@@ -18,19 +18,24 @@ NOT_ENGLISH_NOTICE = (
     "Your message looks like it is not in English. I can only answer in English, so my "
     "reply is in English."
 )
+_WORD_LIST = re.compile(r"\S+")
 _ENGLISH = frozenset(
-    "i my me have has had is are am was it the a an and of to in on for with since been "
-    "pain hurts feel feeling sore days day week weeks yesterday today what should do can "
-    "not no he she his her baby child got very bad when".split()
+    _WORD_LIST.findall(
+        """i my me have has had is are am was it the a an and of to in on for with since been
+        pain hurts feel feeling sore days day week weeks yesterday today what should do can
+        not no he she his her baby child got very bad when"""
+    )
 )
 _OTHER = frozenset(
-    # French, Spanish, German, Italian, Portuguese, Polish function words and symptom words
-    "je j'ai mal au aux est et les des une depuis tête ventre fièvre bonjour merci "
-    "tengo dolor duele el los las y desde estoy cabeza fiebre hola gracias "
-    "ich habe und der die das seit schmerzen mir ist kopf fieber hallo danke "
-    "ho di il sono dolore testa febbre ciao grazie "
-    "eu tenho dor não com cabeça febre olá obrigado "
-    "mam boli mnie głowa gorączka się jest nie dzień".split()
+    # French, Spanish, German, Italian, Portuguese and Polish function and symptom words
+    _WORD_LIST.findall(
+        """je j'ai mal au aux est et les des une depuis tête ventre fièvre bonjour merci
+        tengo dolor duele el los las y desde estoy cabeza fiebre hola gracias
+        ich habe und der die das seit schmerzen mir ist kopf fieber hallo danke
+        ho di il sono dolore testa febbre ciao grazie
+        eu tenho dor não com cabeça febre olá obrigado
+        mam boli mnie głowa gorączka się jest nie dzień"""
+    )
 )
 _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 

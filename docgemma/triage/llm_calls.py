@@ -9,8 +9,6 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 
-from pydantic import BaseModel
-
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.errors import ModelUnavailable, StructuredOutputError
 from docgemma.llm.schema import token_budget

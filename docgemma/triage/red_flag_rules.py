@@ -1,10 +1,10 @@
 """The red-flag table: symptoms that mean 999 / A&E (or a GP today) whatever the model says.
 
 Each rule fires when every group of one of its ``triggers`` matches the patient's
-words outside a negation ("no chest pain", "not breathless"). Patterns are lower-case
-regular expressions over text whose apostrophes are normalised to ``'``. ``needs``
-restricts a rule to certain patient details (a baby under 3 months, pregnancy).
-The matching itself is in ``red_flags``; this module holds only the data.
+words outside a negation ("no chest pain", "not breathless"). A group is a set of
+lower-case regular expressions (any one may match) over text whose apostrophes are
+normalised to ``'``. ``needs`` restricts a rule to certain patient details (a baby
+under 3 months, pregnancy). The matching itself is in ``red_flags``; this is data.
 """
 
 from __future__ import annotations
@@ -15,21 +15,57 @@ from dataclasses import dataclass, field
 from docgemma.triage.demographics import AgeBand, Demographics
 from docgemma.triage.severity import Severity
 
+
+def any_of(*patterns: str) -> str:
+    """One regex group matching any of ``patterns``."""
+    return "|".join(patterns)
+
+
 Trigger = tuple[str, ...]
 """Regex groups that must all match (un-negated) for the trigger to fire."""
 
-CHEST_PAIN = (
-    r"chest (pain|tightness|pressure)|(pain|tightness|pressure) in (my|his|her|the) chest"
-    r"|chest (hurts|is tight|feels (tight|heavy|crushed))"
+POSSESSIVE = r"(my|his|her|the)"
+CHEST_PAIN = any_of(
+    r"chest (pain|tightness|pressure)",
+    rf"(pain|tightness|pressure) in {POSSESSIVE} chest",
+    r"chest (hurts|is tight|feels (tight|heavy|crushed))",
 )
-BREATHLESS = (
-    r"breathless|short of breath|shortness of breath|out of breath|can't breathe|cannot breathe"
-    r"|can't get my breath|struggling to breathe|difficulty breathing|hard to breathe"
-    r"|trouble breathing|gasping"
+BREATHLESS = any_of(
+    r"breathless",
+    r"short(ness)? of breath",
+    r"out of breath",
+    r"can't (breathe|get my breath)",
+    r"(struggling|difficulty|hard|trouble) (to )?breath(e|ing)",
+    r"gasping",
 )
-FEVER = r"fever|high temperature|temperature of 3[89]|3[89](\.\d)? ?(c|degrees)|feels? (very )?hot"
-YOUNG_BABY = r"\b([1-9]|1[0-2]) ?(-| )?weeks? old|newborn|\b(1|2|one|two) ?(-| )?months? old"
-TUMMY_PAIN = r"(tummy|stomach|abdominal|belly|pelvic) (pain|ache|cramps?)|pain in (my|her) (tummy|stomach|belly|abdomen)"
+FEVER = any_of(
+    r"fever",
+    r"high temperature",
+    r"temperature of 3[89]",
+    r"3[89](\.\d)? ?(c|degrees)",
+    r"feels? (very )?hot",
+)
+YOUNG_BABY = any_of(
+    r"\b([1-9]|1[0-2]) ?(-| )?weeks? old", r"newborn", r"\b(1|2|one|two) ?(-| )?months? old"
+)
+TUMMY_PAIN = any_of(
+    r"(tummy|stomach|abdominal|belly|pelvic) (pain|ache|cramps?)",
+    r"pain in (my|her) (tummy|stomach|belly|abdomen)",
+)
+SWOLLEN_THROAT = any_of(
+    r"(throat|tongue|lips?|mouth) (is |are |feels? )?(swell(ing|ed|s)?|swollen|closing|tight)",
+    r"swollen (throat|tongue|lips?)",
+    rf"swelling of {POSSESSIVE} (throat|tongue|lips?)",
+)
+ALLERGEN = any_of(
+    r"\bstung\b|\bsting\b|\bbees?\b|\bwasps?\b",
+    r"peanuts?|\bnuts?\b|shellfish",
+    r"after (eating|food)|allergic reaction",
+)
+BABY_FEVER_ADVICE = (
+    "Call 999 or go to A&E now: a baby under 3 months with a temperature of 38C or more "
+    "needs to be seen straight away."
+)
 
 
 @dataclass(frozen=True)
@@ -53,8 +89,11 @@ RULES: tuple[RedFlagRule, ...] = (
             (CHEST_PAIN, BREATHLESS),
             (
                 CHEST_PAIN,
-                r"sweat(ing|y)|clammy|(spread(ing|s)?|going|goes|radiat(es|ing)|moving) "
-                r"(to|into|down|up) (my|his|her|the) (left )?(arm|jaw|neck|back)",
+                any_of(
+                    r"sweat(ing|y)|clammy",
+                    r"(spread(ing|s)?|going|goes|radiat(es|ing)|moving) (to|into|down|up) "
+                    rf"{POSSESSIVE} (left )?(arm|jaw|neck|back)",
+                ),
             ),
         ),
     ),
@@ -64,10 +103,17 @@ RULES: tuple[RedFlagRule, ...] = (
         "Call 999 now: these can be signs of a stroke, and every minute counts.",
         (
             (
-                r"face (is )?(drooping|droops|drooped|dropped|fallen)|droop(ing|y) (face|mouth|smile)"
-                r"|one side of (my|his|her|the) face|can't (lift|raise) (my|his|her|one) arm"
-                r"|(arm|leg) (suddenly )?(went )?(weak|numb)|weak(ness)? (in|of) (one|my|his|her) (arm|side)"
-                r"|slurr(ed|ing)( speech| words)?|can't (speak|talk) properly|speech (is )?(slurred|garbled)",
+                any_of(
+                    r"face (is )?(drooping|droops|drooped|dropped|fallen)",
+                    r"droop(ing|y) (face|mouth|smile)",
+                    rf"one side of {POSSESSIVE} face",
+                    r"can't (lift|raise) (my|his|her|one) arm",
+                    r"(arm|leg) (suddenly )?(went )?(weak|numb)",
+                    r"weak(ness)? (in|of) (one|my|his|her) (arm|side)",
+                    r"slurr(ed|ing)( speech| words)?",
+                    r"can't (speak|talk) properly",
+                    r"speech (is )?(slurred|garbled)",
+                ),
             ),
         ),
     ),
@@ -77,23 +123,24 @@ RULES: tuple[RedFlagRule, ...] = (
         "Call 999 now and press firmly on the wound with a clean cloth.",
         (
             (
-                r"(heavy|heavily|severe|severely|a lot of|lots of|uncontrolled) bleed(ing)?"
-                r"|bleed(ing)? (heavily|a lot|badly)|won't stop bleeding|(bleeding|blood) (that )?(won't|will not|doesn't|does not) stop"
-                r"|spurting blood|blood (is )?spurting|vomit(ing|ed)? (up )?blood|throwing up blood|losing a lot of blood",
+                any_of(
+                    r"(heavy|heavily|severe|severely|a lot of|lots of|uncontrolled) bleed(ing)?",
+                    r"bleed(ing)? (heavily|a lot|badly)",
+                    r"won't stop bleeding",
+                    r"(bleeding|blood) (that )?(won't|will not|doesn't|does not) stop",
+                    r"spurting blood|blood (is )?spurting",
+                    r"vomit(ing|ed)? (up )?blood|throwing up blood",
+                    r"losing a lot of blood",
+                ),
             ),
         ),
     ),
     RedFlagRule(
         "anaphylaxis",
-        "Possible anaphylaxis: swelling of the throat or tongue, or breathing trouble after a sting or food",
+        "Possible anaphylaxis: a swelling throat or tongue, or breathing trouble after a sting "
+        "or food",
         "Call 999 now; use an adrenaline auto-injector if one has been prescribed.",
-        (
-            (r"(throat|tongue|lips?|mouth) (is |are |feels? )?(swell(ing|ed|s)?|swollen|closing|tight)|swollen (throat|tongue|lips?)|swelling of (my|his|her|the) (throat|tongue|lips?)",),
-            (
-                r"\bstung\b|\bsting\b|\bbees?\b|\bwasps?\b|peanuts?|\bnuts?\b|shellfish|after (eating|food)|allergic reaction",
-                BREATHLESS + r"|wheez(e|ing|y)",
-            ),
-        ),
+        ((SWOLLEN_THROAT,), (ALLERGEN, any_of(BREATHLESS, r"wheez(e|ing|y)"))),
     ),
     RedFlagRule(
         "suicidal_intent",
@@ -102,35 +149,44 @@ RULES: tuple[RedFlagRule, ...] = (
         "Samaritans free on 116 123, any time, day or night.",
         (
             (
-                r"kill (myself|himself|herself)|suicid(e|al)|end (my|his|her) (own )?life"
-                r"|take (my|his|her) own life|want to die|better off dead|don't want to (live|be alive)"
-                r"|hurt(ing)? myself on purpose|self[- ]harm",
+                any_of(
+                    r"kill (myself|himself|herself)",
+                    r"suicid(e|al)",
+                    r"end (my|his|her) (own )?life|take (my|his|her) own life",
+                    r"want to die|better off dead|don't want to (live|be alive)",
+                    r"hurt(ing)? myself on purpose|self[- ]harm",
+                ),
             ),
         ),
     ),
     RedFlagRule(
         "baby_fever",
         "A baby under 3 months with a high temperature",
-        "Call 999 or go to A&E now: a baby under 3 months with a temperature of 38C or more "
-        "needs to be seen straight away.",
+        BABY_FEVER_ADVICE,
         ((FEVER,),),
         needs=lambda d: d.age_band is AgeBand.UNDER_3_MONTHS,
     ),
     RedFlagRule(
         "young_baby_fever",
         "A baby only weeks old with a high temperature",
-        "Call 999 or go to A&E now: a baby under 3 months with a temperature of 38C or more "
-        "needs to be seen straight away.",
+        BABY_FEVER_ADVICE,
         ((YOUNG_BABY, FEVER),),
     ),
     RedFlagRule(
         "meningitis_signs",
-        "Possible meningitis or sepsis: a rash that does not fade under a glass, or a stiff neck with fever",
+        "Possible meningitis or sepsis: a rash that does not fade under a glass, or a stiff "
+        "neck with fever",
         "Call 999 or go to A&E now: a rash that does not fade when pressed, or a stiff neck "
         "with a fever, can be meningitis or sepsis.",
         (
-            (r"rash", r"(doesn't|does not|didn't|did not|won't|will not|not) fade|non[- ]blanching"),
-            (r"stiff neck|neck (is )?stiff", FEVER + r"|headache|light hurts|dislike (of )?bright light"),
+            (
+                r"rash",
+                r"(doesn't|does not|didn't|did not|won't|will not|not) fade|non[- ]blanching",
+            ),
+            (
+                r"stiff neck|neck (is )?stiff",
+                any_of(FEVER, r"headache|light hurts|dislike (of )?bright light"),
+            ),
         ),
     ),
     RedFlagRule(
@@ -140,8 +196,12 @@ RULES: tuple[RedFlagRule, ...] = (
         "things away from them and do not hold them down.",
         (
             (
-                r"unconscious|unresponsive|won't wake( up)?|can't wake (him|her|them) up|not breathing"
-                r"|stopped breathing|seizure|convulsi(on|ng)|having a fit|had a fit|fitting|collapsed",
+                any_of(
+                    r"unconscious|unresponsive",
+                    r"won't wake( up)?|can't wake (him|her|them) up",
+                    r"not breathing|stopped breathing",
+                    r"seizure|convulsi(on|ng)|having a fit|had a fit|fitting|collapsed",
+                ),
             ),
         ),
     ),
@@ -150,7 +210,12 @@ RULES: tuple[RedFlagRule, ...] = (
         "Severe difficulty breathing or blue lips",
         "Call 999 now: severe difficulty breathing needs emergency help.",
         (
-            (r"can't breathe|cannot breathe|struggling to breathe|gasping|choking|blue lips|lips (are |have )?(turning |going |gone |went |turned )?blue",),
+            (
+                any_of(
+                    r"can't breathe|struggling to breathe|gasping|choking",
+                    r"blue lips|lips (are |have )?(turning |going |gone |went |turned )?blue",
+                ),
+            ),
         ),
     ),
     RedFlagRule(

@@ -56,7 +56,10 @@ class FiredRule:
 
     def reasoning_line(self) -> str:
         quoted = ", ".join(f"“{e}”" for e in self.evidence)
-        return f"Red-flag rule `{self.rule_id}` fired ({self.title}; matched {quoted}) → {self.severity.value}."
+        return (
+            f"Red-flag rule `{self.rule_id}` fired ({self.title}; matched {quoted}) "
+            f"→ {self.severity.value}."
+        )
 
 
 def normalise(text: str) -> str:

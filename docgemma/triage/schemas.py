@@ -8,7 +8,7 @@ the patient was not shown. Every string is bounded so the JSON always closes.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 from typing import Literal
 
@@ -21,7 +21,7 @@ SeverityLabel = Literal["Self-care", "Urgent Primary Care", "A&E"]
 assert set(SeverityLabel.__args__) == {s.value for s in Severity}  # one closed set, two spellings
 
 
-class RouteAction(str, Enum):
+class RouteAction(StrEnum):
     RETRIEVE = "retrieve"
     """The message describes symptoms or asks about a condition: search the pages."""
     REPLY = "reply"

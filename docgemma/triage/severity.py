@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """Ordered from least to most urgent; ``rank`` compares them."""
 
     SELF_CARE = "Self-care"

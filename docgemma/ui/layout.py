@@ -25,10 +25,13 @@ THINKING_HELP = (
     "node ⑦), which left 13% of answers empty. When on, the model reasons first; the "
     "reasoning is shown under “Thinking”, never in the answer or the conversation memory."
 )
-CSS = """
+CSS = (
+    """
 #approval-card { border: 2px solid var(--color-accent); border-radius: 8px; padding: 8px; }
 #input-error { color: var(--error-text-color); }
-""" + TRIAGE_CSS
+"""
+    + TRIAGE_CSS
+)
 
 
 def build_blocks(

@@ -115,7 +115,9 @@ def sources_markdown(answer: TriageAnswer) -> str:
     lines = ["**Sources**"]
     for n, s in enumerate(answer.sources, 1):
         kind = "literature" if s.kind == "literature" else "condition page"
-        lines.append(f"{n}. {plain(s.title)} — {kind}, similarity {s.score:.2f} ({plain(s.source)})")
+        lines.append(
+            f"{n}. {plain(s.title)} — {kind}, similarity {s.score:.2f} ({plain(s.source)})"
+        )
     return "\n".join(lines)
 
 
@@ -139,7 +141,15 @@ class TriageView:
 
     @property
     def outputs(self) -> list[Any]:
-        return [self.chat, self.msg, self.banner, self.reasoning, self.sources, self.follow_row, *self.follow]
+        return [
+            self.chat,
+            self.msg,
+            self.banner,
+            self.reasoning,
+            self.sources,
+            self.follow_row,
+            *self.follow,
+        ]
 
 
 class TriageHandlers:
@@ -211,7 +221,7 @@ def triage_tab(handlers: TriageHandlers) -> None:
                         gr.Button(size="sm", elem_classes=["triage-follow-up"]) for _ in range(3)
                     ]
                 msg = gr.Textbox(
-                    placeholder="Describe your symptoms, e.g. “sore throat and a temperature since yesterday”",
+                    placeholder="Describe your symptoms, e.g. “sore throat and a temperature”",
                     show_label=False,
                     elem_id="triage-msg",
                 )

@@ -1,4 +1,4 @@
-"""The triage suite on the scripted model and the real knowledge base: metrics are computed right."""
+"""The triage suite on the scripted model and the real knowledge base: its metrics are right."""
 
 from __future__ import annotations
 

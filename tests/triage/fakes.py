@@ -108,12 +108,15 @@ def triage_backend(
     *,
     route: dict | Exception | None = None,
     prediction: dict | Exception | None = None,
-    reply: str | Exception = "I'm sorry you feel unwell. This sounds like flu. Rest and drink fluids.",
+    reply: str
+    | Exception = "I'm sorry you feel unwell. This sounds like flu. Rest and drink fluids.",
     thinking: str = "The symptoms match the flu page: fever and dry cough.",
 ) -> ScriptedBackend:
     """A scripted model answering each triage call by its kind."""
     route = route if route is not None else {"action": "retrieve", "search_query": "fever cough"}
-    prediction = prediction if prediction is not None else {"condition": "flu", "severity": "Self-care"}
+    prediction = (
+        prediction if prediction is not None else {"condition": "flu", "severity": "Self-care"}
+    )
 
     def respond(messages: Sequence[Message], schema: type[BaseModel] | None):
         if schema is RouteDecision:

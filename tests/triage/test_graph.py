@@ -24,7 +24,9 @@ async def run(service, message, thread="t1", **kwargs):
 
 
 async def test_symptoms_are_retrieved_reasoned_and_answered(make_service, kb):
-    service = make_service(reply="I'm sorry you feel rough. This sounds like flu. It scored 0.81 on the search.")
+    service = make_service(
+        reply="I'm sorry you feel rough. This sounds like flu. It scored 0.81 on the search."
+    )
     answer, events = await run(service, "I have a fever and a dry cough since Monday")
     assert kb.queries == ["fever cough"]
     assert answer.condition == "flu" and answer.condition_title == "Flu"

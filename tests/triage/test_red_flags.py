@@ -73,7 +73,9 @@ def test_every_rule_has_cases_both_ways():
 def test_rule_fires(rule, text, who):
     fired = {f.rule_id: f for f in check(text, who)}
     assert rule in fired
-    assert fired[rule].evidence and all(e in text.lower().replace("’", "'") for e in fired[rule].evidence)
+    assert fired[rule].evidence and all(
+        e in text.lower().replace("’", "'") for e in fired[rule].evidence
+    )
     assert rule in fired[rule].reasoning_line()
 
 

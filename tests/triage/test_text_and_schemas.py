@@ -68,7 +68,10 @@ def test_prediction_schema_admits_only_retrieved_ids():
     check_bounded(schema)
     ok = validated(schema, Generation(text='{"condition": "flu", "severity": "A&E"}'))
     assert as_prediction(ok.value).severity is Severity.A_AND_E
-    for bad in ('{"condition": "migraine", "severity": "A&E"}', '{"condition": "flu", "severity": "GP"}'):
+    for bad in (
+        '{"condition": "migraine", "severity": "A&E"}',
+        '{"condition": "flu", "severity": "GP"}',
+    ):
         with pytest.raises(StructuredOutputError):
             validated(schema, Generation(text=bad))
     assert prediction_schema(("flu", "common-cold")) is schema  # one grammar per id set
@@ -81,7 +84,10 @@ def test_route_decision_is_bounded():
 
 
 def test_follow_ups_are_three_and_fit_the_severity():
-    assert follow_up_questions(Severity.A_AND_E, "Stroke")[1] == "What should I tell the 999 call handler?"
+    assert (
+        follow_up_questions(Severity.A_AND_E, "Stroke")[1]
+        == "What should I tell the 999 call handler?"
+    )
     assert len(follow_up_questions(None, None)) == 3
     assert "common cold" in follow_up_questions(Severity.SELF_CARE, "Common cold")[0]
 

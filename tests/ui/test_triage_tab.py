@@ -30,8 +30,16 @@ def test_sources_list_scores_and_strips_markup_from_page_fields():
     answer = TriageAnswer(
         answer="x",
         sources=[
-            SourceOut(id="flu", title="Flu [x](javascript:alert(1))", score=0.6, kind="knowledge_base", source="demo"),
-            SourceOut(id="literature-1", title="A study", score=0.41, kind="literature", source="PubMedQA"),
+            SourceOut(
+                id="flu",
+                title="Flu [x](javascript:alert(1))",
+                score=0.6,
+                kind="knowledge_base",
+                source="demo",
+            ),
+            SourceOut(
+                id="literature-1", title="A study", score=0.41, kind="literature", source="PubMedQA"
+            ),
         ],
     )
     text = sources_markdown(answer)
@@ -55,7 +63,11 @@ async def test_a_failed_service_still_gives_red_flag_advice():
     updates = [
         u
         async for u in handlers.submit(
-            "his face is drooping and his speech is slurred", "Not given", "Not given", False, session
+            "his face is drooping and his speech is slurred",
+            "Not given",
+            "Not given",
+            False,
+            session,
         )
     ]
     final = updates[-1]

@@ -24,9 +24,7 @@ def page_severity(name: str) -> str | None:
         return None
 
 
-async def process_tool_response(
-    state: TriageState, runtime: Runtime[TriageDeps]
-) -> dict[str, Any]:
+async def process_tool_response(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
     emit(TriageStep(node="process_tool_response", detail="Reading the pages found"))
     output = state.get("tool_output") or {}
     hits = output.get("hits", []) if output.get("relevant") else []

@@ -16,7 +16,6 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
-
 from docgemma.triage import llm_calls
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps

@@ -60,7 +60,8 @@ async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> di
         history=llm_calls.history_text(state.get("messages") or []),
         demographics=Demographics.model_validate(state.get("demographics") or {}).describe(),
         symptoms=state["message"],
-        condition=title or ("no single condition" if state.get("condition") == INCONCLUSIVE else "unclear"),
+        condition=title
+        or ("no single condition" if state.get("condition") == INCONCLUSIVE else "unclear"),
         severity=severity.value if severity else "unclear",
         facts=_facts(state),
     )
