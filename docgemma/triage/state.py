@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from docgemma.triage.red_flags import FiredRule
+from docgemma.triage.severity import Severity
+
 
 class ChatMessage(TypedDict):
     role: str
@@ -85,11 +88,19 @@ def with_turn(state: TriageState, answer: str) -> list[ChatMessage]:
     ][-KEPT_MESSAGES:]
 
 
-def fired_rules(state: TriageState) -> list[Any]:
-    """The red-flag rules recorded by ``screen`` as ``FiredRule`` objects."""
-    from docgemma.triage.red_flags import FiredRule
-    from docgemma.triage.severity import Severity
+def rule_record(fired: FiredRule) -> dict[str, Any]:
+    """A fired rule as checkpoint data; ``fired_rules`` reads it back."""
+    return {
+        "rule_id": fired.rule_id,
+        "title": fired.title,
+        "advice": fired.advice,
+        "severity": fired.severity.value,
+        "evidence": list(fired.evidence),
+    }
 
+
+def fired_rules(state: TriageState) -> list[FiredRule]:
+    """The red-flag rules recorded by ``screen`` as ``FiredRule`` objects."""
     return [
         FiredRule(
             f["rule_id"], f["title"], f["advice"], Severity(f["severity"]), tuple(f["evidence"])

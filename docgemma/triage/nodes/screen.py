@@ -14,7 +14,7 @@ from docgemma.triage import red_flags
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
 from docgemma.triage.events import TriageStep, emit, reason
-from docgemma.triage.state import TriageState
+from docgemma.triage.state import TriageState, rule_record
 
 
 async def screen(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
@@ -25,16 +25,7 @@ async def screen(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, 
     for rule in fired:
         reasoning += reason(rule.reasoning_line())
     return {
-        "red_flags": [
-            {
-                "rule_id": f.rule_id,
-                "title": f.title,
-                "advice": f.advice,
-                "severity": f.severity.value,
-                "evidence": list(f.evidence),
-            }
-            for f in fired
-        ],
+        "red_flags": [rule_record(f) for f in fired],
         "reasoning": reasoning,
         "route": "",
         "search_query": "",
