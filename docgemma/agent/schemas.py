@@ -20,6 +20,7 @@ from docgemma.tools.args import (
     DrugInteractionArgs,
     DrugSafetyArgs,
     ImageAnalysisArgs,
+    KnowledgeBaseArgs,
     LiteratureSearchArgs,
     PatientChartArgs,
     PatientSearchArgs,
@@ -76,5 +77,7 @@ TOOL_ARG_SCHEMAS: dict[str, type[BaseModel]] = {
     "add_allergy": AddAllergyArgs,
     "save_clinical_note": ClinicalNoteArgs,
     "analyze_medical_image": ImageAnalysisArgs,
+    "search_knowledge_base": KnowledgeBaseArgs,
 }
-"""The seed's ten tools and their argument schemas; the registry's specs must agree with it."""
+"""The seed's ten tools and the knowledge base, with their argument schemas; the registry's
+specs must agree with it."""

@@ -28,7 +28,11 @@ class KBHit(BaseModel):
     category: str
     subcategory: str
     severity: Severity
-    score: float = Field(ge=0.0, le=1.0, description="Cosine similarity of the best section")
+    score: float = Field(
+        ge=0.0,
+        le=1.0,
+        description="Cosine similarity of the best section; non-symptom sections are down-weighted",
+    )
     content: str = Field(description="The best-matching section, then 'When to get help'")
     source: str = Field(description="Source name shown to the reader")
     sections: list[SectionScore] = Field(

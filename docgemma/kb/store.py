@@ -32,6 +32,12 @@ COLLECTION = "kb_sections"
 CHUNKING = "sections-v1"
 """Bump when the way sections become embedded text changes: it forces a rebuild."""
 HELP_SECTION = "When to get help"
+SYMPTOMS_SECTION = "Symptoms"
+OTHER_SECTION_WEIGHT = 0.85
+"""Similarity of a non-symptom section counts at this weight. People describe what they
+feel, so a page's symptoms should match first; advice and causes still find their page.
+On the lay-language evaluation set this lifts the top-1 rate from 64% (all sections
+equal) to 76% (see the README's knowledge-base figures)."""
 _SECTIONS_PER_PAGE = 8
 
 
@@ -208,10 +214,14 @@ class KnowledgeBase:
         )
         best: dict[str, list[SectionScore]] = {}
         for meta, distance in zip(result["metadatas"][0], result["distances"][0], strict=True):
-            score = min(1.0, max(0.0, 1.0 - float(distance)))
+            similarity = min(1.0, max(0.0, 1.0 - float(distance)))
+            weight = 1.0 if meta["heading"] == SYMPTOMS_SECTION else OTHER_SECTION_WEIGHT
+            score = similarity * weight
             best.setdefault(str(meta["page_id"]), []).append(
                 SectionScore(heading=str(meta["heading"]), score=round(score, 4))
             )
+        for scores in best.values():
+            scores.sort(key=lambda s: -s.score)
         ranked = sorted(best.items(), key=lambda item: (-item[1][0].score, item[0]))
         return [self._hit(self._pages[pid], scores) for pid, scores in ranked[:k]]
 

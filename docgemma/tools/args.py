@@ -1,4 +1,4 @@
-"""Argument models of the ten clinical tools (seed 002 §6), one per tool.
+"""Argument models of the clinical tools (seed 002 §6 and the knowledge base), one per tool.
 
 Required, decision-critical fields first and optional fields last: the order is
 load-bearing under constrained decoding. Every string is bounded so a constrained
@@ -77,3 +77,7 @@ class ClinicalNoteArgs(BaseModel):
 
 class ImageAnalysisArgs(BaseModel):
     query: str = Field(min_length=1, max_length=200, description="What to look for in the image")
+
+
+class KnowledgeBaseArgs(BaseModel):
+    query: str = Field(min_length=1, max_length=200, description="Symptoms or condition to look up")

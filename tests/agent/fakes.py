@@ -35,6 +35,7 @@ LABELS = {
     "add_allergy": "Allergy Documentation",
     "save_clinical_note": "Clinical Note",
     "analyze_medical_image": "Image Analysis",
+    "search_knowledge_base": "Condition Knowledge Base",
 }
 WRITES = {"prescribe_medication", "add_allergy", "save_clinical_note"}
 EXAMPLES = {
@@ -76,6 +77,10 @@ DEFAULT_OUTCOMES: dict[str, ToolOutcome] = {
     "save_clinical_note": ToolOutcome(data={"status": "saved"}, formatted="Note saved."),
     "analyze_medical_image": ToolOutcome(
         data={"findings": ["no acute findings"]}, formatted="No acute findings."
+    ),
+    "search_knowledge_base": ToolOutcome(
+        data={"pages": [{"page_id": "croup", "score": 0.62}]},
+        formatted="[1] Croup — similarity 0.62; usual urgency: Urgent Primary Care.",
     ),
 }
 

@@ -1,4 +1,4 @@
-"""The real registry: the seed's ten tools, each defined once, agreeing with the seed's schemas."""
+"""The real registry: the seed's ten tools and the knowledge base, each defined once."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ SEED_LABELS = {
     "add_allergy": "Allergy Documentation",
     "save_clinical_note": "Clinical Note",
     "analyze_medical_image": "Image Analysis",
+    "search_knowledge_base": "Condition Knowledge Base",
 }
 
 
-def test_registry_holds_the_ten_seed_tools_with_their_argument_schemas() -> None:
+def test_registry_holds_every_tool_with_its_argument_schema() -> None:
     registry = build_registry()
     assert set(registry.names) == set(TOOL_ARG_SCHEMAS)
     for spec in registry:

@@ -1,0 +1,107 @@
+"""Condition Knowledge Base: the clinician agent's view of the local condition pages.
+
+Offline by construction: the pages are searched in the local Chroma index with the
+embedder, no model call. Only pages above the knowledge base's relevance threshold are
+returned, each with its similarity score and source, so an unrelated query gets a clear
+"nothing found" instead of the least bad page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from docgemma.kb import KBHit, Role, get_knowledge_base
+from docgemma.kb.models import DEMO_NOTICE
+from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
+from docgemma.tools.args import KnowledgeBaseArgs
+from docgemma.tools.base import (
+    Source,
+    ToolContext,
+    ToolErrorType,
+    ToolExample,
+    ToolOutcome,
+    ToolSpec,
+)
+from docgemma.tools.guard import guarded
+from docgemma.tools.http import ToolFailure, error_outcome
+from docgemma.tools.text import shorten, squash
+
+LABEL = "Condition Knowledge Base"
+MAX_PAGES = 5
+CONTENT_CHARS = 600
+
+
+def search_pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
+    """Blocking: the relevant pages, and whether they are demonstration content."""
+    kb = get_knowledge_base(settings)
+    hits = kb.search(query, role=Role.CLINICIAN, k=MAX_PAGES)
+    return [h for h in hits if h.score >= RELEVANCE_THRESHOLD], kb.demo
+
+
+def format_pages(query: str, hits: list[KBHit], demo: bool) -> str:
+    lines = [f"Condition pages on “{query}”" + (f" ({DEMO_NOTICE})" if demo else "") + ":"]
+    for n, hit in enumerate(hits, 1):
+        lines.append(
+            f"[{n}] {hit.title} — similarity {hit.score:.2f}; usual urgency: "
+            f"{hit.severity.display}. Source: {hit.source}."
+        )
+        lines.append(f"    {shorten(hit.content, CONTENT_CHARS)}")
+    return "\n".join(lines)
+
+
+async def _search(settings: Any, query: str) -> tuple[list[KBHit], bool]:
+    try:
+        return await asyncio.wait_for(
+            asyncio.to_thread(search_pages, settings, query), timeout=settings.tool_timeout_s
+        )
+    except TimeoutError as exc:
+        raise ToolFailure(
+            ToolErrorType.TIMEOUT,
+            f"knowledge base not ready within {settings.tool_timeout_s} s",
+            message="The condition knowledge base is being prepared. Please try again shortly.",
+        ) from exc
+
+
+@guarded(LABEL, lambda a: f"“{squash(a.query)}”")
+async def search_knowledge_base(args: KnowledgeBaseArgs, ctx: ToolContext) -> ToolOutcome:
+    query = squash(args.query)
+    if not query:
+        return error_outcome(
+            ToolErrorType.INVALID_ARGS,
+            LABEL,
+            detail=f"query={args.query!r}",
+            message="Symptoms or a condition are needed to search the knowledge base.",
+        )
+    hits, demo = await _search(ctx.settings, query)
+    if not hits:
+        return error_outcome(
+            ToolErrorType.NOT_FOUND, LABEL, entity=f"“{query}”", detail="no page above threshold"
+        )
+    pages = [h.model_dump(mode="json", exclude={"sections"}) for h in hits]
+    return ToolOutcome(
+        data={"query": query, "pages": pages, "demonstration": demo},
+        formatted=format_pages(query, hits, demo),
+        entity=query,
+        sources=[Source(title=h.source, kind="reference") for h in hits],
+    )
+
+
+SPEC = ToolSpec(
+    name="search_knowledge_base",
+    label=LABEL,
+    description=(
+        "Search the local knowledge base of plain-language condition pages (symptoms, when "
+        "to get help, self-care, causes) with each condition's usual urgency: self-care, "
+        "urgent primary care, or A&E/999. Use when a clinician asks which common conditions "
+        "fit a set of symptoms, how urgent a presentation usually is, or for patient-friendly "
+        "information about a common condition."
+    ),
+    short_description="Common conditions matching symptoms, with usual urgency.",
+    args=KnowledgeBaseArgs,
+    run=search_knowledge_base,
+    example=ToolExample(
+        query="Which conditions fit a barking cough and noisy breathing in a toddler?",
+        args={"query": "barking cough and noisy breathing in a toddler"},
+    ),
+)
