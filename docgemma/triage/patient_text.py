@@ -34,9 +34,14 @@ def clean_reply(text: str) -> str:
     return " ".join(kept)
 
 
+def urgent_advice(fired: list[FiredRule]) -> list[str]:
+    """The advice of the fired A&E rules, each once, at most two: what opens the answer."""
+    return list(dict.fromkeys(f.advice for f in fired if f.severity is Severity.A_AND_E))[:2]
+
+
 def compose(reply: str, severity: Severity | None, fired: list[FiredRule]) -> str:
     """Red-flag advice, the cleaned reply, the action if missing, and one question last."""
-    parts: list[str] = [f.advice for f in fired if f.severity is Severity.A_AND_E][:2]
+    parts: list[str] = urgent_advice(fired)
     sentences = _SENTENCE.split(clean_reply(reply)) if reply.strip() else []
     question = sentences.pop() if sentences and sentences[-1].endswith("?") else DEFAULT_QUESTION
     body = " ".join(s for s in sentences if s)

@@ -2,7 +2,7 @@
 
 The model writes an empathetic, plain-English reply from the condition, the severity's
 action and a few facts of the page — never from the reasoning itself. Code then puts
-any red-flag advice first, removes sentences that mention internals, adds the action
+any red-flag advice first (already streamed by ``screen``), removes sentences that mention internals, adds the action
 if the model left it out and makes sure the reply ends with a question. Only this
 reply (and the patient's message) enters the history.
 """
@@ -65,8 +65,6 @@ async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> di
         severity=severity.value if severity else "unclear",
         facts=_facts(state),
     )
-    for advice in dict.fromkeys(f.advice for f in fired if f.severity is Severity.A_AND_E):
-        emit(AnswerPiece(text=advice + " "))
     calls = [*state.get("llm_calls", []), "respond"]
     raw, pending = "", ""
     try:

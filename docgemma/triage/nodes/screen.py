@@ -1,7 +1,8 @@
 """Node ① SCREEN: the red-flag rules on the patient's words, before any model call.
 
-A fired rule is written to the reasoning at once, and the turn goes straight to
-retrieval: code, not the model, decides that an emergency needs no small talk.
+A fired rule is written to the reasoning and its advice streamed to the patient at
+once — before any slow model call — and the turn goes straight to retrieval: code, not
+the model, decides that an emergency needs no small talk.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from langgraph.runtime import Runtime
 from docgemma.triage import red_flags
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import TriageStep, emit, reason
+from docgemma.triage.events import AnswerPiece, TriageStep, emit, reason
+from docgemma.triage.patient_text import urgent_advice
 from docgemma.triage.state import TriageState, rule_record
 
 
@@ -24,6 +26,8 @@ async def screen(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, 
     reasoning = reason(demographics.describe())
     for rule in fired:
         reasoning += reason(rule.reasoning_line())
+    for advice in urgent_advice(fired):
+        emit(AnswerPiece(text=advice + " "))
     return {
         "red_flags": [rule_record(f) for f in fired],
         "reasoning": reasoning,
