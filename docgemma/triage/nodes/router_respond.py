@@ -2,9 +2,9 @@
 
 The model writes an empathetic, plain-English reply from the condition, the severity's
 action and a few facts of the page — never from the reasoning itself. Code then puts
-any red-flag advice first (already streamed by ``screen``), removes sentences that mention internals, adds the action
-if the model left it out and makes sure the reply ends with a question. Only this
-reply (and the patient's message) enters the history.
+any red-flag advice first (``screen`` has already streamed it), removes sentences that
+mention internals, adds the action if the model left it out and makes sure the reply
+ends with a question. Only this reply (and the patient's message) enters the history.
 """
 
 from __future__ import annotations
