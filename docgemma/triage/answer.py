@@ -6,9 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from docgemma.triage.nodes.router_respond import condition_title
 from docgemma.triage.severity import Severity
-from docgemma.triage.state import TriageState
+from docgemma.triage.state import TriageState, condition_source
 
 
 class SourceOut(BaseModel):
@@ -46,10 +45,11 @@ def answer_from_state(values: dict[str, Any], notices: list[str]) -> TriageAnswe
     state: TriageState = values  # type: ignore[assignment]
     severity = Severity(state["severity"]) if state.get("severity") else None
     predicted = state.get("predicted_severity")
+    page = condition_source(state)
     return TriageAnswer(
         answer=state.get("answer", ""),
         condition=state.get("condition"),
-        condition_title=condition_title(state),
+        condition_title=page["title"] if page else None,
         severity=severity,
         action=severity.action if severity else None,
         predicted_severity=Severity(predicted) if predicted else None,

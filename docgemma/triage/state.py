@@ -107,3 +107,9 @@ def fired_rules(state: TriageState) -> list[FiredRule]:
         )
         for f in state.get("red_flags") or []
     ]
+
+
+def condition_source(state: TriageState) -> SourceRecord | None:
+    """The retrieved page the prediction named (None when inconclusive or not predicted)."""
+    condition = state.get("condition")
+    return next((s for s in state.get("sources") or [] if s["id"] == condition), None)

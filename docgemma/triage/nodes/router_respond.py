@@ -23,7 +23,7 @@ from docgemma.triage.patient_text import clean_reply, compose
 from docgemma.triage.prompts import RESPOND_SYSTEM, RESPOND_USER
 from docgemma.triage.schemas import INCONCLUSIVE
 from docgemma.triage.severity import Severity
-from docgemma.triage.state import TriageState, fired_rules, with_turn
+from docgemma.triage.state import TriageState, condition_source, fired_rules, with_turn
 
 RESPOND_TEMPERATURE = 0.5
 """Prose for a person: a little warmth, as the agent's synthesis (seed 002 §7)."""
@@ -32,20 +32,11 @@ FACT_CHARS = 400
 _SENTENCE_END = re.compile(r"[.!?]\s")
 
 
-def condition_title(state: TriageState) -> str | None:
-    condition = state.get("condition")
-    for s in state.get("sources") or []:
-        if s["id"] == condition:
-            return s["title"]
-    return None
-
-
 def _facts(state: TriageState) -> str:
-    condition = state.get("condition")
-    for s in state.get("sources") or []:
-        if s["id"] == condition:
-            return s["content"][:FACT_CHARS]
-    return "No single condition matched; give general advice."
+    page = condition_source(state)
+    if page is None:
+        return "No single condition matched; give general advice."
+    return page["content"][:FACT_CHARS]
 
 
 async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
@@ -53,7 +44,8 @@ async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> di
     emit(TriageStep(node="router_respond", detail="Writing the answer"))
     severity = Severity(state["severity"]) if state.get("severity") else None
     fired = fired_rules(state)
-    title = condition_title(state)
+    page = condition_source(state)
+    title = page["title"] if page else None
     follow_ups = follow_up_questions(severity, title)
     action = severity.action if severity else "see a GP if you are worried."
     user = RESPOND_USER.format(
