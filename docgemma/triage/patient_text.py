@@ -19,7 +19,10 @@ FALLBACK_MESSAGE = (
 DEFAULT_QUESTION = "Can you tell me a little more about your symptoms and when they started?"
 _INTERNALS = re.compile(
     r"\bscores?\b|similarit|retriev|knowledge base|page id|\bpages?\b|\bmodel\b|\bthe analysis\b"
-    r"|\bassessment\b|\bsources?\b|\bdatabase\b|\b0\.\d+|<\|?\w*\|?>|inconclusive",
+    r"|\bassessment\b|\bsources?\b|\bdatabase\b|\b0\.\d+|<\|?\w*\|?>|inconclusive"
+    # the prompt's own scaffolding, which small models echo back
+    r"|key facts|condition information|urgency:|latest message|earlier conversation"
+    r"|patient details|no single condition",
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")

@@ -53,6 +53,14 @@ def test_clean_reply_drops_internals_and_tags():
     assert clean_reply(text) == "I'm sorry to hear that. This may be a cold. Rest and drink fluids."
 
 
+def test_clean_reply_drops_echoed_prompt_scaffolding():
+    echoed = (
+        "Call 999. Key facts from the condition information: No single condition matched; "
+        "give general advice. Urgency: A&E. Please stay calm."
+    )
+    assert clean_reply(echoed) == "Call 999. Please stay calm."
+
+
 def test_compose_puts_red_flag_advice_first_and_ends_with_a_question():
     fired = check("crushing chest pain and short of breath")
     text = compose("This sounds worrying.", Severity.A_AND_E, fired)

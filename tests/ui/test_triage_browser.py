@@ -129,7 +129,7 @@ def test_red_flag_turn_on_the_real_app(browser, tmp_path_factory):
         page = open_triage(browser, url)
         page.fill("#triage-msg textarea", "Crushing chest pain and I'm short of breath")
         page.click("#triage-send")
-        page.locator("#triage-banner .triage-banner").wait_for(timeout=300_000)
+        page.locator("#triage-banner .triage-banner").wait_for(timeout=600_000)
         banner = page.locator("#triage-banner .triage-banner")
         assert banner.get_attribute("data-severity") == "A_AND_E"
         assert "Chest pain with breathlessness" in banner.inner_text()
