@@ -32,6 +32,7 @@ from docgemma.ui.layout import CSS, build_blocks
 from docgemma.ui.patients import EHRPatients
 from docgemma.ui.retention import keep_tidy
 from docgemma.ui.session import TurnRunner
+from docgemma.ui.triage_tab import TriageFactory, TriageHandlers, TriageSlot, shared_model_triage
 
 log = logging.getLogger("docgemma.app")
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -94,9 +95,11 @@ def _local_url(settings: Settings) -> str:
 
 
 def create_app(
-    settings: Settings | None = None, agent_factory: AgentFactory = build_agent
+    settings: Settings | None = None,
+    agent_factory: AgentFactory = build_agent,
+    triage_factory: TriageFactory = shared_model_triage,
 ) -> FastAPI:
-    """The whole app; ``agent_factory`` lets tests run the same page on another agent."""
+    """The whole app; the factories let tests run the same page on other agents."""
     settings = settings or get_settings()
     log.info("%s", settings.describe())
     access = Access.from_settings(settings, embedded_ehr=settings.fhir_url is None)
@@ -147,7 +150,8 @@ def create_app(
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
     handlers = Handlers(settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready)
-    blocks = build_blocks(handlers, settings)
+    triage = TriageHandlers(TriageSlot(settings, slot.get, triage_factory).get)
+    blocks = build_blocks(handlers, settings, triage)
     mounted = gr.mount_gradio_app(
         app,
         blocks,

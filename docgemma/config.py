@@ -80,6 +80,17 @@ class Settings(BaseSettings):
     )
     thinking_max_tokens: int = Field(512, description="Force the end-of-thinking delimiter here")
 
+    # ── patient triage (seed 000) ──
+    triage_thinking: bool = Field(
+        True, description="Triage reasons under budget forcing before its prediction"
+    )
+    triage_thinking_max_tokens: int = Field(
+        256, description="Triage: force the end of reasoning at this many tokens"
+    )
+    triage_min_waits: int = Field(
+        1, description="Triage: ends of reasoning suppressed with 'Wait' (seed 000's min-wait)"
+    )
+
     # ── embeddings and routing classifiers ──
     intent_classifier: ClassifierKind | None = Field(
         None,

@@ -15,4 +15,5 @@ SUITES = (
     "synthesis",
     "classifiers",
     "knowledge",
+    "triage",
 )

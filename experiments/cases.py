@@ -94,7 +94,11 @@ def case_path(name: str, data_dir: Path | None = None) -> Path:
 def load_cases(name: str, data_dir: Path | None = None) -> list[Any]:
     """All cases of one file, validated; raises with the line number of a bad case."""
     _, model = CASE_FILES[name]
-    path = case_path(name, data_dir)
+    return load_jsonl(case_path(name, data_dir), model)
+
+
+def load_jsonl(path: Path, model: type[BaseModel]) -> list[Any]:
+    """Every line of a JSONL case file as ``model``; unique ids; errors name the line."""
     cases = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():

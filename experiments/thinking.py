@@ -90,7 +90,7 @@ async def thinking_on(
         family=ctx.extras["family"],
         min_tokens=0,
         max_tokens=caller.cap(max_tokens),
-        min_wait=min_wait,
+        num_ignore=min_wait,
         answer_max_tokens=caller.cap(ANSWER_TOKENS),
         temperature=temperature,
     )

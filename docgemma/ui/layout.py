@@ -13,6 +13,7 @@ from docgemma.auth import OPEN_BANNER
 from docgemma.config import Settings
 from docgemma.ui.handlers import MAX_FIELDS, Handlers
 from docgemma.ui.session import new_session
+from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
 
 EXAMPLES = (
     "What is hypertension?",
@@ -25,13 +26,18 @@ THINKING_HELP = (
     "node ⑦), which left 13% of answers empty. When on, the model reasons first; the "
     "reasoning is shown under “Thinking”, never in the answer or the conversation memory."
 )
-CSS = """
+CSS = (
+    """
 #approval-card { border: 2px solid var(--color-accent); border-radius: 8px; padding: 8px; }
 #input-error { color: var(--error-text-color); }
 """
+    + TRIAGE_CSS
+)
 
 
-def build_blocks(handlers: Handlers, settings: Settings) -> gr.Blocks:
+def build_blocks(
+    handlers: Handlers, settings: Settings, triage: TriageHandlers | None = None
+) -> gr.Blocks:
     # Gradio's own copies of uploads (its cache folder) follow the same retention.
     age = max(int(settings.upload_retention_hours * 3600), 60)
     with gr.Blocks(title="DocGemma", delete_cache=(min(age, 3600), age)) as demo:
@@ -44,8 +50,11 @@ def build_blocks(handlers: Handlers, settings: Settings) -> gr.Blocks:
         )
         if handlers.access.open:
             gr.Markdown(OPEN_BANNER, elem_id="demo-banner")
-        with gr.Tabs(), gr.Tab("Clinician assistant", id="clinician"):
-            _clinician_tab(handlers, settings, session, demo)
+        with gr.Tabs():
+            with gr.Tab("Clinician assistant", id="clinician"):
+                _clinician_tab(handlers, settings, session, demo)
+            if triage is not None:
+                triage_tab(triage)
     return demo
 
 

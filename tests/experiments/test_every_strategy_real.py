@@ -26,6 +26,7 @@ METRICS = {
     "synthesis": ["key_fact_rate", "source_clean", "word_count", "empty_output"],
     "classifiers": ["correct", "predicted", "expected", "confidence"],
     "knowledge": ["correct", "predicted", "expected", "dataset", "style"],
+    "triage": ["correct", "under_triage", "model_correct", "red_flag_a_and_e"],
 }
 MEASURED = {
     "thinking": "empty_visible",
@@ -36,6 +37,7 @@ MEASURED = {
     "synthesis": "empty_output",
     "classifiers": "correct",
     "knowledge": "predicted",
+    "triage": "correct",
 }
 """One metric every trial of the suite must fill (``nan`` only where the strategy cannot)."""
 

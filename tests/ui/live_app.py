@@ -38,7 +38,9 @@ def load_app_module() -> Any:
 
 
 @contextmanager
-def running_app(data_dir: Path, agent_factory: Any = None, **overrides: Any) -> Iterator[str]:
+def running_app(
+    data_dir: Path, agent_factory: Any = None, triage_factory: Any = None, **overrides: Any
+) -> Iterator[str]:
     """Serve ``app.create_app`` with uvicorn in a thread; yields the base URL."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -47,6 +49,8 @@ def running_app(data_dir: Path, agent_factory: Any = None, **overrides: Any) -> 
     settings = Settings(data_dir=data_dir, host="127.0.0.1", port=port, offline=True, **overrides)
     app_module = load_app_module()
     kwargs = {"agent_factory": agent_factory} if agent_factory is not None else {}
+    if triage_factory is not None:
+        kwargs["triage_factory"] = triage_factory
     server = uvicorn.Server(
         uvicorn.Config(app_module.create_app(settings, **kwargs), log_level="warning")
     )

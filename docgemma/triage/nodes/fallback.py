@@ -1,0 +1,33 @@
+"""Node ⑦ FALLBACK: the model is unavailable; code answers (seed 001's FallbackNode).
+
+No model call: the red-flag advice (the rules need no model), the severity's action
+when one was already decided, and the pre-written fallback message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from docgemma.triage.deps import TriageDeps
+from docgemma.triage.events import AnswerPiece, TriageStep, emit, reason
+from docgemma.triage.follow_ups import follow_up_questions
+from docgemma.triage.patient_text import fallback_text
+from docgemma.triage.severity import Severity
+from docgemma.triage.state import TriageState, fired_rules, with_turn
+
+
+async def fallback(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
+    emit(TriageStep(node="fallback", detail="The assistant is unavailable"))
+    severity = Severity(state["severity"]) if state.get("severity") else None
+    answer = fallback_text(severity, fired_rules(state))
+    emit(AnswerPiece(text=answer))
+    return {
+        "answer": answer,
+        "fallback": True,
+        "follow_ups": follow_up_questions(severity, None),
+        "messages": with_turn(state, answer),
+        "reasoning": state.get("reasoning", "")
+        + reason("The model is unavailable: answered with the fallback message."),
+    }

@@ -1,0 +1,99 @@
+"""Node ⑤ GENERATE: clinical reasoning over the pages, then a constrained prediction.
+
+With thinking on, the model reasons under budget forcing (``docgemma.llm.thinking``)
+and every piece streams to the reasoning panel. A second, constrained call turns the
+analysis into ``(condition, severity)``: condition one of the retrieved page ids or
+"inconclusive". Code then applies the red-flag rules: a fired rule's severity wins
+whenever it is more urgent than the model's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from docgemma.triage import llm_calls, red_flags
+from docgemma.triage.demographics import Demographics
+from docgemma.triage.deps import TriageDeps
+from docgemma.triage.events import ReasoningPiece, TriageStep, emit, reason
+from docgemma.triage.prompts import PREDICT_SYSTEM, PREDICT_USER, REASON_SYSTEM, REASON_USER
+from docgemma.triage.schemas import INCONCLUSIVE, as_prediction, prediction_schema
+from docgemma.triage.state import SourceRecord, TriageState, fired_rules
+
+
+def pages_text(sources: list[SourceRecord], chars: int) -> str:
+    if not sources:
+        return "(no pages found)"
+    blocks = []
+    for s in sources:
+        advice = f" — page advice: {s['severity']}" if s["severity"] else " — research abstract"
+        blocks.append(f"[{s['id']}] {s['title']}{advice}\n{s['content'][:chars]}")
+    return "\n\n".join(blocks)
+
+
+async def _think(deps: TriageDeps, system: str, user: str) -> str:
+    """Budget-forced reasoning streamed to the panel; returns thinking plus its conclusion."""
+    assert deps.thinking is not None
+    thought: list[str] = []
+    async for chunk in llm_calls.thinking_stream(
+        deps.llm, llm_calls.as_messages(system, user), deps.thinking
+    ):
+        if chunk.text:
+            thought.append(chunk.text)
+            emit(ReasoningPiece(text=chunk.text))
+    emit(ReasoningPiece(text="\n"))
+    return "".join(thought).strip()
+
+
+async def generate(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
+    deps = runtime.context
+    emit(TriageStep(node="generate", detail="Comparing your symptoms with the condition pages"))
+    demographics = Demographics.model_validate(state.get("demographics") or {}).describe()
+    sources = list(state.get("sources") or [])
+    pages = pages_text(sources, deps.page_chars)
+    calls = list(state.get("llm_calls", []))
+    reasoning = state.get("reasoning", "")
+    analysis = ""
+    try:
+        if deps.thinking is not None:
+            calls.append("reason")
+            user = REASON_USER.format(
+                demographics=demographics, symptoms=state["message"], pages=pages
+            )
+            analysis = await _think(deps, REASON_SYSTEM, user)
+            reasoning += analysis + "\n"
+        ids = tuple(s["id"] for s in sources if s["kind"] == "knowledge_base")
+        calls.append("predict")
+        value = await llm_calls.structured(
+            deps.llm,
+            llm_calls.as_messages(
+                PREDICT_SYSTEM,
+                PREDICT_USER.format(
+                    demographics=demographics,
+                    symptoms=state["message"],
+                    page_list=pages if not analysis else ", ".join(ids) or INCONCLUSIVE,
+                    analysis=analysis or "(no separate analysis; decide from the pages)",
+                ),
+            ),
+            prediction_schema(ids),
+            purpose="predict",
+        )
+    except llm_calls.ModelDown:
+        return {"route": "fallback", "fallback": True, "llm_calls": calls, "reasoning": reasoning}
+    prediction = as_prediction(value)
+    reasoning += reason(f"Prediction: ({prediction.condition}, {prediction.severity.value}).")
+    fired = fired_rules(state)
+    final = red_flags.enforce(prediction.severity, fired)
+    if final is not prediction.severity:
+        reasoning += reason(
+            f"Red-flag rules override the model: {prediction.severity.value} → {final.value}."
+        )
+    return {
+        "condition": prediction.condition,
+        "predicted_severity": prediction.severity.value,
+        "severity": final.value,
+        "reasoning": reasoning,
+        "llm_calls": calls,
+        "route": "respond",
+    }
