@@ -121,6 +121,25 @@ class Settings(BaseSettings):
         description="Approver recorded with EHR writes unless a name is typed in the app",
     )
 
+    # ── HTTP API ──
+    database_url: str | None = Field(
+        None,
+        description="PostgreSQL URL for conversations and API sessions (several replicas can "
+        "share it); default: SQLite in the data folder",
+    )
+    api_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description="SHA-256 hex digest of each API key → its tenant (keys are never stored "
+        "in clear); `python -m docgemma.api hash-key KEY` prints a digest",
+    )
+    max_request_bytes: int = Field(
+        256 * 1024, description="Larger API request bodies are refused with 413"
+    )
+    profiles_path: Path = Field(
+        Path(__file__).resolve().parent.parent / "data" / "profiles.yaml",
+        description="Expert profiles (system prompt, temperature, tools, mode) offered per session",
+    )
+
     def classifier_for(self, node: Literal["intent", "tool", "result"]) -> ClassifierKind:
         """Per-node choice; tiny embedded models route badly, so they default to embeddings."""
         chosen = getattr(self, f"{node}_classifier")

@@ -94,7 +94,7 @@ async def streamed_text(
     """A free-text call (synthesis) streamed as filtered ``AnswerToken`` events.
 
     With ``thinking`` the model first reasons under the budget; that text goes out as
-    ``ThinkingToken`` events only. Either way this counts as one model call.
+    ``ThinkingToken`` events only, as does any reasoning span the model writes unasked. Either way this counts as one model call.
     """
     label = NODE_LABELS.get(node, "")
     labels = deps.registry.labels()
@@ -111,6 +111,7 @@ async def streamed_text(
             ):
                 raw.append(piece)
                 _show(AnswerToken, node, label, visible.feed(piece))
+                _show(ThinkingToken, node, label, visible.take_reasoning())
         else:
             async for chunk in stream_think_then_answer(deps.llm, messages, thinking):
                 if "result" in chunk.data:
@@ -126,6 +127,7 @@ async def streamed_text(
         raise ModelFailure(UNAVAILABLE, [purpose]) from exc
     _show(ThinkingToken, node, label, thoughts.flush())
     _show(AnswerToken, node, label, visible.flush())
+    _show(ThinkingToken, node, label, visible.take_reasoning())
     text = "".join(raw)
     emit(
         LLMUsage(
