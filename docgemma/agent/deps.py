@@ -35,6 +35,8 @@ class AgentDeps:
     image: ImageInput | None = None
     thinking: ThinkingConfig | None = None
     """This turn's thinking before the answer; None: answer directly."""
+    persona: str = ""
+    """An expert profile's system prompt for the answer; empty: the default assistant."""
 
     def classifier(self, task: str) -> Classifier | None:
         """The embedding classifier for a task, when settings route that task to one."""

@@ -23,11 +23,12 @@ from docgemma.agent.answer import (
     results_digest,
     with_notes,
 )
+from docgemma.agent.citations import number_sources
 from docgemma.agent.context import KEPT_MESSAGES, history_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
-from docgemma.agent.rules import confidence_level, with_label
+from docgemma.agent.rules import confidence_level
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.llm.types import Message
@@ -64,7 +65,8 @@ def is_brief(results: list[ToolResult]) -> bool:
     return len(ok) == 1 and ok[0]["tool_name"] in _BRIEF_TOOLS
 
 
-def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
+def synthesis_messages(state: AgentState, notes: list[str], persona: str = "") -> list[Message]:
+    """``persona``: an expert profile's system prompt, placed before the guidelines."""
     results = list(state.get("tool_results", []))
     sections: list[str] = []
     if state.get("patient_summary"):
@@ -75,11 +77,7 @@ def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
             f"Image findings ({findings['modality']}, confidence {findings['confidence']:.2f}):\n"
             + "\n".join(f"- {f}" for f in findings["findings"])
         )
-    ok = [
-        with_label(r["tool_label"], r["formatted_result"])
-        for r in results
-        if r["error_type"] is None
-    ]
+    ok = number_sources(results).texts
     if ok:
         sections.append("Information retrieved:\n" + "\n\n".join(ok))
     if notes:
@@ -92,18 +90,13 @@ def synthesis_messages(state: AgentState, notes: list[str]) -> list[Message]:
         sections="\n" + "\n\n".join(sections) if sections else "",
     )
     return [
-        Message(role="system", content=SYNTHESIZE_SYSTEM.render()),
+        Message(role="system", content=system_prompt(persona)),
         Message(role="user", content=user),
     ]
 
 
-def _sources(results: list[ToolResult]) -> list[dict[str, Any]]:
-    seen: dict[tuple[str, str | None], dict[str, Any]] = {}
-    for r in results:
-        if r["error_type"] is None:
-            for s in r["sources"]:
-                seen.setdefault((s["title"], s.get("url")), s)
-    return list(seen.values())
+def system_prompt(persona: str = "") -> str:
+    return "\n\n".join(p for p in (persona.strip(), SYNTHESIZE_SYSTEM.render()) if p)
 
 
 @traced(_NODE)
@@ -122,13 +115,13 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             "the model is unavailable; pre-written fallback",
         )
     else:
-        instructions = SYNTHESIZE_SYSTEM.render()
+        instructions = system_prompt(deps.persona)
         try:
             out = await llm_calls.streamed_text(
                 deps,
                 _NODE,
                 "synthesize",
-                synthesis_messages(state, notes),
+                synthesis_messages(state, notes, deps.persona),
                 instructions=instructions,
                 thinking=deps.thinking,
             )
@@ -165,7 +158,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             fallback=fallback,
             clarification=bool(clarification),
         ),
-        "sources_used": _sources(results),
+        "sources_used": number_sources(results).sources,
         "follow_up_questions": follow_up_questions(
             drugs=entities.get("drug_mentions", []),
             tools=[r["tool_name"] for r in results],
