@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_repo
 
 from docgemma.config import Settings, get_settings
+
 
 def pytest_configure(config: pytest.Config) -> None:
     sys.addaudithook(refuse_reads_beside_the_repo(*guarded_zone()))

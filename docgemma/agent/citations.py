@@ -46,9 +46,9 @@ def number_sources(results: list[ToolResult]) -> Numbered:
                 numbers[_key(source)] = len(sources)
             local[k] = numbers[_key(source)]
         text = _MARKER.sub(
-            lambda m, local=local: f"[{local[int(m.group(1))]}]"
-            if int(m.group(1)) in local
-            else m.group(0),
+            lambda m, local=local: (
+                f"[{local[int(m.group(1))]}]" if int(m.group(1)) in local else m.group(0)
+            ),
             result["formatted_result"],
         )
         listed = [f"[{n}] {result['sources'][k - 1]['title']}" for k, n in local.items()]

@@ -1,13 +1,15 @@
-"""The agent as the app and the CLI run it: configured backend, the ten real tools,
-SQLite conversation memory, the shared HTTP client and the EHR client."""
+"""The agent as the app, the API and the CLI run it: configured backend, the ten real
+tools, conversation memory (SQLite, or PostgreSQL when configured), the shared HTTP
+client and the EHR client."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
+from docgemma.agent.checkpoints import open_checkpointer
 from docgemma.agent.deps import PatientSummaryFn
-from docgemma.agent.service import Agent, sqlite_checkpointer
+from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
 from docgemma.llm.registry import create_backend
@@ -37,7 +39,7 @@ def chart_summary(ehr: EHRClient) -> PatientSummaryFn:
 
 
 async def build_agent(settings: Settings, ehr: EHRClient) -> Agent:
-    checkpointer = await sqlite_checkpointer(settings)
+    checkpointer = await open_checkpointer(settings)
     llm = await asyncio.to_thread(create_backend, settings)  # loading a GGUF blocks for seconds
     http = create_client(settings)
     agent = await asyncio.to_thread(

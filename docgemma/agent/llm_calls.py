@@ -94,7 +94,8 @@ async def streamed_text(
     """A free-text call (synthesis) streamed as filtered ``AnswerToken`` events.
 
     With ``thinking`` the model first reasons under the budget; that text goes out as
-    ``ThinkingToken`` events only, as does any reasoning span the model writes unasked. Either way this counts as one model call.
+    ``ThinkingToken`` events only, as does any reasoning span the model writes unasked.
+    Either way this counts as one model call.
     """
     label = NODE_LABELS.get(node, "")
     labels = deps.registry.labels()

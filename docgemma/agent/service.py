@@ -35,6 +35,7 @@ from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
+from docgemma.profiles import Profile
 from docgemma.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -45,12 +46,16 @@ EMPTY_MESSAGE_REPLY = (
 NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."
 
 
+def checkpoint_path(settings: Settings) -> Path:
+    return Path(settings.data_dir) / "checkpoints.sqlite"
+
+
 async def sqlite_checkpointer(settings: Settings) -> BaseCheckpointSaver:
     """The app's conversation memory: one SQLite file in the data folder."""
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    path = Path(settings.data_dir) / "checkpoints.sqlite"
+    path = checkpoint_path(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
     saver = AsyncSqliteSaver(await aiosqlite.connect(str(path)))
     await saver.setup()
@@ -79,6 +84,7 @@ class Agent:
         self.graph = build_graph(tool_names=deps.registry.names, checkpointer=checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
+        self._profiles: dict[str, Agent] = {}
 
     @classmethod
     def create(
@@ -112,6 +118,32 @@ class Agent:
             fhir=fhir,
         )
         return cls(deps, checkpointer)
+
+    def for_profile(self, profile: Profile) -> Agent:
+        """This agent as an expert profile sets it up: its tools, persona and answer temperature.
+
+        Same model, memory and per-thread locks; built once per profile. Tools the
+        registry does not have are ignored.
+        """
+        agent = self._profiles.get(profile.name)
+        if agent is None:
+            registry = self.deps.registry
+            if profile.tools is not None:
+                registry = ToolRegistry(s for s in registry if s.name in profile.tools)
+            generation = dict(self.settings.node_generation)
+            generation["synthesize"] = {
+                **generation.get("synthesize", {}),
+                "temperature": profile.temperature,
+            }
+            settings = self.settings.model_copy(update={"node_generation": generation})
+            self.deps.llm.prepare(response_schemas(registry))
+            deps = replace(
+                self.deps, registry=registry, settings=settings, persona=profile.system_prompt
+            )
+            agent = Agent(deps, self.checkpointer)
+            agent._locks = self._locks
+            self._profiles[profile.name] = agent
+        return agent
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         return self._locks.setdefault(thread_id, asyncio.Lock())

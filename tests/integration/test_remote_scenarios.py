@@ -5,15 +5,12 @@ boxed-warning warfarin label stands in for it)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.config import Settings

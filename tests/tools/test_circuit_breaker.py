@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.tools import drug_safety, trials

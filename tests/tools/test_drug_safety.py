@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.tools import drug_safety
@@ -17,7 +13,6 @@ from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.http import create_client
 
 TOOL_NAMES = ("check_drug_safety", "check_drug_interactions", "openfda", "drug_name")
-
 
 
 @pytest.fixture
@@ -43,7 +38,9 @@ def assert_clean(outcome):
 
 async def test_boxed_warning_label(online):
     outcome, route = await run(
-        online, "Jantoven", httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))
+        online,
+        "Jantoven",
+        httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")),
     )
     assert outcome.ok
     assert outcome.formatted.startswith("FDA label for Jantoven / WARFARIN SODIUM, Upsher-Smith")
@@ -110,7 +107,9 @@ async def test_label_with_no_safety_sections(online):
 
 async def test_unknown_drug_404_is_drug_not_in_database(online):
     outcome, _ = await run(
-        online, "notadrugxyz", httpx.Response(404, json=recorded("openfda", "error_not_found_404.json"))
+        online,
+        "notadrugxyz",
+        httpx.Response(404, json=recorded("openfda", "error_not_found_404.json")),
     )
     assert outcome.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE
     assert outcome.formatted == "notadrugxyz was not found in the drug database."
@@ -145,7 +144,11 @@ async def test_empty_results_is_drug_not_in_database(online):
             ToolErrorType.MALFORMED_RESPONSE,
         ),
         (
-            {"response": httpx.Response(400, json=recorded("openfda", "error_bad_request_400_sort.json"))},
+            {
+                "response": httpx.Response(
+                    400, json=recorded("openfda", "error_bad_request_400_sort.json")
+                )
+            },
             ToolErrorType.INVALID_ARGS,
         ),
     ],

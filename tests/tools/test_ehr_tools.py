@@ -12,7 +12,6 @@ from collections.abc import Iterator
 import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-
 from recorded import seed_tool_descriptions
 
 from docgemma.config import Settings
@@ -111,8 +110,6 @@ def test_specs_are_complete_and_registrable() -> None:
     for spec in EHR_TOOLS:
         assert spec.short_description and len(spec.short_description) < len(spec.description)
         spec.args.model_validate(spec.example.args)
-
-
 
 
 def test_descriptions_are_the_seed_full_descriptions() -> None:

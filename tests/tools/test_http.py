@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from pathlib import Path
 
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.tools.base import ToolErrorType
@@ -23,7 +20,6 @@ from docgemma.tools.http import (
 )
 
 URL = "https://api.fda.gov/drug/label.json"
-
 
 
 async def failure_for(route_kwargs: dict, **get_kwargs) -> ToolFailure:
@@ -43,11 +39,16 @@ async def failure_for(route_kwargs: dict, **get_kwargs) -> ToolFailure:
             ToolErrorType.RATE_LIMIT,
         ),
         (
-            httpx.Response(500, json=recorded("openfda", "error_server_error_500_malformed_query.json")),
+            httpx.Response(
+                500, json=recorded("openfda", "error_server_error_500_malformed_query.json")
+            ),
             ToolErrorType.SERVER_ERROR,
         ),
         (httpx.Response(503, text="Service Unavailable"), ToolErrorType.SERVER_ERROR),
-        (httpx.Response(404, json=recorded("openfda", "error_not_found_404.json")), ToolErrorType.NOT_FOUND),
+        (
+            httpx.Response(404, json=recorded("openfda", "error_not_found_404.json")),
+            ToolErrorType.NOT_FOUND,
+        ),
         (
             httpx.Response(400, json=recorded("openfda", "error_bad_request_400_sort.json")),
             ToolErrorType.INVALID_ARGS,

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.tools import interactions
@@ -17,8 +13,6 @@ from docgemma.tools.args import DrugInteractionArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.drug_safety import OPENFDA_LABEL_URL
 from docgemma.tools.http import create_client
-
-
 
 
 def args(*names: str) -> DrugInteractionArgs:
@@ -151,8 +145,12 @@ async def check_online(settings, names, labels=None, side_effect=None):
 
 async def test_online_quotes_the_label_sentence_naming_the_other_drug(settings):
     labels = {
-        "gefitinib": httpx.Response(200, json=recorded("openfda", "label_gefitinib_fulltext_sections.json")),
-        "warfarin": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")),
+        "gefitinib": httpx.Response(
+            200, json=recorded("openfda", "label_gefitinib_fulltext_sections.json")
+        ),
+        "warfarin": httpx.Response(
+            200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")
+        ),
     }
     outcome, route = await check_online(settings, ["gefitinib", "warfarin"], labels)
     assert outcome.ok and outcome.data["online"] and route.call_count == 2
@@ -166,7 +164,11 @@ async def test_online_quotes_the_label_sentence_naming_the_other_drug(settings):
 
 
 async def test_online_drug_without_label_still_uses_the_reference(settings):
-    labels = {"warfarin": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))}
+    labels = {
+        "warfarin": httpx.Response(
+            200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")
+        )
+    }
     outcome, _ = await check_online(settings, ["warfarin", "amiodarone"], labels)
     assert outcome.ok and outcome.data["interactions"][0]["severity"] == "Precaution for use"
     assert outcome.data["not_found"] == []
@@ -219,7 +221,11 @@ def test_spec_matches_the_seed():
 
 async def test_brand_known_only_to_the_fda_is_graded_through_its_label(settings):
     assert thesaurus().resolve("Jantoven") is None
-    labels = {"jantoven": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))}
+    labels = {
+        "jantoven": httpx.Response(
+            200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")
+        )
+    }
     outcome, _ = await check_online(settings, ["Jantoven", "amiodarone"], labels)
     assert outcome.ok and outcome.data["ansm_substances"]["Jantoven"] == "warfarine"
     [found] = outcome.data["interactions"]
@@ -232,7 +238,11 @@ def test_drugs_outside_the_reference_are_named():
 
 
 async def test_online_unknown_drug_is_not_in_database(settings):
-    labels = {"warfarin": httpx.Response(200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json"))}
+    labels = {
+        "warfarin": httpx.Response(
+            200, json=recorded("openfda", "label_jantoven_warfarin_boxed.json")
+        )
+    }
     outcome, route = await check_online(settings, ["warfarin", "notadrugxyz"], labels)
     assert route.call_count == 2
     assert (

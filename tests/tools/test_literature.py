@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.tools import literature
@@ -23,7 +21,6 @@ from docgemma.tools.literature_index import (
 )
 
 INDEX_SIZE = 50
-
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +70,9 @@ def test_core_results_have_abstracts_journals_and_pubmed_links():
 
 
 def test_lite_results_use_the_flat_journal_title():
-    [article] = literature.parse_europepmc(recorded("europepmc", "search_ext_id_20516115_lite.json"))
+    [article] = literature.parse_europepmc(
+        recorded("europepmc", "search_ext_id_20516115_lite.json")
+    )
     assert (
         article["journal"] == "Cancer Res"
         and article["pmid"] == "20516115"
@@ -120,7 +119,9 @@ async def test_online_search(online):
 
 async def test_lite_response_is_accepted(online):
     outcome, _ = await search(
-        online, "cancer", httpx.Response(200, json=recorded("europepmc", "search_cancer_lite_pagesize5.json"))
+        online,
+        "cancer",
+        httpx.Response(200, json=recorded("europepmc", "search_cancer_lite_pagesize5.json")),
     )
     assert outcome.ok and len(outcome.sources) == 5
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from recorded import seed_tool_descriptions
 
 from docgemma.tools import drug_safety, image_analysis, interactions, literature, trials
@@ -17,7 +16,6 @@ LABELS = {
     "find_clinical_trials": "Clinical Trials",
     "analyze_medical_image": "Image Analysis",
 }
-
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import httpx
 import pytest
 import respx
-
 from recorded import recorded
 
 from docgemma.tools import trials
@@ -17,7 +13,6 @@ from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.http import create_client
 
 PAGE2_TOKEN = "ZVt07cGHkvI2wRk2CJf6_LLq14bEL8swd7KrgP4dnDeTsPkw"
-
 
 
 @pytest.fixture
@@ -59,8 +54,12 @@ def test_single_study_record_parses():
 
 async def test_paging_follows_next_page_token():
     pages = [
-        httpx.Response(200, json=recorded("clinicaltrials", "search_cond_phelan_mcdermid_pagesize5.json")),
-        httpx.Response(200, json=recorded("clinicaltrials", "search_cond_phelan_mcdermid_page2.json")),
+        httpx.Response(
+            200, json=recorded("clinicaltrials", "search_cond_phelan_mcdermid_pagesize5.json")
+        ),
+        httpx.Response(
+            200, json=recorded("clinicaltrials", "search_cond_phelan_mcdermid_page2.json")
+        ),
     ]
     with respx.mock:
         route = respx.get(trials.CTGOV_URL).mock(side_effect=pages)
