@@ -12,6 +12,7 @@ from docgemma.agent.deps import PatientSummaryFn
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
+from docgemma.llm.base import LLMBackend
 from docgemma.llm.registry import create_backend
 from docgemma.tools.http import create_client
 from docgemma.tools.registry import build_registry
@@ -38,9 +39,11 @@ def chart_summary(ehr: EHRClient) -> PatientSummaryFn:
     return patient_summary
 
 
-async def build_agent(settings: Settings, ehr: EHRClient) -> Agent:
+async def build_agent(settings: Settings, ehr: EHRClient, llm: LLMBackend | None = None) -> Agent:
+    """``llm``: a backend already made (tests run the real stack on a scripted model)."""
     checkpointer = await open_checkpointer(settings)
-    llm = await asyncio.to_thread(create_backend, settings)  # loading a GGUF blocks for seconds
+    if llm is None:  # loading a GGUF blocks for seconds
+        llm = await asyncio.to_thread(create_backend, settings)
     http = create_client(settings)
     agent = await asyncio.to_thread(
         Agent.create,

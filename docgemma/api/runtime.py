@@ -17,6 +17,7 @@ from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
+from docgemma.llm.base import LLMBackend
 from docgemma.profiles import Mode, Profile
 
 log = logging.getLogger(__name__)
@@ -85,13 +86,16 @@ def ehr_probe(ehr: Any) -> Callable[[], Awaitable[bool]]:
 
 
 @asynccontextmanager
-async def default_runtime(settings: Settings) -> AsyncIterator[Runtime]:
-    """The API alone: the configured model, the real tools, the configured or embedded EHR."""
+async def agent_runtime(
+    settings: Settings, llm: LLMBackend | None = None
+) -> AsyncIterator[Runtime]:
+    """The API alone: the configured model (or ``llm``), the real tools, the configured or
+    embedded EHR."""
     from docgemma.agent.factory import build_agent
     from docgemma.ehr.runtime import ehr_client
 
     with ehr_client(settings) as ehr:
-        agent = await build_agent(settings, ehr)
+        agent = await build_agent(settings, ehr, llm)
 
         async def built() -> Agent:
             return agent
@@ -100,3 +104,6 @@ async def default_runtime(settings: Settings) -> AsyncIterator[Runtime]:
             yield Runtime(modes={Mode.CLINICIAN: AgentMode(built)}, fhir_reachable=ehr_probe(ehr))
         finally:
             await agent.aclose()
+
+
+default_runtime: RuntimeFactory = agent_runtime
