@@ -1,8 +1,11 @@
-"""DocGemma's web app: the Gradio UI and the embedded FHIR server in one FastAPI process.
+"""DocGemma's web app: the Gradio UI, the HTTP API and the embedded FHIR server in one
+FastAPI process.
 
 Run ``python app.py`` (this is also the Hugging Face Space's ``app_file``). The
 embedded EHR is served under ``/fhir`` of the same app unless ``DOCGEMMA_FHIR_URL``
 points at an external FHIR server; the agent and the patient panel reach it over HTTP.
+The API (``/api/v1/...``, ``/api/health``) shares the app's agent; it answers only
+requests with a configured API key.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import uvicorn
 from fastapi import FastAPI
 
 from docgemma.agent.factory import build_agent
+from docgemma.api import create_api
+from docgemma.api.runtime import hosted_runtime
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.runtime import EMBEDDED_DB
@@ -47,6 +52,10 @@ class AgentSlot:
                 made = self._factory(self._settings, self._ehr)
                 self._agent = await made if inspect.isawaitable(made) else made
             return self._agent
+
+    @property
+    def ready(self) -> bool:
+        return self._agent is not None
 
     async def close(self) -> None:
         closer = getattr(self._agent, "aclose", None)
@@ -78,6 +87,7 @@ def create_app(
     ehr = EHRClient.from_settings(settings)
     slot = AgentSlot(settings, ehr, agent_factory)
     patients = EHRPatients(ehr)
+    api = create_api(settings, hosted_runtime(slot.get, ehr, lambda: slot.ready))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -85,12 +95,14 @@ def create_app(
         warm.add_done_callback(_report_warmup)
         index = asyncio.create_task(asyncio.to_thread(prepare_index, settings))
         index.add_done_callback(_report_warmup)
-        yield
+        async with api.router.lifespan_context(api):
+            yield
         await slot.close()
 
     app = FastAPI(title="DocGemma", lifespan=lifespan)
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
+    app.mount("/api", api)
     upload_dir = settings.data_dir / "uploads"
     handlers = Handlers(settings, slot.get, patients, upload_dir)
     blocks = build_blocks(handlers, settings)

@@ -107,3 +107,19 @@ async def agent_runtime(
 
 
 default_runtime: RuntimeFactory = agent_runtime
+
+
+def hosted_runtime(
+    get_agent: Callable[[], Awaitable[Any]], ehr: Any, loaded: Callable[[], bool]
+) -> RuntimeFactory:
+    """The API inside the app: the app's own agent (built once, on first use) and EHR."""
+
+    @asynccontextmanager
+    async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
+        yield Runtime(
+            modes={Mode.CLINICIAN: AgentMode(get_agent)},
+            fhir_reachable=ehr_probe(ehr),
+            model_loaded=loaded,
+        )
+
+    return runtime
