@@ -1,6 +1,7 @@
 # Two entry points for a fresh machine (Python 3.11, no GPU, package registries only):
 #   make app    installs what the app needs, then serves the Gradio app on the embedded model
-#   make test   installs the app plus test tools (and Debian's chromium for browser tests), then runs pytest
+#   make test   installs the app plus test tools (and Debian's chromium for browser tests and
+#               postgresql for the API's replica tests), then runs pytest
 # Both are idempotent: the virtualenv is rebuilt only when pyproject.toml or the data requirements change.
 
 PYTHON ?= python3
@@ -9,12 +10,12 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 PYTEST_ARGS ?=
 
-.PHONY: app test install install-dev browser
+.PHONY: app test install install-dev browser postgres
 
 app: install
 	$(PY) app.py
 
-test: install-dev browser
+test: install-dev browser postgres
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(VENV)/.installed
@@ -38,3 +39,9 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is not installed: browser tests will be skipped (sudo apt-get install chromium)"; fi; }
+
+# The API's PostgreSQL tests start a throwaway cluster with Debian's initdb/pg_ctl (no service).
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "postgresql is not installed: the PostgreSQL API tests will be skipped (sudo apt-get install postgresql)"; fi; }

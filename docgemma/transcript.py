@@ -19,20 +19,21 @@ class TranscriptMessage(BaseModel):
 
     role: Literal["user", "assistant"]
     content: str
-    created_at: float
+    created_at: float | None = None
+    """Seconds since the epoch; None where the app did not record the time."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
     confidence: str | None = None
 
 
-def _when(ts: float) -> str:
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+def _when(ts: float | None) -> str:
+    return datetime.fromtimestamp(ts, UTC).strftime(" · %Y-%m-%d %H:%M UTC") if ts else ""
 
 
 def to_markdown(title: str, messages: list[TranscriptMessage]) -> str:
     lines = [f"# {title or 'DocGemma conversation'}", ""]
     for m in messages:
         who = "Clinician" if m.role == "user" else "DocGemma"
-        lines += [f"**{who}** · {_when(m.created_at)}", "", m.content.strip(), ""]
+        lines += [f"**{who}**{_when(m.created_at)}", "", m.content.strip(), ""]
         if m.sources:
             lines.append("Sources:")
             for n, s in enumerate(m.sources, 1):

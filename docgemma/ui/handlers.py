@@ -15,6 +15,7 @@ from docgemma.config import Settings
 from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
 from docgemma.ui.approval import edit, field_labels
+from docgemma.ui.conversation_tools import clinician_profiles, profiled
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
@@ -54,6 +55,7 @@ class Handlers:
         self._get_agent = get_agent
         self._patients = patients
         self._upload_dir = upload_dir
+        self._profiles = clinician_profiles(settings)
 
     def settings_markdown(self) -> str:
         s = self.settings
@@ -116,7 +118,7 @@ class Handlers:
             cleared,
             hidden,
         )  # shown while the model loads
-        agent = await self._agent()
+        agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
             yield session.history, keep, _error(BACKEND_DOWN)
             return
@@ -151,7 +153,7 @@ class Handlers:
     async def _decide(
         self, session: SessionState, action: Any, reason: str | None
     ) -> AsyncIterator:
-        agent = await self._agent()
+        agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
             yield session.history, f"⚠️ {BACKEND_DOWN}"
             return

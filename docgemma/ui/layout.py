@@ -10,6 +10,7 @@ from __future__ import annotations
 import gradio as gr
 
 from docgemma.config import Settings
+from docgemma.ui.conversation_tools import add_conversation_tools
 from docgemma.ui.handlers import MAX_FIELDS, Handlers
 from docgemma.ui.session import new_session
 
@@ -121,6 +122,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State) -> None:
                     label="Thinking budget (tokens)",
                     elem_id="thinking-budget",
                 )
+                add_conversation_tools(settings, session)
 
     panels = [attach_note, images, follow_row, *follow, card, card_md, card_error, edit_box]
     panels += fields

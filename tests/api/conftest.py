@@ -56,7 +56,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 90.0) -> Server:
+    def start(self, timeout: float = 300.0) -> Server:
         cmd = [sys.executable, "-m", "uvicorn", "--factory", self.app, "--app-dir", str(HERE)]
         cmd += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
         with self.log.open("ab") as log:
