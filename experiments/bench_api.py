@@ -136,7 +136,9 @@ def main(argv: list[str] | None = None) -> None:
     log.info("%s", spread("first graph node", [t.first_node_s for t in timings if t.first_node_s]))
     log.info("%s", spread("first token", [t.first_token_s for t in timings if t.first_token_s]))
     log.info("%s", spread("done", [t.done_s for t in timings if t.done_s]))
-    late = [t.session for t in timings if t.first_step_s is None or t.first_step_s > TARGET_FIRST_STEP_S]
+    late = [
+        t.session for t in timings if t.first_step_s is None or t.first_step_s > TARGET_FIRST_STEP_S
+    ]
     failed = [t.session for t in timings if t.error or t.done_s is None]
     log.info(
         "first step within %.0f ms: %d/%d; sessions without an answer: %s",

@@ -1,7 +1,7 @@
 """API keys → tenants. Only SHA-256 digests of the keys are configured (hashed at rest).
 
 A request names its key in ``Authorization: Bearer <key>`` or ``X-API-Key``; no key
-or an unknown one is 401. The app's own UI runs as the ``local`` tenant.
+or an unknown one is 401.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ import hashlib
 import hmac
 
 from fastapi import HTTPException, Request, status
-
-LOCAL_TENANT = "local"
 
 
 def hash_key(key: str) -> str:

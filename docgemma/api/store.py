@@ -119,13 +119,7 @@ class SessionStore:
     ) -> str | None:
         """Store one finished turn; the new approval id when it ended on a proposal."""
         now = self._clock()
-        statements: list[Statement] = [
-            (
-                "UPDATE api_approvals SET status = ?, decided_at = ?"
-                " WHERE session_id = ? AND status = ?",
-                (ApprovalStatus.DISCARDED, now, session.id, ApprovalStatus.PENDING),
-            )
-        ]
+        statements: list[Statement] = []
         for message in messages:
             meta = message.model_dump(mode="json", include={"sources", "confidence"})
             statements.append(
@@ -161,6 +155,14 @@ class SessionStore:
         )
         await self.db.transaction(statements)
         return approval_id
+
+    async def discard_pending(self, session_id: str) -> None:
+        """A new message replaces an undecided proposal (the agent drops it the same way)."""
+        await self.db.execute(
+            "UPDATE api_approvals SET status = ?, decided_at = ?"
+            " WHERE session_id = ? AND status = ?",
+            (ApprovalStatus.DISCARDED, self.now(), session_id, ApprovalStatus.PENDING),
+        )
 
     async def pending(self, session_id: str) -> PendingApproval | None:
         rows = await self.db.fetch(

@@ -128,6 +128,7 @@ async def turn_events(
     store: SessionStore, backend: ConversationBackend, session: SessionInfo, turn: TurnInput
 ) -> AsyncIterator[StreamEvent]:
     yield queued()
+    await store.discard_pending(session.id)
     items = backend.run_turn(
         session.id, turn.message, patient_id=turn.patient_id, thinking=turn.thinking
     )

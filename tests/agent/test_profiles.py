@@ -21,9 +21,7 @@ PHARMACIST = Profile(
 
 
 async def test_a_profile_sets_tools_persona_and_temperature(make_agent) -> None:
-    llm = ScriptedBackend(
-        [intent("DIRECT", "dose question"), "Usual dose is 5 mg daily."]
-    )
+    llm = ScriptedBackend([intent("DIRECT", "dose question"), "Usual dose is 5 mg daily."])
     base = make_agent(llm)
     agent = base.for_profile(PHARMACIST)
     assert agent is base.for_profile(PHARMACIST)  # built once

@@ -106,9 +106,7 @@ def make_server(
     made: list[Server] = []
     tmp_path = tmp_path_factory.mktemp("api")
 
-    def make(
-        data_dir: Path | None = None, app: str = "scripted_app:create", **env: str
-    ) -> Server:
+    def make(data_dir: Path | None = None, app: str = "scripted_app:create", **env: str) -> Server:
         url, token = fhir_server
         clean = {k: v for k, v in os.environ.items() if not k.startswith("DOCGEMMA_")}
         full = {
@@ -158,7 +156,9 @@ def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL cluster on a free port; skipped only if PostgreSQL is absent."""
     initdb, pg_ctl = _postgres_bin("initdb"), _postgres_bin("pg_ctl")
     if not (initdb and pg_ctl):
-        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) are not installed: apt-get install postgresql")
+        pytest.skip(
+            "PostgreSQL binaries (initdb, pg_ctl) are not installed: apt-get install postgresql"
+        )
     folder = Path(tempfile.mkdtemp(prefix="docgemma-pg-"))
     as_user: list[str] = []
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root

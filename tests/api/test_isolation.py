@@ -37,7 +37,12 @@ async def test_twenty_concurrent_sessions_stay_apart(server: Server) -> None:
         for tenant, session_id, asked in results:
             history = await clients[tenant].history(session_id)
             said = [m["content"] for m in history["messages"]]
-            assert said == [asked[0], f"Direct answer: {asked[0]}", asked[1], f"Direct answer: {asked[1]}"]
+            assert said == [
+                asked[0],
+                f"Direct answer: {asked[0]}",
+                asked[1],
+                f"Direct answer: {asked[1]}",
+            ]
             for other in TENANTS:
                 if other != tenant:
                     with pytest.raises(ApiFailure) as refused:
