@@ -50,7 +50,10 @@ async def plain_text(events: AsyncIterator[StreamEvent]) -> AsyncIterator[str]:
             yield event.text
         elif isinstance(event, DoneEvent):  # the final text is authoritative: send what differs
             final = event.final_response
-            yield final[len(shown) :] if final.startswith(shown) else f"\n\n{final}"
+            if final.startswith(shown):
+                yield final[len(shown) :]
+            elif final.strip() != shown.strip():
+                yield f"\n\n{final}"
         elif isinstance(event, ApprovalRequiredEvent):
             yield f"\n\n[Approval needed: {event.summary}. Approval id: {event.approval_id}]"
         elif isinstance(event, ErrorEvent):
