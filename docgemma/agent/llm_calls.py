@@ -111,8 +111,9 @@ async def streamed_text(
                 messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens
             ):
                 raw.append(piece)
-                _show(AnswerToken, node, label, visible.feed(piece))
+                shown = visible.feed(piece)  # a span closing in this piece precedes its answer
                 _show(ThinkingToken, node, label, visible.take_reasoning())
+                _show(AnswerToken, node, label, shown)
         else:
             async for chunk in stream_think_then_answer(deps.llm, messages, thinking):
                 if "result" in chunk.data:
