@@ -92,11 +92,11 @@ async def decide(
     used = ApiError(409, "This approval was already decided.", "approval_used")
     if pending is None or pending.approval_id != approval_id:
         raise used
+    backend = await api.backend(session)  # before the claim: a refusal must not use the id
     try:
         await api.store.claim(approval_id)
     except ApprovalUsed:
         raise used from None
-    backend = await api.backend(session)
     decision = ApprovalDecision(
         action=body.action, args=body.args, approved_by=body.approved_by, reason=body.reason
     )
