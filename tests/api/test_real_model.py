@@ -19,7 +19,7 @@ pytestmark = pytest.mark.real_model
 @pytest.fixture(scope="module")
 def real_server(make_server: Callable[..., Server]) -> Server:
     return make_server(app="docgemma.api.app:create_api", DOCGEMMA_BACKEND="llamacpp").start(
-        timeout=300
+        timeout=900  # classifier training and model load take minutes on a busy 2-core machine
     )
 
 
