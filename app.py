@@ -1,9 +1,12 @@
-"""DocGemma's web app: the Gradio UI and the embedded FHIR server in one FastAPI process.
+"""DocGemma's web app: the Gradio UI, the HTTP API and the embedded FHIR server in one
+FastAPI process.
 
 Run ``python app.py`` (this is also the Hugging Face Space's ``app_file``). The
 embedded EHR is served under ``/fhir`` of the same app unless ``DOCGEMMA_FHIR_URL``
 points at an external FHIR server; the agent and the patient panel reach it over HTTP.
 Who may use the page and ``/fhir`` is ``docgemma.auth``'s policy (SECURITY.md).
+The API (``/api/v1/...``, ``/api/health``) shares the app's agent; it answers only
+requests with a configured API key.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import gradio as gr
 import uvicorn
 from fastapi import FastAPI, Request, Response
 
+from docgemma.api import create_api
+from docgemma.api.runtime import hosted_runtime
 from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
@@ -119,6 +124,7 @@ def create_app(
     ehr = EHRClient.from_settings(settings)
     slot = AgentSlot(settings, ehr, agent_factory)
     patients = EHRPatients(ehr)
+    api = create_api(settings, hosted_runtime(slot.get, ehr, slot.ready))
 
     upload_dir = settings.data_dir / "uploads"
 
@@ -134,7 +140,8 @@ def create_app(
         kb = asyncio.create_task(asyncio.to_thread(prepare_knowledge_base, settings))
         kb.add_done_callback(_report_warmup)
         tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer))
-        yield
+        async with api.router.lifespan_context(api):
+            yield
         tidy.cancel()
         await slot.close()
 
@@ -149,6 +156,7 @@ def create_app(
 
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
+    app.mount("/api", api)
     handlers = Handlers(settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready)
     triage = TriageHandlers(TriageSlot(settings, slot.get, triage_factory).get)
     blocks = build_blocks(handlers, settings, triage)

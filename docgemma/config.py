@@ -197,6 +197,25 @@ class Settings(BaseSettings):
         30.0, description="Conversations (and pending approvals) idle longer than this are deleted"
     )
 
+    # ── HTTP API ──
+    database_url: str | None = Field(
+        None,
+        description="PostgreSQL URL for conversations and API sessions (several replicas can "
+        "share it); default: SQLite in the data folder",
+    )
+    api_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description="SHA-256 hex digest of each API key → its tenant (keys are never stored "
+        "in clear); `python -m docgemma.api hash-key KEY` prints a digest",
+    )
+    max_request_bytes: int = Field(
+        256 * 1024, description="Larger API request bodies are refused with 413"
+    )
+    expert_profiles_path: Path = Field(
+        Path(__file__).resolve().parent.parent / "data" / "profiles.yaml",
+        description="Expert profiles (system prompt, temperature, tools, mode) offered per session",
+    )
+
     @property
     def profile(self) -> ModelProfile | None:
         """The named embedded profile, or None when ``model`` is a path to a GGUF."""

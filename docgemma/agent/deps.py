@@ -38,6 +38,8 @@ class AgentDeps:
     """This turn's thinking before the answer; None: answer directly."""
     knowledge: KnowledgeSource | None = None
     """Grounds direct knowledge answers (embedded profiles); None: answers are not labelled."""
+    persona: str = ""
+    """An expert profile's system prompt for the answer; empty: the default assistant."""
 
     def classifier(self, task: str) -> Classifier | None:
         """The embedding classifier for a task, when settings route that task to one."""

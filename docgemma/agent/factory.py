@@ -1,16 +1,19 @@
-"""The agent as the app and the CLI run it: configured backend, the ten real tools,
-SQLite conversation memory, the shared HTTP client and the EHR client."""
+"""The agent as the app, the API and the CLI run it: configured backend, the ten real
+tools, conversation memory (SQLite, or PostgreSQL when configured), the shared HTTP
+client and the EHR client."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
+from docgemma.agent.checkpoints import open_checkpointer
 from docgemma.agent.deps import PatientSummaryFn
 from docgemma.agent.knowledge import offline_knowledge
-from docgemma.agent.service import Agent, sqlite_checkpointer
+from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
+from docgemma.llm.base import LLMBackend
 from docgemma.llm.registry import create_backend
 from docgemma.tools.http import create_client
 from docgemma.tools.registry import build_registry
@@ -37,9 +40,11 @@ def chart_summary(ehr: EHRClient) -> PatientSummaryFn:
     return patient_summary
 
 
-async def build_agent(settings: Settings, ehr: EHRClient) -> Agent:
-    checkpointer = await sqlite_checkpointer(settings)
-    llm = await asyncio.to_thread(create_backend, settings)  # loading a GGUF blocks for seconds
+async def build_agent(settings: Settings, ehr: EHRClient, llm: LLMBackend | None = None) -> Agent:
+    """``llm``: a backend already made (tests run the real stack on a scripted model)."""
+    checkpointer = await open_checkpointer(settings)
+    if llm is None:  # loading a GGUF blocks for seconds
+        llm = await asyncio.to_thread(create_backend, settings)
     http = create_client(settings)
     agent = await asyncio.to_thread(
         Agent.create,

@@ -95,8 +95,9 @@ async def streamed_text(
     """A free-text call (synthesis) streamed as filtered ``AnswerToken`` events.
 
     With ``thinking`` the model first reasons under the budget; that text goes out as
-    ``ThinkingToken`` events only. Either way this counts as one model call.
-    ``temperature`` replaces the node's own (a retry samples differently).
+    ``ThinkingToken`` events only, as does any reasoning span the model writes unasked.
+    Either way this counts as one model call. ``temperature`` replaces the node's own
+    (a retry samples differently).
     """
     label = NODE_LABELS.get(node, "")
     labels = deps.registry.labels()
@@ -114,7 +115,9 @@ async def streamed_text(
                 max_tokens=cfg.max_tokens,
             ):
                 raw.append(piece)
-                _show(AnswerToken, node, label, visible.feed(piece))
+                shown = visible.feed(piece)  # a span closing in this piece precedes its answer
+                _show(ThinkingToken, node, label, visible.take_reasoning())
+                _show(AnswerToken, node, label, shown)
         else:
             async for chunk in stream_think_then_answer(deps.llm, messages, thinking):
                 if "result" in chunk.data:
@@ -130,6 +133,7 @@ async def streamed_text(
         raise ModelFailure(UNAVAILABLE, [purpose]) from exc
     _show(ThinkingToken, node, label, thoughts.flush())
     _show(AnswerToken, node, label, visible.flush())
+    _show(ThinkingToken, node, label, visible.take_reasoning())
     text = "".join(raw)
     emit(
         LLMUsage(

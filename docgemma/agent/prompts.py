@@ -143,7 +143,8 @@ Guidelines:
 - Include only the most critical findings
 - If information was unavailable, state this clearly without speculating
 - Do not reference any system internals, tool names, or databases
-- Use standard medical terminology appropriate for a clinical audience""",
+- Use standard medical terminology appropriate for a clinical audience
+- Cite the numbered sources you rely on with their numbers, like [1]""",
 )
 
 SYNTHESIZE_BRIEF_PREFIX = "Include only the most critical findings.\n\n"

@@ -42,6 +42,7 @@ from docgemma.ehr.ids import InvalidId, check_fhir_id
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
+from docgemma.experts import Profile
 from docgemma.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -53,12 +54,16 @@ STALE_DECISION = (
 )
 
 
+def checkpoint_path(settings: Settings) -> Path:
+    return Path(settings.data_dir) / "checkpoints.sqlite"
+
+
 async def sqlite_checkpointer(settings: Settings) -> BaseCheckpointSaver:
     """The app's conversation memory: one SQLite file in the data folder."""
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    path = Path(settings.data_dir) / "checkpoints.sqlite"
+    path = checkpoint_path(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
     saver = AsyncSqliteSaver(await aiosqlite.connect(str(path)))
     await saver.setup()
@@ -87,6 +92,7 @@ class Agent:
         self.graph = build_graph(tool_names=deps.registry.names, checkpointer=checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
+        self._profiles: dict[str, Agent] = {}
 
     @classmethod
     def create(
@@ -122,6 +128,32 @@ class Agent:
             knowledge=knowledge,
         )
         return cls(deps, checkpointer)
+
+    def for_profile(self, profile: Profile) -> Agent:
+        """This agent as an expert profile sets it up: its tools, persona and answer temperature.
+
+        Same model, memory and per-thread locks; built once per profile. Tools the
+        registry does not have are ignored.
+        """
+        agent = self._profiles.get(profile.name)
+        if agent is None:
+            registry = self.deps.registry
+            if profile.tools is not None:
+                registry = ToolRegistry(s for s in registry if s.name in profile.tools)
+            generation = dict(self.settings.node_generation)
+            generation["synthesize"] = {
+                **generation.get("synthesize", {}),
+                "temperature": profile.temperature,
+            }
+            settings = self.settings.model_copy(update={"node_generation": generation})
+            self.deps.llm.prepare(response_schemas(registry))
+            deps = replace(
+                self.deps, registry=registry, settings=settings, persona=profile.system_prompt
+            )
+            agent = Agent(deps, self.checkpointer)
+            agent._locks = self._locks
+            self._profiles[profile.name] = agent
+        return agent
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         return self._locks.setdefault(thread_id, asyncio.Lock())

@@ -7,6 +7,8 @@ comes from ``answer.py`` and ``rules.py`` (the same lists ``clean_answer`` uses)
 reasoning spans, turn tokens, echoed instructions, raw error text and tool names
 (replaced by their clinical labels). ``clean_answer`` stays the authority on the
 final text; the filter only makes sure nothing it would remove is ever shown.
+The text inside reasoning spans is kept aside (``take_reasoning``) for a thinking
+channel, however the delimiters were split.
 
 Uses the ``regex`` package for partial matching, which the standard ``re`` lacks.
 """
@@ -71,6 +73,7 @@ class StreamFilter:
         self._before = ""
         """The last character released, so word boundaries see across pieces."""
         self._close: str | None = None
+        self._reasoning: list[str] = []
 
     def feed(self, text: str) -> str:
         self._buffer += text
@@ -79,6 +82,12 @@ class StreamFilter:
     def flush(self) -> str:
         """The end of the stream: release the held tail; an open reasoning span is dropped."""
         return self._drain(final=True)
+
+    def take_reasoning(self) -> str:
+        """The reasoning-span text (delimiters excluded) passed over since the last call."""
+        text = "".join(self._reasoning)
+        self._reasoning.clear()
+        return text
 
     def _drain(self, final: bool) -> str:
         out: list[str] = []
@@ -106,8 +115,11 @@ class StreamFilter:
         at = self._buffer.find(self._close)
         if at < 0:
             keep = 0 if final else len(self._close) - 1  # could be the start of the close
-            self._buffer = self._buffer[-keep:] if keep else ""
+            cut = max(len(self._buffer) - keep, 0)
+            self._reasoning.append(self._buffer[:cut])
+            self._buffer = self._buffer[cut:]
             return False
+        self._reasoning.append(self._buffer[:at])
         self._buffer = self._buffer[at + len(self._close) :]
         self._close = None
         return True

@@ -20,6 +20,7 @@ from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
 from docgemma.ehr.ids import is_fhir_id
 from docgemma.ui.approval import edit, field_labels, patient_changed, show_patient
+from docgemma.ui.conversation_tools import clinician_profiles, profiled
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
@@ -72,6 +73,7 @@ class Handlers:
         self._upload_roots = (Path(get_upload_folder()),)
         """Where the browser's uploads land; a client-sent path elsewhere is never opened."""
         self.access = access or Access(Mode.OPEN)
+        self._profiles = clinician_profiles(settings)
 
     def settings_markdown(self) -> str:
         s = self.settings
@@ -157,7 +159,7 @@ class Handlers:
         if not self._agent_ready():  # a visible step, not a silent wait, while the model loads
             shown = [*shown, {"role": "assistant", "content": LOADING_MODEL}]
         yield shown, cleared, hidden
-        agent = await self._agent()
+        agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
             yield session.history, keep, _error(BACKEND_DOWN)
             return
@@ -240,7 +242,7 @@ class Handlers:
     async def _decide(
         self, session: SessionState, action: Any, reason: str | None, request: gr.Request | None
     ) -> AsyncIterator:
-        agent = await self._agent()
+        agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
             yield session.history, f"⚠️ {BACKEND_DOWN}"
             return

@@ -11,6 +11,7 @@ import gradio as gr
 
 from docgemma.auth import OPEN_BANNER
 from docgemma.config import Settings
+from docgemma.ui.conversation_tools import add_conversation_tools
 from docgemma.ui.handlers import MAX_FIELDS, Handlers
 from docgemma.ui.session import new_session
 from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
@@ -141,6 +142,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     label="Thinking budget (tokens)",
                     elem_id="thinking-budget",
                 )
+                add_conversation_tools(settings, session)
 
     panels = [attach_note, images, follow_row, *follow, card, card_md, card_error, edit_box]
     panels += [*fields, shown_key]

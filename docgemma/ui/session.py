@@ -66,6 +66,8 @@ class SessionState:
     """Thinking before the answer for this session; None: the server's setting."""
     thinking_budget: int | None = None
     """Maximum thinking tokens for this session; None: the server's setting."""
+    profile: str | None = None
+    """The expert profile chosen for this session; None: the default agent."""
     clinician_name: str = ""
     """Who approves writes in this session; blank: the server's ``clinician_name``."""
     attached: Attachment | None = None

@@ -23,12 +23,13 @@ from docgemma.agent.answer import (
     with_notes,
 )
 from docgemma.agent.checked_answer import Judge, write_checked
+from docgemma.agent.citations import number_sources
 from docgemma.agent.context import KEPT_MESSAGES, history_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
-from docgemma.agent.rules import confidence_level, with_label
+from docgemma.agent.rules import confidence_level
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.llm.types import Message
@@ -82,8 +83,9 @@ PROMPT_MARKERS = (
 
 
 def synthesis_messages(
-    state: AgentState, notes: list[str], grounding: Grounding | None = None
+    state: AgentState, notes: list[str], grounding: Grounding | None = None, persona: str = ""
 ) -> list[Message]:
+    """``persona``: an expert profile's system prompt, placed before the guidelines."""
     results = list(state.get("tool_results", []))
     sections: list[str] = []
     if state.get("patient_summary"):
@@ -94,11 +96,7 @@ def synthesis_messages(
             f"Image findings ({findings['modality']}, confidence {findings['confidence']:.2f}):\n"
             + "\n".join(f"- {f}" for f in findings["findings"])
         )
-    ok = [
-        with_label(r["tool_label"], key_facts(r["formatted_result"]))
-        for r in results
-        if r["error_type"] is None
-    ]
+    ok = number_sources(results, shorten=key_facts).texts
     if ok:
         sections.append(f"{RESULTS_HEADER}\n" + "\n\n".join(ok))
     if grounding is not None:
@@ -113,28 +111,23 @@ def synthesis_messages(
         sections="\n" + "\n\n".join(sections) if sections else "",
     )
     return [
-        Message(role="system", content=SYNTHESIZE_SYSTEM.render()),
+        Message(role="system", content=system_prompt(persona)),
         Message(role="user", content=user),
     ]
+
+
+def system_prompt(persona: str = "") -> str:
+    return "\n\n".join(p for p in (persona.strip(), SYNTHESIZE_SYSTEM.render()) if p)
 
 
 def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge:
     return Judge(
         question=state["user_query"],
-        instructions=SYNTHESIZE_SYSTEM.render(),
+        instructions=system_prompt(deps.persona),
         markers=PROMPT_MARKERS,
         tool_names=tuple(deps.registry.labels()),
         context=messages[-1].content,
     )
-
-
-def _sources(results: list[ToolResult]) -> list[dict[str, Any]]:
-    seen: dict[tuple[str, str | None], dict[str, Any]] = {}
-    for r in results:
-        if r["error_type"] is None:
-            for s in r["sources"]:
-                seen.setdefault((s["title"], s.get("url")), s)
-    return list(seen.values())
 
 
 @traced(_NODE)
@@ -143,7 +136,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     results = list(state.get("tool_results", []))
     notes = error_notes(state)
     calls: list[str] = []
-    sources = _sources(results)
+    sources = number_sources(results).sources
     fallback = bool(state.get("fallback"))
     clarification = state.get("clarification_request")
     if clarification:
@@ -158,7 +151,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             deps.knowledge is not None and not results and state.get("intent") == "DIRECT"
         )
         grounding = await deps.knowledge(state["user_query"]) if knowledge_question else None
-        messages = synthesis_messages(state, notes, grounding)
+        messages = synthesis_messages(state, notes, grounding, deps.persona)
         try:
             written = await write_checked(
                 deps, _NODE, messages, _judge(state, deps, messages), results, notes

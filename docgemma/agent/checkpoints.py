@@ -1,0 +1,36 @@
+"""Where conversation state lives: SQLite in the data folder, or PostgreSQL.
+
+With ``DOCGEMMA_DATABASE_URL`` set, LangGraph's Postgres checkpointer keeps every
+thread, so several API processes behind a load balancer serve the same sessions.
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from docgemma.agent.service import sqlite_checkpointer
+from docgemma.config import Settings
+
+
+def postgres_kwargs() -> dict[str, object]:
+    """Connection options LangGraph's saver requires (autocommit, dict rows, no prepares)."""
+    from psycopg.rows import dict_row
+
+    return {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+
+
+async def postgres_checkpointer(url: str) -> BaseCheckpointSaver:
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from psycopg_pool import AsyncConnectionPool
+
+    pool = AsyncConnectionPool(url, open=False, max_size=8, kwargs=postgres_kwargs())
+    await pool.open(wait=True)
+    saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type]
+    await saver.setup()
+    return saver
+
+
+async def open_checkpointer(settings: Settings) -> BaseCheckpointSaver:
+    if settings.database_url:
+        return await postgres_checkpointer(settings.database_url)
+    return await sqlite_checkpointer(settings)

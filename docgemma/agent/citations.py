@@ -1,0 +1,63 @@
+"""One ``[n]`` numbering for a whole answer.
+
+Each tool numbers its own sources (a literature search lists ``[1]``, ``[2]``…), so two
+results in one turn would both say ``[1]``. Before synthesis the turn's sources are
+numbered once, in order of first appearance, duplicates merged; each result's own
+markers are rewritten to those numbers and every source is listed under its number,
+so the model cites what the ``sources`` list (and the UI's links) will show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from docgemma.agent.rules import with_label
+from docgemma.agent.state import ToolResult
+
+_MARKER = re.compile(r"\[(\d{1,2})\]")
+
+
+@dataclass(frozen=True)
+class Numbered:
+    sources: list[dict[str, Any]]
+    """The turn's sources; source ``n`` is ``sources[n - 1]``."""
+    texts: list[str]
+    """Each successful result under its label, markers renumbered and its sources listed."""
+
+
+def _key(source: dict[str, Any]) -> tuple[str, str | None]:
+    return source["title"], source.get("url")
+
+
+def number_sources(
+    results: list[ToolResult], shorten: Callable[[str], str] = lambda text: text
+) -> Numbered:
+    """Global numbers for the successful results' sources, and their texts to show the model.
+
+    ``shorten`` cuts each result to what the prompt needs (its key facts) before numbering.
+    """
+    numbers: dict[tuple[str, str | None], int] = {}
+    sources: list[dict[str, Any]] = []
+    texts: list[str] = []
+    for result in results:
+        if result["error_type"] is not None:
+            continue
+        local: dict[int, int] = {}
+        for k, source in enumerate(result["sources"], 1):
+            if _key(source) not in numbers:
+                sources.append(source)
+                numbers[_key(source)] = len(sources)
+            local[k] = numbers[_key(source)]
+        text = _MARKER.sub(
+            lambda m, local=local: (
+                f"[{local[int(m.group(1))]}]" if int(m.group(1)) in local else m.group(0)
+            ),
+            shorten(result["formatted_result"]),
+        )
+        listed = [f"[{n}] {result['sources'][k - 1]['title']}" for k, n in local.items()]
+        cite = "\nCite as: " + "; ".join(listed) if listed else ""
+        texts.append(with_label(result["tool_label"], text + cite))
+    return Numbered(sources=sources, texts=texts)

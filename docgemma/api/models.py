@@ -1,0 +1,98 @@
+"""The API's request and response bodies (everything here appears in the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from docgemma.agent.outcome import ApprovalRequest
+from docgemma.experts import Mode
+from docgemma.transcript import TranscriptMessage as HistoryMessage
+
+
+class ChatRequest(BaseModel):
+    """One turn: a new session when ``session_id`` is omitted."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message: str = Field(min_length=1, max_length=20_000)
+    session_id: str | None = Field(None, max_length=64)
+    profile: str | None = Field(
+        None, max_length=40, description="Expert profile for a new session; default: the first"
+    )
+    mode: Mode | None = Field(
+        None, description="clinician or triage for a new session; default: the profile's mode"
+    )
+    patient_id: str | None = Field(
+        None, max_length=64, description='Active patient; "" clears it, omitted keeps it'
+    )
+    thinking: bool | None = Field(None, description="Reason before answering (thinking channel)")
+
+
+class ApprovalBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["approve", "edit", "reject"]
+    args: dict[str, Any] | None = Field(None, description="Edited arguments, with edit")
+    reason: str | None = Field(None, max_length=500)
+    approved_by: str = Field("clinician", min_length=1, max_length=80)
+
+
+class SessionInfo(BaseModel):
+    id: str
+    profile: str
+    mode: Mode
+    title: str
+    created_at: float
+    updated_at: float
+
+
+class SessionHistory(BaseModel):
+    session: SessionInfo
+    messages: list[HistoryMessage]
+    pending_approval: PendingApproval | None = None
+
+
+class PendingApproval(BaseModel):
+    approval_id: str
+    request: ApprovalRequest
+
+
+class ProfileInfo(BaseModel):
+    name: str
+    title: str
+    description: str
+    mode: Mode
+    temperature: float
+    tools: list[str] | None
+    available: bool
+    """False when this server has no backend for the profile's mode."""
+
+
+class Health(BaseModel):
+    status: Literal["ok", "degraded"]
+    model_loaded: bool
+    fhir_reachable: bool
+    kb_ready: bool | None
+    """None when no knowledge base is configured."""
+    database: bool
+    modes: list[Mode]
+
+
+class Problem(BaseModel):
+    """Every error response: a readable message and a stable code."""
+
+    detail: str
+    code: str
+
+
+class CompatQuery(BaseModel):
+    """Seed 000's ``POST /query_stream`` body."""
+
+    query: str = Field(min_length=1, max_length=20_000)
+    thread_id: str | None = Field(None, max_length=64)
+    demographics: dict[str, Any] | None = None
+
+
+SessionHistory.model_rebuild()

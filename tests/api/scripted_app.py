@@ -1,0 +1,77 @@
+"""The API server the acceptance tests start with uvicorn: the real stack (tools, EHR over
+HTTP, checkpointer, store) on a scripted model.
+
+``uvicorn --factory scripted_app:create --app-dir tests/api``; configured by ``DOCGEMMA_*``
+variables like the real server. The model's replies follow the clinician's message:
+an ``abc-123`` chart question uses the record tool, ``prescribe`` proposes an order,
+anything else is answered directly. Answers carry a reasoning span (for the thinking
+channel) and echo the question (so tests can tell sessions apart); a message with
+``slowly`` streams its answer one word every 0.3 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Sequence
+from functools import partial
+from typing import Any
+
+from fastapi import FastAPI
+from pydantic import BaseModel
+
+from docgemma.api import create_api
+from docgemma.api.runtime import agent_runtime
+from docgemma.config import get_settings
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.llm.types import Message
+
+PATIENT = "abc-123"
+ORDER = {
+    "patient_id": PATIENT,
+    "medication_name": "metformin",
+    "dosage": "500 mg",
+    "frequency": "twice daily",
+}
+_QUERY = re.compile(r"(?:User query|Clinician's question): (.*)")
+
+
+def query_of(messages: Sequence[Message]) -> str:
+    found = _QUERY.findall("\n".join(m.content for m in messages))
+    return found[-1].strip() if found else ""
+
+
+def respond(messages: Sequence[Message], schema: type[BaseModel] | None) -> Any:
+    query = query_of(messages)
+    wants_order = "prescribe" in query.lower()
+    name = schema.__name__ if schema else "text"
+    if name == "IntentClassification":
+        tool = wants_order or PATIENT in query
+        return {"intent": "TOOL_NEEDED" if tool else "DIRECT", "task_summary": query[:200]}
+    if name == "ToolSelection":
+        return {"tool_name": "prescribe_medication" if wants_order else "get_patient_chart"}
+    if name == "PrescribeMedicationArgs":
+        return ORDER
+    if name == "PatientChartArgs":
+        return {"patient_id": PATIENT}
+    if name == "ResultAssessment":
+        return {"quality": "success_rich", "brief_summary": "found"}
+    if name != "text":
+        raise AssertionError(f"unexpected schema {name}")
+    if "Information retrieved" in messages[-1].content:
+        return f"<think>weighing the record for {query}</think>Per the record [1]: {query}"
+    return f"<think>considering {query}</think>Direct answer: {query}"
+
+
+class ScriptedModel(ScriptedBackend):
+    async def stream(self, messages: Sequence[Message], **kwargs: Any) -> AsyncIterator[str]:
+        slow = "slowly" in query_of(messages)
+        async for piece in super().stream(messages, **kwargs):
+            if slow:
+                await asyncio.sleep(0.3)
+            yield piece
+
+
+def create() -> FastAPI:
+    settings = get_settings()
+    return create_api(settings, partial(agent_runtime, llm=ScriptedModel(responder=respond)))

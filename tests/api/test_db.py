@@ -1,0 +1,63 @@
+"""The PostgreSQL path against a real server: two API processes share one database, a
+conversation started on one continues on the other, and an approval proposed on one
+is decided on the other exactly once (the second use, on the first process, is 409)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+import psycopg
+import pytest
+
+from docgemma.api.client import ApiFailure, DocGemmaClient
+
+from .conftest import KEYS, Server, medication_requests
+from .scripted_app import PATIENT
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> str:
+    """A fresh database in the session's cluster."""
+    name = f"docgemma_{secrets.token_hex(4)}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+async def test_two_processes_share_one_session(
+    make_server: Callable[..., Server], database_url: str, fhir_server
+) -> None:
+    one = make_server(DOCGEMMA_DATABASE_URL=database_url).start()
+    two = make_server(DOCGEMMA_DATABASE_URL=database_url).start()
+    async with (
+        DocGemmaClient(one.url, KEYS["clinic-a"]) as a1,
+        DocGemmaClient(two.url, KEYS["clinic-a"]) as a2,
+        DocGemmaClient(two.url, KEYS["clinic-b"]) as b2,
+    ):
+        first = await a1.chat("Which statin for a 60-year-old?")
+        second = await a2.chat("And the starting dose?", session_id=first.session_id)
+        assert second.done.session_id == first.session_id
+        proposal = await a2.chat(
+            f"Prescribe metformin 500 mg twice daily for {PATIENT}", session_id=first.session_id
+        )
+        orders = len(medication_requests(fhir_server, PATIENT))
+        decided = await a1.decide(proposal.approval.approval_id, "approve", approved_by="dr.roy")
+        with pytest.raises(ApiFailure) as again:
+            await a2.decide(proposal.approval.approval_id, "approve")
+        with pytest.raises(ApiFailure) as other_tenant:
+            await b2.history(first.session_id)
+        on_one, on_two = await a1.history(first.session_id), await a2.history(first.session_id)
+    assert decided.done is not None
+    assert again.value.status == 409
+    assert other_tenant.value.status == 404
+    assert len(medication_requests(fhir_server, PATIENT)) == orders + 1
+    assert on_one == on_two
+    said = [m["content"] for m in on_one["messages"] if m["role"] == "user"]
+    assert said[:2] == ["Which statin for a 60-year-old?", "And the starting dose?"]
+    assert said[3].startswith("Approved: ")
+    with psycopg.connect(database_url) as conn:
+        threads = conn.execute(
+            "SELECT count(*) FROM checkpoints WHERE thread_id = %s", (first.session_id,)
+        ).fetchone()
+    assert threads[0] > 0  # the conversation state itself lives in PostgreSQL

@@ -1,0 +1,45 @@
+"""The API as shipped (``create_api`` with the default runtime) on the real embedded model:
+Gemma 3 270M through llama.cpp, the real tools, a real FHIR server. A 270M model's
+wording is not asserted; what must hold is the protocol: steps, answer tokens that are
+the answer, reasoning only on the thinking channel, and the turn stored."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from docgemma.api.client import DocGemmaClient
+
+from .conftest import KEYS, Server
+
+pytestmark = pytest.mark.real_model
+
+
+@pytest.fixture(scope="module")
+def real_server(make_server: Callable[..., Server]) -> Server:
+    return make_server(app="docgemma.api.app:create_api", DOCGEMMA_BACKEND="llamacpp").start(
+        timeout=900  # classifier training and model load take minutes on a busy 2-core machine
+    )
+
+
+async def test_a_question_on_the_real_model(real_server: Server) -> None:
+    async with DocGemmaClient(real_server.url, KEYS["clinic-a"], timeout=600) as api:
+        turn = await api.chat("What is hypertension?")
+        history = await api.history(turn.session_id)
+    assert turn.error is None and turn.done is not None
+    final = turn.done.final_response
+    assert final.strip() and "<think" not in final and "<unused" not in final
+    assert "<think" not in turn.answer
+    started = [s.node for s in turn.steps if s.status == "started"]
+    assert started[0] == "input_assembly" and started[-1] == "synthesize"
+    assert [m["content"] for m in history["messages"]] == ["What is hypertension?", final]
+
+
+async def test_thinking_goes_to_its_own_channel_on_the_real_model(real_server: Server) -> None:
+    async with DocGemmaClient(real_server.url, KEYS["clinic-a"], timeout=600) as api:
+        turn = await api.chat("What is the first-line drug for hypertension?", thinking=True)
+        history = await api.history(turn.session_id)
+    assert turn.done is not None and turn.thinking.strip()
+    assert turn.thinking.strip()[:40] not in turn.done.final_response
+    assert all(turn.thinking.strip()[:40] not in m["content"] for m in history["messages"])
