@@ -14,6 +14,7 @@ from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from docgemma.profiles import DEFAULT_PROFILE, PROFILES, ClassifierKind, ModelProfile, Node
+
 AuthMode = Literal["auto", "open", "users", "header"]
 
 

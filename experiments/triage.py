@@ -181,4 +181,7 @@ def report_sections(frame: pd.DataFrame) -> list[str]:
     """The severity table: the final answer beside the model alone, per strategy."""
     from experiments.report import markdown_table
 
-    return ["\n## Severity per strategy (final answer and model alone)\n", markdown_table(summary(frame))]
+    return [
+        "\n## Severity per strategy (final answer and model alone)\n",
+        markdown_table(summary(frame)),
+    ]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import get_args
 
 from docgemma.config import Settings
-from docgemma.llm.scripted import ScriptedBackend
 from docgemma.experts import Profile, load_profiles
+from docgemma.llm.scripted import ScriptedBackend
 
 from .conftest import intent, run
 

@@ -39,10 +39,10 @@ from docgemma.agent.schemas import IntentClassification, ResultAssessment, Retry
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.config import Settings
 from docgemma.ehr.ids import InvalidId, check_fhir_id
+from docgemma.experts import Profile
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
-from docgemma.experts import Profile
 from docgemma.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)

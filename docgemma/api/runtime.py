@@ -17,8 +17,8 @@ from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
-from docgemma.llm.base import LLMBackend
 from docgemma.experts import Mode, Profile
+from docgemma.llm.base import LLMBackend
 
 log = logging.getLogger(__name__)
 
