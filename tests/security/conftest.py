@@ -114,7 +114,8 @@ class Page:
     ) -> None:
         from gradio_client import Client
 
-        self.client = Client(url, auth=auth, verbose=False)
+        # a patient timeout: the shared test machine can be slow to answer
+        self.client = Client(url, auth=auth, verbose=False, httpx_kwargs={"timeout": 120})
         if session_hash is not None:
             self.client.session_hash = session_hash
 

@@ -93,8 +93,8 @@ def test_another_user_presenting_the_session_hash_is_refused(live, user_hashes) 
         _, message = mallory.reject(card.key, "mine now")
         assert message == f"⚠️ {FOREIGN}"
         assert mallory.say("What did we discuss?") == []  # no conversation read
-        switched = mallory.client.predict("lchen-002", api_name="/select_patient")
-        assert switched[1] == f"⚠️ {FOREIGN}"  # nor is the active patient changed
+        cleared = mallory.client.predict(api_name="/clear_patient")
+        assert cleared[1] == f"⚠️ {FOREIGN}"  # nor is the active patient changed
         orders = fhir_search(url, "MedicationRequest", auth=credentials, patient=PATIENT)
         assert orders == before  # nothing written
 
