@@ -111,7 +111,7 @@ async def test_one_case_on_the_real_model(settings, real_llm):
     row = score(case, record)
     assert record.result.final_response.strip()
     assert row["model_calls"] >= 1 and row["prompt_tokens"] > 0
-    assert row["first_event_s"] < 1.0 < row["latency_s"] or row["latency_s"] < 1.0
+    assert 0 < row["first_event_s"] < row["latency_s"]
     assert row["route"] in ("DIRECT", "TOOL_NEEDED", "ASK")
     if "check_drug_safety" in row["tools_called"]:
         assert any("dofetilide" in url.lower() for url in record.requests)
