@@ -79,8 +79,10 @@ class PrescribeMedicationArgs(BaseModel):
         Grounding.PHRASE,
     ]
     frequency: Annotated[
-        str, Field(min_length=1, max_length=40, description="e.g. twice daily"), Grounding.PHRASE
+        str, Field(min_length=1, max_length=40, description="e.g. twice daily"), Grounding.FREE
     ]
+    """Not checked against the message: a small model rewrites "twice daily" as "2", and the
+    approval card shows the proposed frequency for the clinician to confirm or edit."""
     notes: Annotated[str | None, Field(None, max_length=200), Grounding.FREE]
 
 
