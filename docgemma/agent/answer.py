@@ -27,6 +27,10 @@ NOT_RETRIEVED_MESSAGE = (
     "The model's written answer did not pass the automatic quality check, so it is not "
     "shown, and the information needed could not be retrieved (see the notes below)."
 )
+NOT_RETRIEVED_ANSWER = (
+    "The information needed to answer this could not be retrieved, so no answer is given "
+    "from the model's memory."
+)
 NO_RELIABLE_ANSWER = (
     "I could not produce a reliable answer to this question: the model's drafts did not pass "
     "the automatic quality check. Please rephrase the question or consult a reference source."

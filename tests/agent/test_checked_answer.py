@@ -115,3 +115,35 @@ async def test_an_uncovered_knowledge_answer_is_labelled_unverified(settings, to
     agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
     _, result = await run(agent, "What innervates the diaphragm?")
     assert result.final_response == f"The phrenic nerve (C3–C5).\n\n{UNVERIFIED_NOTE}"
+
+
+async def test_when_every_source_failed_code_says_so_without_asking_the_model(
+    make_agent, tools
+) -> None:
+    from docgemma.agent.answer import NOT_RETRIEVED_ANSWER
+    from docgemma.tools.http import offline_outcome
+
+    offline = offline_outcome("Drug Safety Report", "openFDA", entity="dofetilide")
+    tools.queue("check_drug_safety", offline, offline, offline)
+
+    def no_synthesis(messages, schema):
+        if schema is None:
+            raise AssertionError("the model must not write an answer from memory")
+        if schema.__name__ == "RetryStrategy":
+            return {"strategy": "retry_same", "reasoning": "offline"}
+        return quality("no_results")
+
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+        ],
+        responder=no_synthesis,
+    )
+    events, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    answer = result.final_response
+    assert answer.startswith(NOT_RETRIEVED_ANSWER)
+    assert "unavailable offline" in answer and "No information was retrieved" in answer
+    assert "".join(e.text for e in events if isinstance(e, AnswerToken)) == answer
+    assert not [c for c in llm.calls if c.schema is None], "no free-text call was made"

@@ -7,6 +7,7 @@ import pytest
 from live_app import CHROMIUM, running_app
 from test_browser import ask, browser, last_bot_text, open_page, shot  # noqa: F401
 
+from docgemma.agent.answer import NOT_RETRIEVED_ANSWER
 from docgemma.agent.answer_check import foreign_script
 from docgemma.agent.nodes.synthesize import PROMPT_MARKERS
 from docgemma.tools.registry import build_registry
@@ -37,6 +38,8 @@ def assert_readable(answer: str) -> None:
 
 
 def test_first_line_treatment_of_type_2_diabetes_is_metformin(browser, default_url):  # noqa: F811
+    """Needs the question routed DIRECT (issue 9's routing examples); routed to a tool that
+    is offline, the answer is the code's "could not be retrieved" instead."""
     page = open_page(browser, default_url)
     ask(page, "What is the first-line treatment for type 2 diabetes?", timeout_ms=TURN_MS)
     answer = last_bot_text(page)
@@ -52,4 +55,7 @@ def test_dofetilide_offline_says_the_fda_label_is_unavailable(browser, default_u
     shot(page, "10_default_dofetilide_offline")
     lowered = answer.lower()
     assert "offline" in lowered and "unavailable" in lowered and "no information" in lowered
+    # nothing was retrieved, so nothing is claimed: once the model wrote a fabricated
+    # "FDA warning ... Stevens-Johnson syndrome" here
+    assert NOT_RETRIEVED_ANSWER in answer and "FDA has issued" not in answer
     assert_readable(answer)

@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
 from docgemma.agent.answer import (
+    NOT_RETRIEVED_ANSWER,
     fallback_answer,
     follow_up_questions,
     key_facts,
@@ -58,6 +59,18 @@ def error_notes(state: AgentState) -> list[str]:
         and r["error_type"] not in ("missing_required_args", "multiple_patient_matches")
     ]
     return list(dict.fromkeys(notes))
+
+
+def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:
+    """Sources were consulted and none answered (every lookup failed), and nothing else
+    (patient record, image) gives the model material to answer from."""
+    executed = [r for r in results if r["executed"]]
+    return (
+        bool(executed)
+        and all(r["error_type"] is not None for r in executed)
+        and not state.get("patient_summary")
+        and not state.get("image_findings")
+    )
 
 
 def is_brief(results: list[ToolResult]) -> bool:
@@ -139,6 +152,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     sources = number_sources(results).sources
     fallback = bool(state.get("fallback"))
     clarification = state.get("clarification_request")
+    by_code = not clarification and not fallback and nothing_retrieved(state, results)
     if clarification:
         answer, how = clarification, "asked the clinician for clarification"
     elif fallback:
@@ -146,6 +160,10 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             fallback_answer(results, notes),
             "the model is unavailable; pre-written fallback",
         )
+    elif by_code:
+        # a model asked to write with no data fills the gap from memory (a fabricated
+        # "FDA warning" for dofetilide, issue 9): code states what is missing instead
+        answer, how = with_notes(NOT_RETRIEVED_ANSWER, notes), "no source answered; stated by code"
     else:
         knowledge_question = (
             deps.knowledge is not None and not results and state.get("intent") == "DIRECT"
@@ -168,7 +186,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 "the model is unavailable; pre-written fallback",
             )
         answer = with_notes(answer, notes)
-    if clarification or fallback:  # written by code, shown whole; the final text wins anyway
+    if clarification or fallback or by_code:  # written by code, shown whole; final text wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}
     conversation = [
