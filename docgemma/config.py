@@ -274,7 +274,7 @@ class Settings(BaseSettings):
         if self.backend == "openai":
             model = self.openai_model
         elif self.backend == "llamacpp":
-            model = self.model_path.name if self.model_path else "Gemma 3 270M (embedded)"
+            model = self.model_label()  # a profile's label, or only a GGUF's file name
         else:
             model = Path(self.hf_model).name
         ehr = "embedded synthetic EHR" if embedded_ehr else "external FHIR server"

@@ -36,6 +36,9 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
             monkeypatch.delenv(key)
     monkeypatch.setenv("DOCGEMMA_DATA_DIR", str(tmp_path / "var"))
     monkeypatch.setenv("DOCGEMMA_OFFLINE", "true")
+    # the suite's shared real model (``real_llm``) is the tiny one: settings must describe it,
+    # or per-profile choices (e.g. tool selection by the LLM) would be made for another model
+    monkeypatch.setenv("DOCGEMMA_MODEL", "gemma3-270m")
     get_settings.cache_clear()
     yield get_settings()
     get_settings.cache_clear()

@@ -69,6 +69,7 @@ def test_missing_model_file_is_a_configuration_error(tmp_path, settings) -> None
 
 
 def test_model_is_the_default_profile_unless_set(monkeypatch: pytest.MonkeyPatch, settings) -> None:
+    monkeypatch.delenv("DOCGEMMA_MODEL")
     assert Settings().model == "qwen2.5-1.5b"
     monkeypatch.setenv("DOCGEMMA_MODEL", "qwen2.5-0.5b")
     s = Settings()
@@ -79,6 +80,7 @@ def test_model_is_the_default_profile_unless_set(monkeypatch: pytest.MonkeyPatch
 def test_the_old_model_path_variable_still_names_a_gguf(
     monkeypatch: pytest.MonkeyPatch, settings
 ) -> None:
+    monkeypatch.delenv("DOCGEMMA_MODEL")
     monkeypatch.setenv("DOCGEMMA_MODEL_PATH", "/models/own.gguf")
     s = Settings()
     assert s.model == "/models/own.gguf" and s.profile is None

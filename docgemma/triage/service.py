@@ -40,7 +40,7 @@ def triage_thinking(
     if not (settings.triage_thinking if enabled is None else enabled):
         return None
     return ThinkingConfig(
-        family=settings.thinking_family,
+        family=settings.thinking_delimiters(),
         max_tokens=settings.triage_thinking_max_tokens,
         num_ignore=settings.triage_min_waits if min_waits is None else min_waits,
         answer_max_tokens=64,

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from docgemma.ehr.loader import DEFAULT_BUNDLES
-from experiments.cases import Fact
+from experiments.cases import Fact, load_jsonl
 from experiments.evaluation.services import Injection
 
 CASES_PATH = Path(__file__).resolve().parents[2] / "data" / "eval" / "cases.jsonl"
@@ -72,18 +72,7 @@ class EvalCase(BaseModel):
 
 
 def load_eval_cases(path: Path = CASES_PATH) -> list[EvalCase]:
-    cases = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            cases.append(EvalCase.model_validate(json.loads(line)))
-        except ValueError as exc:
-            raise ValueError(f"{path}:{number}: invalid case: {exc}") from exc
-    ids = [c.id for c in cases]
-    if len(ids) != len(set(ids)):
-        raise ValueError(f"{path}: duplicate case ids")
-    return cases
+    return load_jsonl(path, EvalCase)
 
 
 @cache

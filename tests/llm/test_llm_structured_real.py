@@ -81,6 +81,18 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ],
     ),
     (
+        TOOL_ARG_SCHEMAS["search_knowledge_base"],
+        "Extract the arguments.",
+        "My chest hurts when I breathe in",
+        {"query": "chest pain on breathing in"},
+        [
+            "Itchy red rash on my arms",
+            "Burning when I pass urine",
+            "My toddler has a barking cough",
+            "Sore tooth when I drink cold water",
+        ],
+    ),
+    (
         TOOL_ARG_SCHEMAS["find_clinical_trials"],
         "Extract the arguments.",
         "Recruiting asthma trials",

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from recorded import seed_tool_descriptions
 
 from docgemma.config import Settings
+from docgemma.ehr.builders import session_reference
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.server import serve_app, serve_in_thread
 from docgemma.tools.args import (
@@ -293,7 +294,7 @@ async def test_prescription_is_written_with_rxnorm_and_provenance(ctx: ToolConte
     identifiers = {
         e["what"]["identifier"]["system"]: e["what"]["identifier"]["value"] for e in prov["entity"]
     }
-    assert identifiers["urn:docgemma:session"] == "session-test"
+    assert identifiers["urn:docgemma:session"] == session_reference("session-test")
     assert identifiers["urn:docgemma:idempotency-key"] == approved.idempotency_key
     assert prov["recorded"].endswith("Z")
 

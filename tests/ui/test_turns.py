@@ -184,7 +184,7 @@ async def test_a_withheld_draft_leaves_the_screen_and_the_timeline_says_why():
     ]
     result = TurnResult(final_response="Metformin is first-line.")
     session, agent = SessionState(), FakeAgent(events=events, result=result)
-    views = await collect(user_turn(session, agent, Submission("T2D?"), None, clock()))
+    views = await collect(user_turn(session, agent, Submission("T2D?"), clock()))
     shown = [v[-1]["content"] for v in views if not v[-1].get("metadata")]
     assert shown[-2] == "Metformin is first-line." and "に通い" not in shown[-2]
     titles = [m["metadata"]["title"] for m in session.history if m.get("metadata")]
