@@ -18,7 +18,10 @@ pytestmark = pytest.mark.real_model
 
 @pytest.fixture(scope="module")
 def real_server(make_server: Callable[..., Server]) -> Server:
-    return make_server(app="docgemma.api.app:create_api", DOCGEMMA_BACKEND="llamacpp").start(
+    # the channels are the subject, not the answer: the fast tiny model, as the pipeline tests use
+    return make_server(
+        app="docgemma.api.app:create_api", DOCGEMMA_BACKEND="llamacpp", DOCGEMMA_MODEL="gemma3-270m"
+    ).start(
         timeout=900  # classifier training and model load take minutes on a busy 2-core machine
     )
 
