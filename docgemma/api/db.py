@@ -1,7 +1,9 @@
-"""The API's own tables, in the same database as the conversation checkpoints.
+"""The API's own tables: sessions, their visible history and their approvals.
 
-Two thin drivers behind one Protocol: SQLite (the checkpoint file in the data folder)
-and PostgreSQL (``DOCGEMMA_DATABASE_URL``). Queries are written once with ``?``
+Two thin drivers behind one Protocol: SQLite (``api.sqlite`` in the data folder, a file
+of its own so that its connection never contends with the checkpointer's for the
+checkpoint file's write lock) and PostgreSQL (``DOCGEMMA_DATABASE_URL``, the same
+database as the checkpoints). Queries are written once with ``?``
 placeholders; the Postgres driver converts them. Rows come back as dicts.
 """
 
@@ -12,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from docgemma.agent.service import checkpoint_path
 from docgemma.config import Settings
 
+API_DB = "api.sqlite"
 Params = Sequence[Any]
 Statement = tuple[str, Params]
 
@@ -150,4 +152,4 @@ class PostgresDatabase:
 async def open_database(settings: Settings) -> Database:
     if settings.database_url:
         return await PostgresDatabase.open(settings.database_url)
-    return await SqliteDatabase.open(checkpoint_path(settings))
+    return await SqliteDatabase.open(Path(settings.data_dir) / API_DB)
