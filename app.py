@@ -124,7 +124,8 @@ def create_app(
     ehr = EHRClient.from_settings(settings)
     slot = AgentSlot(settings, ehr, agent_factory)
     patients = EHRPatients(ehr)
-    api = create_api(settings, hosted_runtime(slot.get, ehr, slot.ready))
+    triage_slot = TriageSlot(settings, slot.get, triage_factory)
+    api = create_api(settings, hosted_runtime(slot.get, triage_slot.get, ehr, slot.ready))
 
     upload_dir = settings.data_dir / "uploads"
 
@@ -158,7 +159,7 @@ def create_app(
         app.mount("/fhir", fhir_app)
     app.mount("/api", api)
     handlers = Handlers(settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready)
-    triage = TriageHandlers(TriageSlot(settings, slot.get, triage_factory).get)
+    triage = TriageHandlers(triage_slot.get)
     blocks = build_blocks(handlers, settings, triage)
     mounted = gr.mount_gradio_app(
         app,

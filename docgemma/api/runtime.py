@@ -1,26 +1,29 @@
 """What the API runs turns on: one conversation backend per mode, and health probes.
 
-``mode`` dispatches through ``ModeBackend``: the clinician agent is wired here; the
-patient-triage graph plugs in the same way (``for_profile`` returning an object with
-``run_turn``/``resume``, and ``forget``). A mode with no backend is refused per request.
+``mode`` dispatches through ``ModeBackend``: the clinician agent (``AgentMode``) and the
+patient-triage graph (``docgemma.api.triage_mode.TriageMode``), both on one model. A mode
+with no backend is refused per request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.service import Agent
+from docgemma.api.triage_mode import TriageMode
 from docgemma.config import Settings
 from docgemma.experts import Mode, Profile
 from docgemma.llm.base import LLMBackend
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class ConversationBackend(Protocol):
@@ -71,6 +74,20 @@ class Runtime:
 RuntimeFactory = Callable[[Settings], AbstractAsyncContextManager[Runtime]]
 
 
+def built_once(build: Callable[[], Awaitable[T]]) -> Callable[[], Awaitable[T]]:
+    """``build`` on the first call only; concurrent first callers wait for the same build."""
+    lock = asyncio.Lock()
+    made: list[T] = []
+
+    async def get() -> T:
+        async with lock:
+            if not made:
+                made.append(await build())
+        return made[0]
+
+    return get
+
+
 def ehr_probe(ehr: Any) -> Callable[[], Awaitable[bool]]:
     """A cheap FHIR read; any failure means unreachable (the reason is logged)."""
 
@@ -93,6 +110,7 @@ async def agent_runtime(
     embedded EHR."""
     from docgemma.agent.factory import build_agent
     from docgemma.ehr.runtime import ehr_client
+    from docgemma.triage.factory import build_triage
 
     with ehr_client(settings) as ehr:
         agent = await build_agent(settings, ehr, llm)
@@ -100,8 +118,10 @@ async def agent_runtime(
         async def built() -> Agent:
             return agent
 
+        triage = built_once(lambda: build_triage(settings, agent.deps.llm))
+        modes = {Mode.CLINICIAN: AgentMode(built), Mode.TRIAGE: TriageMode(triage)}
         try:
-            yield Runtime(modes={Mode.CLINICIAN: AgentMode(built)}, fhir_reachable=ehr_probe(ehr))
+            yield Runtime(modes=modes, fhir_reachable=ehr_probe(ehr))
         finally:
             await agent.aclose()
 
@@ -110,14 +130,18 @@ default_runtime: RuntimeFactory = agent_runtime
 
 
 def hosted_runtime(
-    get_agent: Callable[[], Awaitable[Any]], ehr: Any, loaded: Callable[[], bool]
+    get_agent: Callable[[], Awaitable[Any]],
+    get_triage: Callable[[], Awaitable[Any]],
+    ehr: Any,
+    loaded: Callable[[], bool],
 ) -> RuntimeFactory:
-    """The API inside the app: the app's own agent (built once, on first use) and EHR."""
+    """The API inside the app: the app's own agent and triage service (each built once, on
+    first use, shared with the page) and EHR."""
 
     @asynccontextmanager
     async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
         yield Runtime(
-            modes={Mode.CLINICIAN: AgentMode(get_agent)},
+            modes={Mode.CLINICIAN: AgentMode(get_agent), Mode.TRIAGE: TriageMode(get_triage)},
             fhir_reachable=ehr_probe(ehr),
             model_loaded=loaded,
         )

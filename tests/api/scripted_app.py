@@ -4,8 +4,10 @@ HTTP, checkpointer, store) on a scripted model.
 ``uvicorn --factory scripted_app:create --app-dir tests/api``; configured by ``DOCGEMMA_*``
 variables like the real server. The model's replies follow the clinician's message:
 an ``abc-123`` chart question uses the record tool, ``prescribe`` proposes an order,
-anything else is answered directly. Answers carry a reasoning span (for the thinking
-channel) and echo the question (so tests can tell sessions apart); a message with
+anything else is answered directly. Triage turns (``mode=triage``) search the real
+knowledge base, the model choosing the first value each schema allows. Clinician
+answers carry a reasoning span (for the thinking channel) and echo the question (so
+tests can tell sessions apart); a message with
 ``slowly`` streams its answer one word every 0.3 s.
 """
 
@@ -15,7 +17,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, get_args, get_origin
 
 from fastapi import FastAPI
 from pydantic import BaseModel
@@ -41,8 +43,29 @@ def query_of(messages: Sequence[Message]) -> str:
     return found[-1].strip() if found else ""
 
 
+TRIAGE_CHOICES = {"KBCategory", "KBSubcategory", "KBSelection", "TriagePrediction"}
+TRIAGE_REPLY = "That sounds like a common cold. Rest and drink fluids. How long has it lasted?"
+
+
+def first_choices(schema: type[BaseModel]) -> dict[str, Any]:
+    """Each field's first allowed value (a list field gets a list of one)."""
+    values: dict[str, Any] = {}
+    for name, field in schema.model_fields.items():
+        if get_origin(field.annotation) is list:
+            values[name] = [get_args(get_args(field.annotation)[0])[0]]
+        else:
+            values[name] = get_args(field.annotation)[0]
+    return values
+
+
 def respond(messages: Sequence[Message], schema: type[BaseModel] | None) -> Any:
     query = query_of(messages)
+    if schema is not None and schema.__name__ == "RouteDecision":
+        return {"action": "retrieve", "search_query": "runny nose and sneezing"}
+    if schema is not None and schema.__name__ in TRIAGE_CHOICES:
+        return first_choices(schema)
+    if schema is None and not query:  # triage: the reasoning step, or the patient's reply
+        return TRIAGE_REPLY if "talking" in messages[0].content else "a cold fits the symptoms"
     wants_order = "prescribe" in query.lower()
     name = schema.__name__ if schema else "text"
     if name == "IntentClassification":

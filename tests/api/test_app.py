@@ -84,7 +84,7 @@ def test_health_reports_each_part(server: Server) -> None:
     health = httpx.get(f"{server.url}/health").json()
     assert health["model_loaded"] and health["fhir_reachable"] and health["database"]
     assert health["kb_ready"] is None  # no knowledge base was built in this data folder
-    assert health["status"] == "ok" and health["modes"] == ["clinician"]
+    assert health["status"] == "ok" and health["modes"] == ["clinician", "triage"]
 
 
 async def test_a_client_that_hangs_up_cancels_the_run_and_nothing_is_stored(

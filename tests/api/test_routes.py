@@ -9,10 +9,10 @@ import json
 import pytest
 
 from docgemma.api.client import ApiFailure, DocGemmaClient
-from docgemma.api.stream_events import StepEvent
+from docgemma.api.stream_events import SourcesEvent, StepEvent
 
 from .conftest import KEYS, Server, medication_requests
-from .scripted_app import PATIENT
+from .scripted_app import PATIENT, TRIAGE_REPLY
 
 
 def client(server: Server, tenant: str = "clinic-a") -> DocGemmaClient:
@@ -134,15 +134,30 @@ async def test_profiles_are_listed_and_chosen_per_session(server: Server) -> Non
         history = await api.history(turn.session_id)
         with pytest.raises(ApiFailure) as unknown:
             await api.chat("hello", profile="astrologer")
-        with pytest.raises(ApiFailure) as triage:
-            await api.chat("I have a fever", mode="triage")
     names = [p["name"] for p in profiles]
     assert names[0] == "general" and "pharmacist" in names
     pharmacist = next(p for p in profiles if p["name"] == "pharmacist")
     assert pharmacist["temperature"] == 0.3 and "check_drug_safety" in pharmacist["tools"]
     assert history["session"]["profile"] == "pharmacist"
     assert unknown.value.status == 422 and "astrologer" in unknown.value.detail
-    assert triage.value.status == 422 and triage.value.code == "mode_unavailable"
+
+
+async def test_triage_mode_answers_the_patient_from_the_condition_pages(server: Server) -> None:
+    """The triage graph behind the same stream: its steps, reasoning apart, pages as sources."""
+    async with client(server) as api:
+        turn = await api.chat("I have a runny nose and keep sneezing", mode="triage")
+        again = await api.chat("Since yesterday", session_id=turn.session_id)
+        history = await api.history(turn.session_id)
+    assert turn.done is not None and again.done is not None
+    assert TRIAGE_REPLY.split(".")[0] in turn.done.final_response
+    assert "a cold fits" in turn.thinking and "a cold fits" not in turn.done.final_response
+    nodes = [s.node for s in turn.steps]
+    assert nodes[0] == "request" and "retrieve" in nodes and "router_respond" in nodes
+    assert turn.done.citations == [] and turn.of(SourcesEvent)  # condition pages, not cited
+    assert any(n.startswith("Urgency: ") for n in turn.done.notices)
+    assert history["session"]["mode"] == "triage"
+    assert [m["role"] for m in history["messages"]] == ["user", "assistant"] * 2
+    assert "a cold fits" not in json.dumps(history)
 
 
 async def test_deleting_a_session_forgets_it(server: Server) -> None:

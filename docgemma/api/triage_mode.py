@@ -1,0 +1,88 @@
+"""Patient triage as an API mode: the triage graph's events and answer in the agent's shapes.
+
+The API streams and stores turns as ``TraceEvent``s and a ``TurnResult``; this adapter
+translates the triage service's steps, reasoning and answer pieces into those, so one
+``translate`` and one store serve both modes. Triage proposes no record changes, so a
+session in this mode never has an approval to resume. A profile's prompt and tools are
+the clinician agent's settings and do not apply here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from docgemma.agent.events import AnswerToken, NodeStarted, ThinkingToken, TraceEvent
+from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.agent.service import NOTHING_PENDING
+from docgemma.experts import Profile
+from docgemma.tools.base import Source
+from docgemma.triage.answer import TriageAnswer
+from docgemma.triage.events import AnswerPiece, ReasoningPiece, TriageEvent, TriageStep
+
+
+def trace_event(event: TriageEvent) -> TraceEvent:
+    match event:
+        case TriageStep():
+            return NodeStarted(node=event.node, label=event.detail)
+        case ReasoningPiece():
+            return ThinkingToken(node="generate", text=event.text)
+        case AnswerPiece():
+            return AnswerToken(node="router_respond", text=event.text)
+    raise TypeError(f"not a triage event: {event!r}")
+
+
+def turn_result(answer: TriageAnswer) -> TurnResult:
+    """The patient's reply; urgency and red flags also as notices for clients that show them."""
+    notices = list(answer.notices)
+    if answer.severity is not None:
+        notices.append(f"Urgency: {answer.severity.action}")
+    notices.extend(f"Warning sign: {flag}" for flag in answer.red_flags)
+    settled = answer.condition not in (None, "inconclusive") and not answer.fallback
+    return TurnResult(
+        final_response=answer.answer,
+        confidence_level="medium" if settled else "low",
+        sources_used=[Source(title=s.title) for s in answer.sources],
+        follow_up_questions=answer.follow_ups,
+        notices=notices,
+        fallback_used=answer.fallback,
+        nodes_visited=[answer.route] if answer.route else [],
+    )
+
+
+class TriageConversation:
+    """One triage service behind the ``ConversationBackend`` interface."""
+
+    def __init__(self, service: Any) -> None:
+        self._service = service
+
+    async def run_turn(
+        self,
+        thread_id: str,
+        message: str,
+        *,
+        patient_id: str | None = None,
+        thinking: bool | None = None,
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        """``patient_id`` is a clinician's chart and has no meaning for a patient's triage."""
+        budget = True if thinking is None else thinking
+        async for item in self._service.run_turn(thread_id, message, thinking=budget):
+            yield turn_result(item) if isinstance(item, TriageAnswer) else trace_event(item)
+
+    async def resume(
+        self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        yield TurnResult(final_response=NOTHING_PENDING)
+
+
+class TriageMode:
+    """The triage mode; ``get_service`` may build the service on first use."""
+
+    def __init__(self, get_service: Callable[[], Awaitable[Any]]) -> None:
+        self._get_service = get_service
+
+    async def for_profile(self, profile: Profile) -> TriageConversation:
+        return TriageConversation(await self._get_service())
+
+    async def forget(self, thread_id: str) -> None:
+        await (await self._get_service()).checkpointer.adelete_thread(thread_id)
