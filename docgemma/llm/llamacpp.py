@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from docgemma.llm.errors import (
     ModelUnavailable,
     SchemaNotSupported,
 )
+from docgemma.llm.fair_lock import FairLock
 from docgemma.llm.grammar import gbnf
 from docgemma.llm.llamacpp_prefix import PrefixStates
 from docgemma.llm.llamacpp_sampling import (
@@ -88,7 +88,7 @@ class LlamaCppBackend:
             fmt = chat_format.detect(self._llm.metadata.get("tokenizer.chat_template"))
         self.chat_format = fmt
         self._render, self._turn_stops = chat_format.get_format(fmt)
-        self._lock = threading.Lock()
+        self._lock = FairLock()  # model calls run in the order they were asked
         self._grammars: dict[type[BaseModel], Any] = {}
         self.prefixes = PrefixStates(self._llm)
 
