@@ -18,6 +18,11 @@ LOADING_MODEL = (
     "⏳ Loading the language model — this happens once after the app starts; "
     "your question is answered as soon as it is ready."
 )
+CONFIDENCE = {
+    "high": "every source consulted returned full results",
+    "medium": "partial results, or the model's own knowledge",
+    "low": "the sources failed or found nothing: verify before acting",
+}
 BACKEND_DOWN = (
     "I could not reach the language model just now, so I cannot answer this question. "
     "The app is still running — please try again in a moment."
@@ -49,10 +54,11 @@ def sources_block(sources: list[Source]) -> str:
 
 
 def answer_markdown(result: TurnResult) -> str:
-    """The final chat message: notices first, then the answer, then the numbered sources.
+    """The final chat message: notices first, then the answer, its confidence, the sources.
 
     The answer is the model's (and may quote tool results), so it is shown without
     HTML or images; notices may quote a proposal's summary and get the same treatment.
+    A question back to the clinician carries no confidence: it answers nothing yet.
     """
     notices = list(result.notices)
     if result.fallback_used:
@@ -60,6 +66,9 @@ def answer_markdown(result: TurnResult) -> str:
     parts = [f"> ℹ️ {untrusted.markdown(n)}" for n in notices]
     answer = untrusted.markdown(result.final_response.strip())
     parts.append(link_citations(answer, result.sources_used) or "_(no answer)_")
+    if answer and not result.clarification_requested:
+        level = result.confidence_level
+        parts.append(f"_Confidence: **{level}** ({CONFIDENCE[level]})_")
     block = sources_block(result.sources_used)
     if block:
         parts.append(block)

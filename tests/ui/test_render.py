@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from docgemma.agent.outcome import ApprovalRequest, TurnResult
 from docgemma.tools.base import Source
 from docgemma.ui.patients import PatientMatch
@@ -28,6 +30,22 @@ def test_answer_lists_sources_and_notices():
     md = answer_markdown(result)
     assert md.startswith("> ℹ️ Message truncated.") and FALLBACK_NOTICE in md
     assert "1. [A trial](https://clinicaltrials.gov/study/NCT1)" in md and "2. Chart" in md
+
+
+@pytest.mark.parametrize(
+    ("level", "words"),
+    [("high", "full results"), ("medium", "partial results"), ("low", "verify before acting")],
+)
+def test_the_answer_states_its_confidence(level, words):
+    md = answer_markdown(TurnResult(final_response="Answer [1].", confidence_level=level))
+    answer, confidence = md.split("\n\n")[:2]
+    assert answer == "Answer [1]." and f"Confidence: **{level}**" in confidence
+    assert words in confidence
+
+
+def test_a_question_back_claims_no_confidence():
+    asked = TurnResult(final_response="Which patient?", clarification_requested=True)
+    assert "Confidence" not in answer_markdown(asked)
 
 
 def test_empty_answer_is_visible():

@@ -133,7 +133,7 @@ async def test_the_answer_grows_in_place_and_the_final_text_replaces_it():
     # one assistant answer message, updated in place: the list never grows for a token
     lengths = {len(v) for v in views if answer_of(v)}
     assert len(lengths) == 1
-    assert session.history[-1]["content"] == "The cleaned final answer."
+    assert session.history[-1]["content"].startswith("The cleaned final answer.\n\n_Confidence:")
     assert all("Draft" not in str(m["content"]) for m in session.history)
 
 
