@@ -165,4 +165,6 @@ You are a medical imaging assistant. Describe the image: its modality and the ke
 findings, each as a short phrase, with your overall confidence from 0 to 1.""",
 )
 
+NO_FURTHER_TOOL = "If the results so far already answer the query, choose none.\n"
+
 ANALYTICAL_PREFIX = "Analyzing the task requirements, "

@@ -79,7 +79,7 @@ def response_schemas(registry: ToolRegistry) -> list[type[BaseModel]]:
         ImageFindings,
     ]
     if len(registry):
-        schemas.append(registry.selection_model())
+        schemas += [registry.selection_model(), registry.selection_model(allow_none=True)]
     schemas.extend(spec.args for spec in registry)
     return schemas
 

@@ -135,12 +135,16 @@ def _type_name(annotation: Any) -> str:
     return getattr(annotation, "__name__", str(annotation))
 
 
+NO_TOOL = "none"
+"""Tool selection's answer on re-entry when the model sees no further source to consult."""
+
+
 class ToolRegistry:
     """Tools by name; everything the prompts and schemas need is derived from here."""
 
     def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
         self._specs: dict[str, ToolSpec] = {}
-        self._selection: type[BaseModel] | None = None
+        self._selection: dict[bool, type[BaseModel]] = {}
         for spec in specs:
             self.register(spec)
 
@@ -148,7 +152,7 @@ class ToolRegistry:
         if spec.name in self._specs:
             raise ValueError(f"tool {spec.name!r} is registered twice")
         self._specs[spec.name] = spec
-        self._selection = None
+        self._selection = {}
 
     def __getitem__(self, name: str) -> ToolSpec:
         return self._specs[name]
@@ -186,18 +190,20 @@ class ToolRegistry:
             lines.append(f"- {s.signature()} — {text}")
         return "\n".join(lines)
 
-    def selection_model(self) -> type[BaseModel]:
+    def selection_model(self, *, allow_none: bool = False) -> type[BaseModel]:
         """Stage-1 schema: one field whose values are exactly the registered tool names.
 
-        Built once per registry, so backends that compile a grammar per schema class
-        (and cache it) compile this one once.
+        ``allow_none`` adds ``NO_TOOL`` for the loop's re-entry (seed 002 §11's reactive
+        signal). Each variant is built once per registry, so backends that compile a
+        grammar per schema class (and cache it) compile it once.
         """
         if not self._specs:
             raise ValueError("cannot build a tool-selection schema from an empty registry")
-        if self._selection is None:
-            self._selection = create_model(
+        if allow_none not in self._selection:
+            choices = (*self.names, NO_TOOL) if allow_none else tuple(self.names)
+            self._selection[allow_none] = create_model(
                 "ToolSelection",
                 __doc__="Select the appropriate tool. Single field, no nullable distractors.",
-                tool_name=(Literal[tuple(self.names)], ...),
+                tool_name=(Literal[choices], ...),
             )
-        return self._selection
+        return self._selection[allow_none]

@@ -7,6 +7,8 @@ schema it asks for, the state it writes, and the classifier path that skips the 
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 from langgraph.runtime import Runtime
 
@@ -14,13 +16,14 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.nodes.input_assembly import input_assembly
 from docgemma.agent.nodes.intent_classify import intent_classify
 from docgemma.agent.nodes.result_classify import result_classify
+from docgemma.agent.nodes.router import route_after_select
 from docgemma.agent.nodes.tool_execute import to_result
 from docgemma.agent.nodes.tool_select import tool_select
 from docgemma.agent.rules import format_error
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS, IntentClassification, ResultAssessment
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
-from docgemma.tools.base import ToolErrorType, ToolOutcome
+from docgemma.tools.base import NO_TOOL, ToolErrorType, ToolOutcome
 
 from .conftest import intent, quality, select
 from .fakes import DEFAULT_OUTCOMES, FakeTools, KeywordClassifier
@@ -190,6 +193,52 @@ async def test_tool_select_re_entry_shows_earlier_results_under_labels(settings,
     assert "[Patient Search] Maria Garcia, born 1961, ID pat-001." in llm.calls[0].prompt
     assert "Detected patient ID: pat-001" in llm.calls[1].prompt
     assert "search_patient]" not in llm.calls[0].prompt.split("Example:")[1]
+
+
+def patient_found(tools) -> dict:
+    registry = tools.registry()
+    return to_result(
+        registry["search_patient"],
+        {"name": "Maria Garcia"},
+        DEFAULT_OUTCOMES["search_patient"],
+        registry.labels(),
+        retry=False,
+        executed=True,
+    )
+
+
+async def test_tool_select_none_on_re_entry_ends_the_loop_when_no_pattern_waits(
+    settings, tools
+) -> None:
+    """Seed 002 §11's reactive signal: checked against the task patterns, then accepted."""
+    llm = ScriptedBackend([select(NO_TOOL)])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Find patient Maria Garcia", runtime)
+    state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
+    out = await tool_select(state, runtime)
+    assert out["current_tool"] is None and route_after_select(out) == "synthesize"
+    assert NO_TOOL in get_args(llm.calls[0].schema.model_fields["tool_name"].annotation)
+    assert "choose none" in llm.calls[0].prompt and len(llm.calls) == 1  # no argument call
+    assert out["decisions"][0]["decision"] == "synthesize"
+
+
+async def test_tool_select_none_is_overruled_while_a_task_pattern_waits(settings, tools) -> None:
+    llm = ScriptedBackend([select(NO_TOOL), {"patient_id": "pat-001"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Find patient Maria Garcia and check her chart", runtime)
+    state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
+    out = await tool_select(state, runtime)
+    assert out["current_tool"] == "get_patient_chart"
+    assert [d["decision"] for d in out["decisions"]] == [NO_TOOL, "get_patient_chart"]
+
+
+async def test_first_selection_cannot_answer_none(settings, tools) -> None:
+    llm = ScriptedBackend([select("check_drug_safety"), {"drug_name": "dofetilide"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Check FDA warnings for dofetilide", runtime)
+    await tool_select({**state, "task_summary": "t"}, runtime)
+    assert NO_TOOL not in get_args(llm.calls[0].schema.model_fields["tool_name"].annotation)
+    assert "choose none" not in llm.calls[0].prompt
 
 
 @pytest.mark.parametrize(

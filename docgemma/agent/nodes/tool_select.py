@@ -4,7 +4,9 @@ Isolating the tool decision from argument extraction removed the null cascade an
 raised tool accuracy from 80% to 90%. Stage 1 sees full descriptions and one example
 matched to the intent's hint; stage 2 sees only the chosen tool's schema plus the
 entities found by code. On re-entry both see earlier results, so the model picks the
-next tool from concrete data (reactive, never a plan).
+next tool from concrete data (reactive, never a plan), or ``none`` when it sees nothing
+left to look up — a signal code checks against the task patterns before accepting it
+(seed 002 §11).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.nodes.intent_classify import classifier_text
 from docgemma.agent.prompts import (
     ANALYTICAL_PREFIX,
+    NO_FURTHER_TOOL,
     TOOL_ARGS_SYSTEM,
     TOOL_ARGS_USER,
     TOOL_SELECT_SYSTEM,
@@ -29,7 +32,7 @@ from docgemma.agent.rules import proposes_duplicate, required_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
-from docgemma.tools.base import ToolRegistry
+from docgemma.tools.base import NO_TOOL, ToolRegistry
 
 
 def _example(registry: ToolRegistry, suggested: str | None) -> tuple[str, str]:
@@ -52,7 +55,8 @@ def selection_messages(state: AgentState, registry: ToolRegistry) -> list[Messag
         history=history_text(state.get("conversation_history", [])),
         user_query=state["user_query"],
         task_summary=state.get("task_summary") or state["user_query"],
-        previous_results=results_text(state.get("tool_results", [])),
+        previous_results=results_text(state.get("tool_results", []))
+        + (NO_FURTHER_TOOL if _succeeded(state) else ""),
         entity_hints=entity_hints(state),
         analytical_prefix=ANALYTICAL_PREFIX,
     )
@@ -83,7 +87,7 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
     classifier = deps.classifier("tool")
     if classifier is None:
         return None
-    done = {r["tool_name"] for r in state.get("tool_results", []) if r["error_type"] is None}
+    done = _succeeded(state)
     scores = {
         k: v
         for k, v in classifier.predict(classifier_text(state)).scores.items()
@@ -95,15 +99,20 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
     return best if scores[best] >= deps.settings.classifier_threshold else None
 
 
+def _succeeded(state: AgentState) -> set[str]:
+    return {r["tool_name"] for r in state.get("tool_results", []) if r["error_type"] is None}
+
+
 def _missing_instead_of_finished(state: AgentState, deps: AgentDeps, tool: str) -> str | None:
-    """The one tool the task pattern still needs, when the model re-proposed a finished one.
+    """The one tool the task pattern still needs, when the model re-proposed a finished one
+    or answered ``none``.
 
     The router loops back here because a pattern's tool is missing (e.g. the chart after
-    a patient search); a model that picks the finished tool again would end the loop on
-    the duplicate guard without the tool the question needs. Model proposes, code disposes.
+    a patient search); a model that picks the finished tool again, or none, would end the
+    loop without the tool the question needs. Model proposes, code disposes.
     """
-    done = {r["tool_name"] for r in state.get("tool_results", []) if r["error_type"] is None}
-    if tool not in done:
+    done = _succeeded(state)
+    if tool != NO_TOOL and tool not in done:
         return None
     missing = (
         required_tools(
@@ -113,6 +122,8 @@ def _missing_instead_of_finished(state: AgentState, deps: AgentDeps, tool: str) 
         )
         - done
     )
+    if tool == NO_TOOL:
+        return min(missing, default=None)  # patterns still waiting: "none" is not accepted
     return next(iter(missing)) if len(missing) == 1 else None
 
 
@@ -132,13 +143,23 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "tool_select",
                     "tool_select_1",
                     selection_messages(state, deps.registry),
-                    deps.registry.selection_model(),
+                    deps.registry.selection_model(allow_none=bool(_succeeded(state))),
                 )
                 tool, source = choice.tool_name, "model"
                 needed = _missing_instead_of_finished(state, deps, tool)
                 if needed is not None:
                     decisions.append(decision("tool_select", tool, "proposed by the model"))
-                    tool, source = needed, "task pattern (the proposed source was already used)"
+                    tool, source = needed, "task pattern (the proposal leaves it unanswered)"
+                elif tool == NO_TOOL:
+                    reason = "the model sees no further source to consult; no task pattern waits"
+                    return {
+                        "llm_calls": calls,
+                        "pending_stage2_only": False,
+                        "current_tool": None,
+                        "current_args": None,
+                        "decisions": [decision("tool_select", "synthesize", reason)],
+                        "timeline": [timeline("No further source needed", reason)],
+                    }
         decisions.append(decision("tool_select", tool, f"chosen by the {source}"))
         spec = deps.registry[tool]
         args_value, more = await llm_calls.structured(
