@@ -36,6 +36,7 @@ OPENFDA_LABEL_URL = "https://api.fda.gov/drug/label.json"
 SERVICE = "the FDA drug label service (openFDA)"
 
 _SECTION_LIMITS = {"boxed_warning": 600, "contraindications": 400, "warnings": 700}
+_COMBINATION = re.compile(r"\band\b|,")
 _LUCENE_SPECIAL = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')
 _HEADING = re.compile(
     r"^\s*(\d+(\.\d+)*\s+)?"
@@ -98,7 +99,42 @@ async def fetch_label(client: httpx.AsyncClient, drug: str, deadline_s: float) -
         raise ToolFailure(
             ToolErrorType.DRUG_NOT_IN_DATABASE, f"openFDA returned no label for {name!r}"
         )
-    return max(results, key=_richness)
+    return max(meant(results, name), key=_richness)
+
+
+def _name(label: dict[str, Any], key: str) -> str:
+    return " ".join((_first(label.get("openfda") or {}, key) or "").lower().split())
+
+
+def _generic(label: dict[str, Any]) -> str:
+    return _name(label, "generic_name")
+
+
+def meant(labels: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The labels of the product ``name`` means; an ambiguous name is a failure, not a guess.
+
+    A phrase search matches every label whose brand or generic name contains the name.
+    A generic name ("metformin") keeps the labels of that generic, single-ingredient ones
+    first (not "glipizide and metformin"); a brand keeps the labels of exactly that brand
+    ("Keytruda", not "Keytruda Qlex"). A name whose remaining labels are of several
+    generics ("Advil" matching only "Advil PM" and "Advil Cold & Sinus") is ambiguous:
+    the clinician is asked which one was meant (seed 002 §9).
+    """
+    wanted = " ".join(name.lower().split())
+    phrase = re.compile(rf"\b{re.escape(wanted)}\b")
+    as_generic = [label for label in labels if phrase.search(_generic(label))]
+    if as_generic:
+        single = [label for label in as_generic if not _COMBINATION.search(_generic(label))]
+        return single or as_generic
+    as_brand = [label for label in labels if _name(label, "brand_name") == wanted] or labels
+    generics = sorted({g for g in map(_generic, as_brand) if g})
+    if len(generics) > 1:
+        raise ToolFailure(
+            ToolErrorType.AMBIGUOUS_DRUG_NAME,
+            f"openFDA labels for {name!r} are of {len(generics)} generics: {generics}",
+            suggestions=generics,
+        )
+    return as_brand
 
 
 def label_source(label: dict[str, Any], drug: str) -> Source:

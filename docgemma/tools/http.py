@@ -49,18 +49,27 @@ _TEMPLATES: dict[ToolErrorType, str] = {
     ToolErrorType.SERVICE_UNAVAILABLE: "The {label} is currently unavailable.",
     ToolErrorType.DRUG_NOT_IN_DATABASE: "{entity} was not found in the drug database.",
     ToolErrorType.MISSING_REQUIRED_ARGS: "I need more information to use the {label}: {fields}.",
+    ToolErrorType.AMBIGUOUS_DRUG_NAME: "The drug name {entity} matches more than one product.",
 }
 
 
 class ToolFailure(Exception):
     """A classified failure inside a tool; becomes a ``ToolOutcome`` at the tool's edge."""
 
-    def __init__(self, error_type: ToolErrorType, detail: str, message: str | None = None) -> None:
+    def __init__(
+        self,
+        error_type: ToolErrorType,
+        detail: str,
+        message: str | None = None,
+        suggestions: list[str] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.error_type = error_type
         self.detail = detail
         self.message = message
         """A clinician-readable message replacing the generic template, when one says more."""
+        self.suggestions = suggestions or []
+        """The choices to offer the clinician (e.g. the products an ambiguous name covers)."""
 
 
 class ServiceOffline(ToolFailure):
@@ -179,6 +188,7 @@ def error_outcome(
     detail: str | None = None,
     message: str | None = None,
     missing_fields: list[str] | None = None,
+    suggestions: list[str] | None = None,
 ) -> ToolOutcome:
     """The pre-formatted outcome of a failed call: a template unless a clearer message is given."""
     fields = ", ".join(missing_fields or []) or "more details"
@@ -193,12 +203,18 @@ def error_outcome(
         error_detail=detail,
         entity=entity,
         missing_fields=list(missing_fields or []),
+        suggestions=list(suggestions or []),
     )
 
 
 def failure_outcome(failure: ToolFailure, label: str, entity: str | None = None) -> ToolOutcome:
     return error_outcome(
-        failure.error_type, label, entity=entity, detail=failure.detail, message=failure.message
+        failure.error_type,
+        label,
+        entity=entity,
+        detail=failure.detail,
+        message=failure.message,
+        suggestions=failure.suggestions,
     )
 
 

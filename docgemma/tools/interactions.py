@@ -198,6 +198,8 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         try:
             labels = await _fetch_labels(ctx, drugs)
         except ToolFailure as failure:
+            if failure.error_type is ToolErrorType.AMBIGUOUS_DRUG_NAME:
+                raise  # the clinician is asked which product was meant
             log.info("openFDA failed (%s): %s", failure.error_type.value, failure.detail)
             fda_problem = _FDA_PROBLEMS.get(failure.error_type, "could not be used")
         except Exception:  # noqa: BLE001 — any openFDA problem falls back on ANSM

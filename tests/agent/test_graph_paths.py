@@ -15,7 +15,7 @@ from docgemma.agent.events import LLMUsage, NodeFinished, ToolCalled
 from docgemma.agent.rules import format_error
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import ImageInput
-from docgemma.tools.base import ToolOutcome
+from docgemma.tools.base import ToolErrorType, ToolOutcome
 
 from .conftest import intent, prompts, quality, retry, run, select
 from .fakes import KeywordClassifier
@@ -149,6 +149,32 @@ async def test_retry_with_different_arguments_re_extracts_only(make_agent, tools
     assert (
         "did not work" in prompts(llm)[5] and llm.calls[5].schema.__name__ == "LiteratureSearchArgs"
     )
+
+
+async def test_an_ambiguous_drug_name_asks_which_product(make_agent, tools) -> None:
+    """Seed 002 §9's ask-user rule, fired by what the drug tool now reports."""
+    tools.queue(
+        "check_drug_safety",
+        ToolOutcome(
+            error_type=ToolErrorType.AMBIGUOUS_DRUG_NAME,
+            entity="Advil",
+            suggestions=["ibuprofen and diphenhydramine", "ibuprofen and pseudoephedrine"],
+        ),
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "Advil"},
+            quality("error_fatal"),
+        ]
+    )
+    _, result = await run(make_agent(llm), "Check FDA warnings for Advil")
+    assert result.clarification_requested and result.nodes_visited[-2:] == [EH, SY]
+    assert result.final_response == (
+        "Did you mean ibuprofen and diphenhydramine or ibuprofen and pseudoephedrine?"
+    )
+    assert len(tools.calls_to("check_drug_safety")) == 1  # asked, not retried
 
 
 async def test_three_patient_matches_ask_the_user(make_agent, tools) -> None:

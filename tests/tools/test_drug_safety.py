@@ -211,3 +211,66 @@ def test_spec_matches_the_seed():
         "Look up FDA boxed warnings, contraindications, and major safety alerts"
     )
     assert spec.args.model_validate(spec.example.args)
+
+
+def label(generic: str, brand: str, boxed: str = "") -> dict:
+    """One openFDA label result, trimmed to the fields the tool reads."""
+    found = {"openfda": {"generic_name": [generic], "brand_name": [brand]}, "set_id": brand}
+    return found | ({"boxed_warning": [boxed]} if boxed else {})
+
+
+def labels(*results: dict) -> httpx.Response:
+    return httpx.Response(200, json={"meta": {}, "results": list(results)})
+
+
+async def test_a_brand_of_several_generics_is_ambiguous_and_offers_them(online):
+    """Seed 002 §9: the clinician is asked, the tool does not pick one."""
+    outcome, _ = await run(
+        online,
+        "Advil",
+        labels(
+            label("IBUPROFEN AND DIPHENHYDRAMINE CITRATE", "Advil PM"),
+            label("IBUPROFEN AND PSEUDOEPHEDRINE HYDROCHLORIDE", "Advil Cold and Sinus"),
+        ),
+    )
+    assert outcome.error_type is ToolErrorType.AMBIGUOUS_DRUG_NAME
+    assert outcome.suggestions == [
+        "ibuprofen and diphenhydramine citrate",
+        "ibuprofen and pseudoephedrine hydrochloride",
+    ]
+    assert outcome.formatted == "The drug name Advil matches more than one product."
+    assert_clean(outcome)
+
+
+async def test_a_generic_name_reads_its_own_single_ingredient_label(online):
+    outcome, _ = await run(
+        online,
+        "metformin",
+        labels(
+            label("GLIPIZIDE AND METFORMIN HYDROCHLORIDE", "Metaglip", boxed="LACTIC ACIDOSIS A"),
+            label("METFORMIN HYDROCHLORIDE", "Glucophage", boxed="LACTIC ACIDOSIS B"),
+            label("SITAGLIPTIN AND METFORMIN HYDROCHLORIDE", "Janumet", boxed="LACTIC ACIDOSIS C"),
+        ),
+    )
+    assert outcome.ok and outcome.data["brand_name"] == "Glucophage"
+
+
+async def test_a_brand_means_that_brand_not_its_line_extensions(online):
+    outcome, _ = await run(
+        online,
+        "Tylenol",
+        labels(
+            label("ACETAMINOPHEN AND DIPHENHYDRAMINE HYDROCHLORIDE", "Tylenol PM"),
+            label("ACETAMINOPHEN", "Tylenol"),
+        ),
+    )
+    assert outcome.ok and outcome.data["brand_name"] == "Tylenol"
+
+
+async def test_a_brand_of_one_generic_is_not_ambiguous(online):
+    outcome, _ = await run(
+        online,
+        "Coumadin",
+        labels(label("WARFARIN SODIUM", "Coumadin"), label("WARFARIN SODIUM", "Coumadin")),
+    )
+    assert outcome.ok and outcome.data["generic_name"] == "WARFARIN SODIUM"
