@@ -46,6 +46,28 @@ DEFAULTS: dict[str, GenerationConfig] = {
 }
 
 
+CAPS_THAT_CANNOT_HOLD: dict[str, str] = {
+    "RetryStrategy": (
+        "retry's 64 leave no room for the free-text reason (100 characters) the timeline "
+        "shows; worst case 164"
+    ),
+    "DrugInteractionArgs": (
+        "up to five drug names of up to 80 characters each; 128 covers two or three "
+        "names, the worst case is 452"
+    ),
+    "PrescribeMedicationArgs": (
+        "a prescription's six fields, with a 200-character note; worst case 529"
+    ),
+    "AddAllergyArgs": "substance, reaction and severity in full; worst case 368",
+    "ClinicalNoteArgs": "a clinical note needs its text (600 characters); worst case 770",
+}
+"""Schemas whose worst-case output exceeds the seed's cap for their node (§7), and why.
+
+A constrained call's ``max_tokens`` is never below its schema's worst case, so that the
+JSON always closes; every other schema is bounded to fit its node's cap (a test checks
+both ways)."""
+
+
 def generation_for(call: NodeCall, settings: Settings | None = None) -> GenerationConfig:
     """The configuration for one kind of call, with any override from settings applied."""
     base = DEFAULTS[call]

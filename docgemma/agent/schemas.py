@@ -31,6 +31,11 @@ Intent = Literal["DIRECT", "TOOL_NEEDED"]
 ResultQuality = Literal[
     "success_rich", "success_partial", "no_results", "error_retryable", "error_fatal"
 ]
+TASK_SUMMARY_CHARS = 130
+"""Short enough that the intent call fits seed 002 §7's 256-token cap; prompts downstream
+carry the clinician's full message beside it."""
+BRIEF_SUMMARY_CHARS = 64
+"""Short enough that the result call fits seed 002 §7's 128-token cap."""
 RESULT_QUALITIES: tuple[ResultQuality, ...] = ResultQuality.__args__
 
 
@@ -39,7 +44,8 @@ class IntentClassification(BaseModel):
 
     intent: Intent
     task_summary: str = Field(
-        max_length=300, description="Brief clinical summary of the user's request (~50 words max)"
+        max_length=TASK_SUMMARY_CHARS,
+        description="Brief clinical summary of the user's request (~20 words)",
     )
     suggested_tool: str | None = Field(
         default=None,
@@ -53,7 +59,7 @@ class ResultAssessment(BaseModel):
 
     quality: ResultQuality
     brief_summary: str = Field(
-        max_length=240, description="1-2 sentence summary of what the tool returned"
+        max_length=BRIEF_SUMMARY_CHARS, description="One short sentence on what the tool returned"
     )
 
 

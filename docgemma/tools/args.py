@@ -40,7 +40,7 @@ class DrugInteractionArgs(BaseModel):
 class LiteratureSearchArgs(BaseModel):
     query: Annotated[
         str,
-        Field(min_length=1, max_length=200, description="Search query for medical literature"),
+        Field(min_length=1, max_length=100, description="Search query for medical literature"),
         Grounding.LOOSE,
     ]
 
@@ -48,12 +48,12 @@ class LiteratureSearchArgs(BaseModel):
 class ClinicalTrialsArgs(BaseModel):
     condition: Annotated[
         str,
-        Field(min_length=1, max_length=120, description="Condition or treatment studied"),
+        Field(min_length=1, max_length=64, description="Condition or treatment studied"),
         Grounding.LOOSE,
     ]
     status: Annotated[
         str | None,
-        Field(None, max_length=40, description="Recruitment status, e.g. recruiting"),
+        Field(None, max_length=20, description="Recruitment status, e.g. recruiting"),
         Grounding.PHRASE,
     ]
 
@@ -110,7 +110,7 @@ class ClinicalNoteArgs(BaseModel):
 class ImageAnalysisArgs(BaseModel):
     query: Annotated[
         str,
-        Field(min_length=1, max_length=200, description="What to look for in the image"),
+        Field(min_length=1, max_length=100, description="What to look for in the image"),
         Grounding.FREE,
     ]
 
@@ -118,6 +118,6 @@ class ImageAnalysisArgs(BaseModel):
 class KnowledgeBaseArgs(BaseModel):
     query: Annotated[
         str,
-        Field(min_length=1, max_length=200, description="Symptoms or condition to look up"),
+        Field(min_length=1, max_length=100, description="Symptoms or condition to look up"),
         Grounding.FREE,
     ]

@@ -6,9 +6,12 @@ import pytest
 
 from docgemma.agent import prompts
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
-from docgemma.agent.generation import DEFAULTS, generation_for
+from docgemma.agent.generation import CAPS_THAT_CANNOT_HOLD, DEFAULTS, generation_for
 from docgemma.agent.prompts import MissingPromptVariable, Prompt
+from docgemma.agent.schemas import IntentClassification, ResultAssessment, RetryStrategy
 from docgemma.config import Settings
+from docgemma.llm.schema import token_budget
+from docgemma.tools.registry import build_registry
 
 
 def test_prompt_with_a_missing_variable_raises_naming_it() -> None:
@@ -37,6 +40,28 @@ def test_generation_table_matches_seed_section_7(settings: Settings) -> None:
     }
     assert {k: (v.temperature, v.max_tokens) for k, v in DEFAULTS.items()} == expect
     assert all(v.reason for v in DEFAULTS.values())
+
+
+def node_schemas() -> list[tuple[str, type]]:
+    registry = build_registry()
+    fixed = [
+        ("intent", IntentClassification),
+        ("result_classify", ResultAssessment),
+        ("retry", RetryStrategy),
+        ("tool_select_1", registry.selection_model(allow_none=True)),
+    ]
+    return fixed + [("tool_select_2", spec.args) for spec in registry]
+
+
+def _name(value: object) -> str:
+    return getattr(value, "__name__", str(value))
+
+
+@pytest.mark.parametrize(("node", "schema"), node_schemas(), ids=_name)
+def test_the_seed_caps_hold_or_say_why_not(node: str, schema: type) -> None:
+    """Seed 002 §7's max_tokens are caps: each schema's worst case fits, or is excused."""
+    fits = token_budget(schema) <= DEFAULTS[node].max_tokens
+    assert fits != (schema.__name__ in CAPS_THAT_CANNOT_HOLD), (node, token_budget(schema))
 
 
 def test_generation_override_from_settings(settings: Settings) -> None:

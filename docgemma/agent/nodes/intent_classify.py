@@ -15,11 +15,12 @@ from docgemma.agent import llm_calls
 from docgemma.agent.context import history_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
-from docgemma.agent.schemas import IntentClassification
+from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
 from docgemma.routing.base import query_text
+from docgemma.tools.text import shorten
 
 _INTENTS = ("DIRECT", "TOOL_NEEDED")
 
@@ -55,7 +56,9 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> IntentClassification
         guess = tool_classifier.predict(text).label
         suggested = guess if guess in deps.registry else None
     return IntentClassification(
-        intent=label, task_summary=state["user_query"][:300], suggested_tool=suggested
+        intent=label,
+        task_summary=shorten(state["user_query"], TASK_SUMMARY_CHARS),
+        suggested_tool=suggested,
     )
 
 

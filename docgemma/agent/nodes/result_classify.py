@@ -17,11 +17,12 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ResultClassified
 from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
 from docgemma.agent.rules import ERROR_QUALITIES
-from docgemma.agent.schemas import RESULT_QUALITIES, ResultAssessment
+from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, RESULT_QUALITIES, ResultAssessment
 from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text
+from docgemma.tools.text import shorten
 
 RETRYABLE_ERRORS = frozenset(
     {"timeout", "rate_limit", "server_error", "service_unavailable", "malformed_response"}
@@ -63,7 +64,8 @@ def _from_classifier(query: str, result: ToolResult, deps: AgentDeps) -> ResultA
     ):
         return None
     return ResultAssessment(
-        quality=prediction.label, brief_summary=result["formatted_result"][:200]
+        quality=prediction.label,
+        brief_summary=shorten(result["formatted_result"], BRIEF_SUMMARY_CHARS),
     )
 
 
