@@ -69,6 +69,18 @@ def entity_hints(state: AgentState) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def image_text(state: AgentState) -> str:
+    """The attached image's findings, for every prompt after input assembly (seed 002 §4①)."""
+    findings = state.get("image_findings")
+    if not findings:
+        return ""
+    lines = "\n".join(f"- {f}" for f in findings["findings"])
+    return (
+        f"Image findings ({findings['modality']}, confidence {findings['confidence']:.2f}):\n"
+        f"{lines}\n"
+    )
+
+
 def results_text(results: Iterable[ToolResult], *, heading: str = "Results so far:") -> str:
     """Earlier results under their clinical labels (for the reactive loop's re-entry)."""
     parts = [f"[{r['tool_label']}] {r['formatted_result'][:_RESULT_CHARS]}" for r in results]

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from docgemma.agent.context import known_patient_ids
+from docgemma.agent.context import image_text, known_patient_ids
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.state import AgentState
 from docgemma.tools.grounding import Grounding, field_grounding
@@ -76,7 +76,8 @@ class Evidence:
     """What the clinician gave this turn, in the forms the checks compare against."""
 
     text: str
-    """Canonical words of the message, the conversation, the active patient and results."""
+    """Canonical words of the message, the conversation, the active patient, the image's
+    findings and the results."""
     clinician_text: str
     """The clinician's own words only (message and earlier messages): where IDs are typed."""
     drugs: frozenset[str] = field(default_factory=frozenset)
@@ -89,6 +90,7 @@ class Evidence:
         clinician += [t["content"] for t in history if t["role"] == "user"]
         others = [t["content"] for t in history if t["role"] != "user"]
         others.append(state.get("patient_summary") or "")
+        others.append(image_text(state))
         others += [
             r["formatted_result"] for r in state.get("tool_results", []) if not r["error_type"]
         ]

@@ -55,7 +55,7 @@ Provide a task_summary that captures the clinical context in ~50 words or fewer.
 If TOOL_NEEDED, suggest the most relevant tool name.""",
 )
 
-INTENT_USER = Prompt("intent_user", "${history}User query: ${user_query}")
+INTENT_USER = Prompt("intent_user", "${history}${image}User query: ${user_query}")
 
 TOOL_SELECT_SYSTEM = Prompt(
     "tool_select_system",
@@ -74,7 +74,7 @@ Now select the tool for the current task.""",
 TOOL_SELECT_USER = Prompt(
     "tool_select_user",
     """\
-${history}User query: ${user_query}
+${history}${image}User query: ${user_query}
 Clinical context: ${task_summary}
 ${previous_results}${entity_hints}
 ${analytical_prefix}""",
@@ -92,7 +92,7 @@ Description: ${tool_description}""",
 TOOL_ARGS_USER = Prompt(
     "tool_args_user",
     """\
-User query: ${user_query}
+${image}User query: ${user_query}
 ${entity_hints}${previous_results}${retry_note}
 Fill in the required arguments.""",
 )
@@ -108,7 +108,7 @@ RESULT_USER = Prompt(
     """\
 User's original question: ${user_query}
 Clinical context: ${task_summary}
-
+${image}
 Tool used: ${tool_label}
 Result:
 ${formatted_result}

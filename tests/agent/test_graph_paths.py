@@ -229,6 +229,38 @@ async def test_image_with_vision_backend_goes_direct_with_findings(make_agent, t
     assert "Clinician: What do you see?" in prompts(llm)[-1]  # conversation history too
 
 
+async def test_image_findings_reach_every_downstream_prompt(make_agent, tools) -> None:
+    """Seed 002 §4①.3: intent, tool selection (both stages), result class and synthesis."""
+    findings = {"modality": "X-ray", "findings": ["left apical mass"], "confidence": 0.7}
+    llm = ScriptedBackend(
+        [
+            findings,
+            intent(tool="search_medical_literature"),
+            select("search_medical_literature"),
+            {"query": "apical lung mass"},
+            quality("success_rich"),
+            "An apical mass needs a CT [1].",
+        ],
+        supports_vision=True,
+    )
+    _, result = await run(
+        make_agent(llm), "Find literature on this finding", image=ImageInput(data=b"\x89PNG")
+    )
+    asked = [c.schema.__name__ if c.schema else "text" for c in llm.calls]
+    assert asked[1:] == [
+        "IntentClassification",
+        "ToolSelection",
+        "LiteratureSearchArgs",
+        "ResultAssessment",
+        "text",
+    ]
+    assert tools.calls_to("search_medical_literature")[0][0] == {"query": "apical lung mass"}
+    seen = [
+        "Image findings (X-ray, confidence 0.70):\n- left apical mass" in p for p in prompts(llm)
+    ]
+    assert all(seen[1:]) and result.final_response.startswith("An apical mass")
+
+
 async def test_image_without_vision_backend_says_so(make_agent, tools) -> None:
     llm = ScriptedBackend([intent("DIRECT"), "I cannot see images."])
     _, result = await run(make_agent(llm), "What do you see?", image=b"\x89PNG fake")

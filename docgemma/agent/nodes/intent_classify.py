@@ -12,7 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
-from docgemma.agent.context import history_text
+from docgemma.agent.context import history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
@@ -27,7 +27,9 @@ _INTENTS = ("DIRECT", "TOOL_NEEDED")
 
 def intent_messages(state: AgentState) -> list[Message]:
     user = INTENT_USER.render(
-        history=history_text(state.get("conversation_history", [])), user_query=state["user_query"]
+        history=history_text(state.get("conversation_history", [])),
+        image=image_text(state),
+        user_query=state["user_query"],
     )
     return [
         Message(role="system", content=INTENT_SYSTEM.render()),

@@ -13,6 +13,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
+from docgemma.agent.context import image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ResultClassified
 from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
@@ -34,6 +35,7 @@ def result_messages(state: AgentState, result: ToolResult) -> list[Message]:
     user = RESULT_USER.render(
         user_query=state["user_query"],
         task_summary=state.get("task_summary") or "",
+        image=image_text(state),
         tool_label=result["tool_label"],
         formatted_result=result["formatted_result"],
     )

@@ -25,7 +25,7 @@ from docgemma.agent.answer import (
 )
 from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.citations import number_sources
-from docgemma.agent.context import KEPT_MESSAGES, history_text
+from docgemma.agent.context import KEPT_MESSAGES, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
@@ -103,12 +103,8 @@ def synthesis_messages(
     sections: list[str] = []
     if state.get("patient_summary"):
         sections.append(f"{PATIENT_HEADER}\n{state['patient_summary']}")
-    findings = state.get("image_findings")
-    if findings:
-        sections.append(
-            f"Image findings ({findings['modality']}, confidence {findings['confidence']:.2f}):\n"
-            + "\n".join(f"- {f}" for f in findings["findings"])
-        )
+    if image := image_text(state):
+        sections.append(image.rstrip("\n"))
     ok = number_sources(results, shorten=key_facts).texts
     if ok:
         sections.append(f"{RESULTS_HEADER}\n" + "\n\n".join(ok))

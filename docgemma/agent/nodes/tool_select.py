@@ -17,7 +17,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
-from docgemma.agent.context import entity_hints, history_text, known_patient_ids, results_text
+from docgemma.agent.context import (
+    entity_hints,
+    history_text,
+    image_text,
+    known_patient_ids,
+    results_text,
+)
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.nodes.intent_classify import classifier_text
 from docgemma.agent.prompts import (
@@ -53,6 +59,7 @@ def selection_messages(state: AgentState, registry: ToolRegistry) -> list[Messag
     )
     user = TOOL_SELECT_USER.render(
         history=history_text(state.get("conversation_history", [])),
+        image=image_text(state),
         user_query=state["user_query"],
         task_summary=state.get("task_summary") or state["user_query"],
         previous_results=results_text(state.get("tool_results", []))
@@ -75,6 +82,7 @@ def argument_messages(state: AgentState, registry: ToolRegistry, tool: str) -> l
         )
     system = TOOL_ARGS_SYSTEM.render(tool_name=spec.name, tool_description=spec.description)
     user = TOOL_ARGS_USER.render(
+        image=image_text(state),
         user_query=state["user_query"],
         entity_hints=entity_hints(state),
         previous_results=results_text(results),
