@@ -1,8 +1,8 @@
 """Twenty concurrent streaming sessions on the real embedded model, through the HTTP API.
 
 Run with ``python -m experiments.bench_api [--sessions 20]``. Starts the API as shipped
-(``python -m docgemma.api``: Gemma 3 270M via llama.cpp, the real tools offline, the
-embedded FHIR server) in a subprocess on 127.0.0.1 with a throwaway data folder and
+(``python -m docgemma.api``: the default model profile via llama.cpp, the real tools
+offline, the embedded FHIR server) in a subprocess on 127.0.0.1 with a throwaway data folder and
 key, opens every session at once and times, per session, the first ``step`` event
 (the target: within 200 ms for all), the first graph node, the first answer token
 and the ``done`` event. Fairness shows as the spread of those times: with one model
