@@ -85,7 +85,9 @@ _FOREIGN_SCRIPTS = frozenset(
 )
 """Writing systems a drifting model slips into. Latin, Greek (α-blocker, β-lactam) and
 letter-like signs (µ, ℓ, º) are ordinary in clinical prose and never count."""
-_CAMEL_RE = re.compile(r"\b[a-z]*[A-Z][a-z]{2,}[A-Z][a-z]{2,}\w*\b")
+_CAMEL_RE = re.compile(r"\b[a-z]*[A-Z][a-z]{2,}[A-Z][a-z]{2,}\w*\b(?!\.[a-z])")  # not a domain
+PROPER_NAMES = frozenset({"medgemma", "pubmed", "pubmedqa", "medqa", "dailymed", "medline"})
+"""Names of resources written in CamelCase that an answer may rightly mention."""
 _SNAKE_RE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+){1,}\b")
 _ERROR_RE = re.compile(
     r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception):|\bHTTP \d{3}\b"
@@ -140,7 +142,7 @@ def foreign_script(answer: str, question: str) -> bool:
 def code_tokens(answer: str, context: str) -> list[str]:
     """CamelCase or snake_case identifiers that the question and sources do not contain."""
     found = _CAMEL_RE.findall(answer) + _SNAKE_RE.findall(answer)
-    return [t for t in found if t.lower() not in context.lower()]
+    return [t for t in found if t.lower() not in context.lower() and t.lower() not in PROPER_NAMES]
 
 
 def cut_off(answer: str) -> bool:

@@ -125,12 +125,14 @@ def format_result(
     lines = [f"Interaction check for: {', '.join(drugs)}."]
     lines.append(f"Graded interactions — {ansm.PROVENANCE} (its text is in French):")
     if graded:
-        for i in graded:
-            advice = f" Details (French): {i.advice_fr}" if i.advice_fr else ""
-            lines.append(
-                f"- {i.drug_a} + {i.drug_b}: {i.severity} ({i.severity_fr}). "
-                f"Mechanism (French): {i.mechanism_fr}{advice}"
-            )
+        pairs: dict[tuple[str, str, str], list[ansm.Interaction]] = {}
+        for i in graded:  # the thesaurus grades one pair by dose or history: one mechanism
+            pairs.setdefault((i.drug_a, i.drug_b, i.mechanism_fr), []).append(i)
+        for (a, b, mechanism), entries in pairs.items():
+            lines.append(f"- {a} + {b}. Mechanism (French): {mechanism}")
+            for i in entries:
+                when = f" Conditions (French): {i.advice_fr}" if i.advice_fr else ""
+                lines.append(f"  - {i.severity} ({i.severity_fr}).{when}")
     else:
         lines.append("- No interaction between these drugs is listed in this reference.")
     if not_graded:

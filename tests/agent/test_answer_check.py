@@ -86,6 +86,8 @@ def test_junk_is_caught(answer: str, defect: Defect) -> None:
         "Ordered.",
         "A PubMed record and trial NCT01234567 on ClinicalTrials.gov support this.",
         "## Summary\nMetformin first; add an SGLT2 inhibitor in heart failure.",
+        "One recruiting trial (NCT99000003) is listed on ClinicalTrials.gov.",
+        "The image was not analysed: a vision-capable model such as MedGemma is needed.",
         LONG_CUT + " 45 mL/min.",
     ],
 )

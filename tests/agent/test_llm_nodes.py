@@ -17,6 +17,7 @@ from docgemma.agent.nodes.input_assembly import input_assembly
 from docgemma.agent.nodes.intent_classify import intent_classify
 from docgemma.agent.nodes.result_classify import result_classify
 from docgemma.agent.nodes.router import route_after_select
+from docgemma.agent.nodes.synthesize import error_notes
 from docgemma.agent.nodes.tool_execute import to_result
 from docgemma.agent.nodes.tool_select import tool_select
 from docgemma.agent.rules import format_error
@@ -343,3 +344,25 @@ def test_a_failed_call_reaches_the_model_pre_formatted(tools, outcome, expected)
     )
     assert record["formatted_result"] == expected
     assert "ReadTimeout" not in record["formatted_result"]
+
+
+def test_one_note_per_failed_source_its_own_message_kept(tools) -> None:
+    """The handler's generic 'currently unavailable' gives way to the tool's own reason."""
+    registry = tools.registry()
+    own = "The Image Analysis is unavailable: the current model reads text only."
+    failed = to_result(
+        registry["analyze_medical_image"],
+        {"query": "bleeding?"},
+        ToolOutcome(error_type=ToolErrorType.SERVICE_UNAVAILABLE, formatted=own),
+        registry.labels(),
+        retry=False,
+        executed=True,
+    )
+    state = {
+        "tool_results": [failed],
+        "error_messages": [
+            format_error("service_unavailable", "Image Analysis"),
+            "The Trial Search is busy.",
+        ],
+    }
+    assert error_notes(state) == ["The Trial Search is busy.", own]

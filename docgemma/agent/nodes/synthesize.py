@@ -47,18 +47,21 @@ _BRIEF_TOOLS = frozenset(
 
 
 def error_notes(state: AgentState) -> list[str]:
-    """Pre-formatted messages for what failed and never succeeded later in the turn."""
+    """Pre-formatted messages for what failed and never succeeded later in the turn, one
+    per failed source."""
     results = state.get("tool_results", [])
     succeeded = {r["tool_name"] for r in results if r["error_type"] is None}
-    notes = list(state.get("error_messages", []))
-    notes += [
-        r["formatted_result"]
+    failed = [
+        r
         for r in results
         if r["error_type"]
         and r["tool_name"] not in succeeded
         and r["error_type"] not in ("missing_required_args", "multiple_patient_matches")
     ]
-    return list(dict.fromkeys(notes))
+    # a failed tool's own message says more than the handler's generic one about it
+    labels = {r["tool_label"] for r in failed}
+    notes = [m for m in state.get("error_messages", []) if not any(x in m for x in labels)]
+    return list(dict.fromkeys([*notes, *(r["formatted_result"] for r in failed)]))
 
 
 def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:
