@@ -88,13 +88,20 @@ class TaskPattern:
     """The query mentions one word of every group."""
 
     def matches(self, query: str) -> bool:
-        if self.any_of and not _mentions(query, self.any_of):
-            return False
-        return all(_mentions(query, group) for group in self.all_of)
+        return self.position(query) is not None
+
+    def position(self, query: str) -> int | None:
+        """Where the query first asks for this task; None when it does not."""
+        groups = ((self.any_of,) if self.any_of else ()) + self.all_of
+        found = [_first_mention(query, group) for group in groups]
+        if not found or None in found:
+            return None
+        return min(p for p in found if p is not None)
 
 
-def _mentions(query: str, words: Iterable[str]) -> bool:
-    return any(re.search(rf"\b{re.escape(w)}s?\b", query, re.IGNORECASE) for w in words)
+def _first_mention(query: str, words: Iterable[str]) -> int | None:
+    hits = [re.search(rf"\b{re.escape(w)}s?\b", query, re.IGNORECASE) for w in words]
+    return min((h.start() for h in hits if h), default=None)
 
 
 TASK_PATTERNS: tuple[TaskPattern, ...] = (
@@ -129,15 +136,29 @@ TASK_PATTERNS: tuple[TaskPattern, ...] = (
 )
 
 
+def required_in_order(query: str, *, patient_known: bool, available: Iterable[str]) -> list[str]:
+    """Tools the query's information needs call for, in the order it asks for them.
+
+    A patient is searched for before anything else of its pattern (the chart needs the
+    id the search finds), and not at all once the patient is known.
+    """
+    asked = sorted(
+        (position, pattern.name, pattern.requires)
+        for pattern in TASK_PATTERNS
+        if (position := pattern.position(query)) is not None
+    )
+    order: list[str] = []
+    for _, _, requires in asked:
+        order += sorted(requires, key=lambda tool: (tool != "search_patient", tool))
+    if patient_known:
+        order = [tool for tool in order if tool != "search_patient"]
+    usable = set(available)
+    return [tool for tool in dict.fromkeys(order) if tool in usable]
+
+
 def required_tools(query: str, *, patient_known: bool, available: Iterable[str]) -> frozenset[str]:
     """Tools the query's information needs call for; no patient search once the patient is known."""
-    needed: set[str] = set()
-    for pattern in TASK_PATTERNS:
-        if pattern.matches(query):
-            needed |= pattern.requires
-    if patient_known:
-        needed.discard("search_patient")
-    return frozenset(needed & set(available))
+    return frozenset(required_in_order(query, patient_known=patient_known, available=available))
 
 
 NOT_REPEATABLE_ERRORS = frozenset({None, "not_found", "drug_not_in_database"})

@@ -366,3 +366,44 @@ def test_one_note_per_failed_source_its_own_message_kept(tools) -> None:
         ],
     }
     assert error_notes(state) == ["The Trial Search is busy.", own]
+
+
+@pytest.mark.parametrize(
+    ("query", "proposed", "chosen", "args"),
+    [
+        (  # outside the patterns: the first tool the query asks for (eval case three-01)
+            "Find patient Linda Chen, review her chart, and check the interaction between "
+            "lisinopril and spironolactone.",
+            "find_clinical_trials",
+            "search_patient",
+            {"name": "Linda Chen"},
+        ),
+        (  # a chart needs the patient's id: the search comes first
+            "Find patient Maria Garcia, check her chart, and the FDA warnings for warfarin.",
+            "get_patient_chart",
+            "search_patient",
+            {"name": "Maria Garcia"},
+        ),
+        (  # in the patterns, not first: the model's order is kept
+            "Check the FDA warnings for dofetilide and its interaction with azithromycin.",
+            "check_drug_interactions",
+            "check_drug_interactions",
+            {"drug_names": ["dofetilide", "azithromycin"]},
+        ),
+        (  # code never proposes a record write the model did not
+            "Start metformin 500 mg twice daily for the patient.",
+            "search_medical_literature",
+            "search_medical_literature",
+            {"query": "metformin"},
+        ),
+    ],
+)
+async def test_first_selection_follows_the_task_patterns(
+    settings, tools, query, proposed, chosen, args
+) -> None:
+    llm = ScriptedBackend([select(proposed), args])
+    runtime = deps(settings, llm, tools)
+    state = await assembled(query, runtime)
+    out = await tool_select({**state, "task_summary": "t"}, runtime)
+    assert out["current_tool"] == chosen and out["decisions"][-1]["decision"] == chosen
+    assert llm.calls[1].schema is tools.registry()[chosen].args

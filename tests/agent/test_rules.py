@@ -15,6 +15,7 @@ from docgemma.agent.rules import (
     format_error,
     is_duplicate_call,
     proposes_duplicate,
+    required_in_order,
     required_tools,
     retry_strategy,
     scrub_tool_names,
@@ -173,6 +174,29 @@ def test_required_tools_skips_search_when_patient_known_and_unregistered_tools()
     assert required_tools(q, patient_known=False, available=["search_patient"]) == {
         "search_patient"
     }
+
+
+@pytest.mark.parametrize(
+    ("query", "order"),
+    [
+        (
+            "Check the FDA warnings for dofetilide, its interaction with azithromycin, "
+            "and trials in atrial fibrillation.",
+            ["check_drug_safety", "check_drug_interactions", "find_clinical_trials"],
+        ),
+        (
+            "Find recruiting trials for diabetes, then find patient Raj Patel and his chart.",
+            ["find_clinical_trials", "search_patient", "get_patient_chart"],
+        ),
+        (
+            "Review the chart of patient Linda Chen and check lisinopril interactions.",
+            ["search_patient", "get_patient_chart", "check_drug_interactions"],
+        ),
+        ("What is hypertension?", []),
+    ],
+)
+def test_required_tools_come_in_the_order_the_query_asks(query, order) -> None:
+    assert required_in_order(query, patient_known=False, available=ALL) == order
 
 
 # ── seed §15 unit rows: ERROR_HANDLER ──

@@ -34,7 +34,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
-from docgemma.agent.rules import proposes_duplicate, required_tools
+from docgemma.agent.rules import PATIENT_TOOLS, proposes_duplicate, required_in_order
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
@@ -111,28 +111,35 @@ def _succeeded(state: AgentState) -> set[str]:
     return {r["tool_name"] for r in state.get("tool_results", []) if r["error_type"] is None}
 
 
-def _missing_instead_of_finished(state: AgentState, deps: AgentDeps, tool: str) -> str | None:
-    """The one tool the task pattern still needs, when the model re-proposed a finished one
-    or answered ``none``.
+def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None:
+    """The tool the query's task patterns need instead of the proposal; None keeps it.
 
-    The router loops back here because a pattern's tool is missing (e.g. the chart after
-    a patient search); a model that picks the finished tool again, or none, would end the
-    loop without the tool the question needs. Model proposes, code disposes.
+    Model proposes, code disposes (seed 002 §11). The patterns list the tools the query
+    asks for, in the order it asks. A proposal that repeats a finished tool, or answers
+    none, gets the next tool waiting; a patient is searched for before a tool that needs
+    one; a proposal outside the patterns gets the first tool waiting that only reads
+    (code never proposes a record write the model did not).
     """
     done = _succeeded(state)
-    if tool != NO_TOOL and tool not in done:
-        return None
-    missing = (
-        required_tools(
+    waiting = [
+        t
+        for t in required_in_order(
             state["user_query"],
             patient_known=bool(known_patient_ids(state)),
             available=deps.registry.names,
         )
-        - done
-    )
-    if tool == NO_TOOL:
-        return min(missing, default=None)  # patterns still waiting: "none" is not accepted
-    return next(iter(missing)) if len(missing) == 1 else None
+        if t not in done
+    ]
+    if not waiting or tool == waiting[0]:
+        return None
+    if tool == NO_TOOL or tool in done:
+        return waiting[0]
+    if "search_patient" in waiting and tool in PATIENT_TOOLS:
+        return "search_patient"
+    if tool in waiting:
+        return None
+    reads = [t for t in waiting if not deps.registry[t].writes_ehr]
+    return reads[0] if reads else None
 
 
 @traced("tool_select")
@@ -154,20 +161,20 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     deps.registry.selection_model(allow_none=bool(_succeeded(state))),
                 )
                 tool, source = choice.tool_name, "model"
-                needed = _missing_instead_of_finished(state, deps, tool)
-                if needed is not None:
-                    decisions.append(decision("tool_select", tool, "proposed by the model"))
-                    tool, source = needed, "task pattern (the proposal leaves it unanswered)"
-                elif tool == NO_TOOL:
-                    reason = "the model sees no further source to consult; no task pattern waits"
-                    return {
-                        "llm_calls": calls,
-                        "pending_stage2_only": False,
-                        "current_tool": None,
-                        "current_args": None,
-                        "decisions": [decision("tool_select", "synthesize", reason)],
-                        "timeline": [timeline("No further source needed", reason)],
-                    }
+            needed = _pattern_choice(state, deps, tool)
+            if needed is not None:
+                decisions.append(decision("tool_select", tool, f"proposed by the {source}"))
+                tool, source = needed, "task pattern (the proposal leaves it unanswered)"
+            elif tool == NO_TOOL:
+                reason = "the model sees no further source to consult; no task pattern waits"
+                return {
+                    "llm_calls": calls,
+                    "pending_stage2_only": False,
+                    "current_tool": None,
+                    "current_args": None,
+                    "decisions": [decision("tool_select", "synthesize", reason)],
+                    "timeline": [timeline("No further source needed", reason)],
+                }
         decisions.append(decision("tool_select", tool, f"chosen by the {source}"))
         spec = deps.registry[tool]
         args_value, more = await llm_calls.structured(
