@@ -25,11 +25,14 @@ import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from docgemma.api import create_api
+from docgemma.api.local_tenant import page_recorder
 from docgemma.api.runtime import hosted_runtime
+from docgemma.api.store import SessionStore
 from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.runtime import EMBEDDED_DB
+from docgemma.experts import load_profiles
 from docgemma.kb import prepare_knowledge_base
 from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
@@ -158,7 +161,15 @@ def create_app(
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
     app.mount("/api", api)
-    handlers = Handlers(settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready)
+
+    def api_store() -> SessionStore | None:
+        state = getattr(api.state, "api", None)
+        return state.store if state is not None else None
+
+    record = page_recorder(api_store, load_profiles(settings.expert_profiles_path).default.name)
+    handlers = Handlers(
+        settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready, record=record
+    )
     triage = TriageHandlers(triage_slot.get)
     blocks = build_blocks(handlers, settings, triage)
     mounted = gr.mount_gradio_app(

@@ -59,10 +59,18 @@ class SessionStore:
     def now(self) -> float:
         return self._clock()
 
-    async def create(self, tenant: str, profile: str, mode: Mode) -> SessionInfo:
+    async def create(
+        self, tenant: str, profile: str, mode: Mode, session_id: str | None = None
+    ) -> SessionInfo:
+        """A new session; ``session_id`` adopts a conversation that already has a thread."""
         now = self._clock()
         info = SessionInfo(
-            id=new_id(), profile=profile, mode=mode, title="", created_at=now, updated_at=now
+            id=session_id or new_id(),
+            profile=profile,
+            mode=mode,
+            title="",
+            created_at=now,
+            updated_at=now,
         )
         await self.db.execute(
             "INSERT INTO api_sessions (id, tenant, profile, mode, title, created_at, updated_at)"

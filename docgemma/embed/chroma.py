@@ -8,8 +8,11 @@ an explicit embedding function is rebuilt with the same model.
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
+import chromadb
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
 from chromadb.utils.embedding_functions import register_embedding_function
 
@@ -17,6 +20,19 @@ from docgemma.embed.base import Embedder
 from docgemma.embed.minilm import get_embedder
 
 CHROMA_NAME = "docgemma-minilm"
+_opening = threading.Lock()
+
+
+def persistent_client(path: Path) -> Any:
+    """A local Chroma client on ``path``, opened one at a time.
+
+    The literature index and the knowledge base share one folder and are prepared by
+    concurrent start-up tasks; two clients created at once on the same folder race
+    inside Chroma (seen as "'RustBindingsAPI' object has no attribute 'bindings'").
+    """
+    with _opening:
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(path))
 
 
 @register_embedding_function

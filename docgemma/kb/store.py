@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 
 from docgemma.config import Settings
 from docgemma.embed.base import Embedder
+from docgemma.embed.chroma import persistent_client
 from docgemma.kb.corpus import DEMO_PAGES_DIR, Page, corpus_hash, load_corpus, page_files
 from docgemma.kb.models import (
     DEMO_SOURCE_PREFIX,
@@ -53,9 +54,7 @@ def chroma_client(settings: Settings) -> Any:
         return chromadb.HttpClient(
             host=url.hostname, port=url.port or (443 if https else 8000), ssl=https
         )
-    path = settings.data_dir / "chroma"
-    path.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(path))
+    return persistent_client(settings.data_dir / "chroma")
 
 
 def corpus_dir(settings: Settings) -> Path:

@@ -75,12 +75,9 @@ class LiteratureIndex:
         self._collection = None
 
     def _open(self):
-        import chromadb
+        from docgemma.embed.chroma import ChromaEmbeddingFunction, persistent_client
 
-        from docgemma.embed.chroma import ChromaEmbeddingFunction
-
-        self.path.mkdir(parents=True, exist_ok=True)
-        client = chromadb.PersistentClient(path=str(self.path))
+        client = persistent_client(self.path)
         return client.get_or_create_collection(
             COLLECTION,
             embedding_function=ChromaEmbeddingFunction(),

@@ -24,7 +24,7 @@ from docgemma.ui.conversation_tools import clinician_profiles, profiled
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
-from docgemma.ui.turns import decide, user_messages, user_turn
+from docgemma.ui.turns import Recorder, decide, user_messages, user_turn
 from docgemma.ui.untrusted import plain
 from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
 
@@ -64,8 +64,11 @@ class Handlers:
         upload_dir: Path,
         access: Access | None = None,
         agent_ready: Callable[[], bool] = lambda: True,
+        record: Recorder | None = None,
     ) -> None:
         self.settings = settings
+        self._record = record
+        """Keeps a copy of each finished turn (the API's ``local`` tenant), when given."""
         self._get_agent = get_agent
         self._agent_ready = agent_ready
         self._patients = patients
@@ -163,7 +166,7 @@ class Handlers:
         if agent is None:
             yield session.history, keep, _error(BACKEND_DOWN)
             return
-        async for history in user_turn(session, agent, submission):
+        async for history in user_turn(session, agent, submission, record=self._record):
             yield history, cleared, hidden
 
     async def _agent(self) -> TurnRunner | None:
@@ -247,7 +250,9 @@ class Handlers:
             yield session.history, f"⚠️ {BACKEND_DOWN}"
             return
         approver = self.approver(session, request)
-        async for history in decide(session, agent, action, reason, approved_by=approver):
+        async for history in decide(
+            session, agent, action, reason, approved_by=approver, record=self._record
+        ):
             yield history, ""
 
     def open_editor(self) -> Any:

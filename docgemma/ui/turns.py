@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
 from docgemma.agent.events import AnswerRejected, AnswerToken
@@ -24,6 +24,8 @@ from docgemma.ui.uploads import Submission
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 History = list[dict[str, Any]]
+Recorder = Callable[[str, str | None, str, TurnResult], Awaitable[None]]
+"""Keeps a copy of a finished turn: ``(thread_id, profile, said, result)``."""
 
 
 async def user_turn(
@@ -31,8 +33,10 @@ async def user_turn(
     agent: TurnRunner,
     submission: Submission,
     clock: Clock = time.monotonic,
+    record: Recorder | None = None,
 ) -> AsyncIterator[History]:
-    """Ask the agent; the user's message (and image) go into the history first."""
+    """Ask the agent; the user's message (and image) go into the history first; ``record``
+    gets the finished turn."""
     thread = session.thread()
     session.history.extend(user_messages(submission))
     session.follow_ups = []
@@ -44,8 +48,12 @@ async def user_turn(
         thinking=session.thinking,
         thinking_budget=session.thinking_budget,
     )
-    async for view in _stream(session, items, Timeline(session.next_turn_id(), clock()), clock):
+    result: list[TurnResult] = []
+    timeline = Timeline(session.next_turn_id(), clock())
+    async for view in _stream(session, items, timeline, clock, result):
         yield view
+    if record is not None and result:
+        await record(thread, session.profile, submission.text, result[0])
 
 
 def user_messages(submission: Submission) -> History:
@@ -65,6 +73,7 @@ async def decide(
     reason: str | None = None,
     clock: Clock = time.monotonic,
     approved_by: str = "clinician",
+    record: Recorder | None = None,
 ) -> AsyncIterator[History]:
     """Send the clinician's decision once; repeated clicks only re-show the history."""
     state, decision = submit(session.approval, action, reason, approved_by)
@@ -91,6 +100,8 @@ async def decide(
     )
     async for view in _stream(session, items, timeline, clock, result):
         yield view
+    if record is not None and result:
+        await record(session.thread_id, session.profile, f"{verb}: {request.summary}", result[0])
     ok = bool(result) and not any(
         c.error_type for c in result[0].tool_calls if c.tool == request.tool
     )

@@ -1,0 +1,45 @@
+"""The app's own page as the tenant ``local``: its conversations are API sessions too.
+
+After each finished turn on the page, the exchange is stored like an API turn, under
+the page's thread id, so that an API key mapped to ``local`` in ``DOCGEMMA_API_KEYS``
+lists, reads and exports the page's conversations. Proposals made on the page are not
+stored as API approvals: a record write proposed on the page is decided on the page,
+by the clinician who saw it, never through a second channel.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from docgemma.agent.outcome import TurnResult
+from docgemma.api.models import HistoryMessage
+from docgemma.api.store import SessionStore
+from docgemma.api.turns import answer_message
+from docgemma.experts import Mode
+
+log = logging.getLogger(__name__)
+LOCAL_TENANT = "local"
+PageRecorder = Callable[[str, str | None, str, TurnResult], Awaitable[None]]
+
+
+def page_recorder(
+    get_store: Callable[[], SessionStore | None], default_profile: str
+) -> PageRecorder:
+    """``record(thread_id, profile, said, result)`` for the page's finished turns."""
+
+    async def record(thread_id: str, profile: str | None, said: str, result: TurnResult) -> None:
+        store = get_store()
+        if store is None:  # the API has not started (or was not mounted)
+            return
+        try:
+            session = await store.get(LOCAL_TENANT, thread_id) or await store.create(
+                LOCAL_TENANT, profile or default_profile, Mode.CLINICIAN, session_id=thread_id
+            )
+            now = store.now()
+            said_message = HistoryMessage(role="user", content=said, created_at=now)
+            await store.record_turn(session, [said_message, answer_message(result, now)])
+        except Exception:  # the page's turn is done and shown; a lost copy is only logged
+            log.exception("storing a page turn for the local tenant failed")
+
+    return record
