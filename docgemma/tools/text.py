@@ -10,11 +10,12 @@ def squash(text: str | None) -> str:
 
 
 def shorten(text: str, limit: int) -> str:
-    """Collapse whitespace and cut at the last sentence (or word) that fits ``limit``."""
+    """Collapse whitespace and cut at the last sentence (or word) that fits ``limit``,
+    the closing " …" included."""
     text = squash(text)
     if len(text) <= limit:
         return text
-    cut = text[:limit]
+    cut = text[: max(0, limit - 2)]
     end = cut.rfind(". ")
     if end >= limit // 2:
         return cut[: end + 1] + " …"
