@@ -209,7 +209,7 @@ STRATEGIES: dict[str, Strategy] = {
 
 def confusion_matrix(frame: pd.DataFrame) -> pd.DataFrame:
     """Result-quality confusion matrix of a run (expected classes as rows)."""
-    from docgemma.agent.schemas import RESULT_QUALITIES
+    from docgemma.labels import RESULT_QUALITIES
 
     rows = frame[frame["strategy"] == "result_quality"]
     predicted = [p if isinstance(p, str) else None for p in rows["predicted"]]
