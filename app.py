@@ -29,7 +29,6 @@ from docgemma.api.runtime import hosted_runtime
 from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
-from docgemma.ehr.runtime import EMBEDDED_DB
 from docgemma.kb import prepare_knowledge_base
 from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
@@ -116,7 +115,7 @@ def create_app(
 
         token = secrets.token_urlsafe(32)  # writes only through the agent's client
         fhir_app = GuardedFHIR(
-            create_fhir_app(settings.data_dir / EMBEDDED_DB, write_token=token), access, token
+            create_fhir_app(settings.embedded_fhir_db, write_token=token), access, token
         )
         settings = settings.model_copy(
             update={"fhir_url": _local_url(settings), "fhir_token": token}
