@@ -3,8 +3,8 @@
 Strategies: the two-stage baseline (select, then extract arguments; full descriptions,
 no examples); prefix completion (analytical, cognitive); 1/3/10 few-shot examples;
 short and names-only descriptions; joint selection; reasoning before selecting; boolean
-probing of every tool. Field order has its own suite (``experiments.field_order``) and
-the temperature sweep its own (``experiments.temperature``). Few-shot examples come
+probing of every tool. Field order has its own suite (``experiments.suites.field_order``) and
+the temperature sweep its own (``experiments.suites.temperature``). Few-shot examples come
 from the other cases of the file; the first one shares the
 case's expected tool (the seed matched it to the intent node's ``suggested_tool`` hint).
 
