@@ -31,7 +31,6 @@ from docgemma.api.store import SessionStore
 from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
-from docgemma.ehr.runtime import EMBEDDED_DB
 from docgemma.experts import load_profiles
 from docgemma.kb import prepare_knowledge_base
 from docgemma.tools.literature_index import prepare_index
@@ -119,7 +118,7 @@ def create_app(
 
         token = secrets.token_urlsafe(32)  # writes only through the agent's client
         fhir_app = GuardedFHIR(
-            create_fhir_app(settings.data_dir / EMBEDDED_DB, write_token=token), access, token
+            create_fhir_app(settings.embedded_fhir_db, write_token=token), access, token
         )
         settings = settings.model_copy(
             update={"fhir_url": _local_url(settings), "fhir_token": token}

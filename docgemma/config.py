@@ -218,6 +218,11 @@ class Settings(BaseSettings):
     )
 
     @property
+    def embedded_fhir_db(self) -> Path:
+        """The embedded FHIR server's SQLite file (used when no ``fhir_url`` is set)."""
+        return self.data_dir / "fhir.db"
+
+    @property
     def profile(self) -> ModelProfile | None:
         """The named embedded profile, or None when ``model`` is a path to a GGUF."""
         return PROFILES.get(self.model)

@@ -1,19 +1,8 @@
 """Experiments: the seed's empirical suites, re-runnable on any backend.
 
-Each suite module exposes ``run(config) -> pandas.DataFrame`` with one tidy row per
-trial; ``experiments.runner`` writes a timestamped results folder with the resolved
-configuration, a report beside the seed's MedGemma figures, and plotly figures.
+Each suite (``experiments.suites``) declares its strategies; ``experiments.runner`` runs
+them into a tidy DataFrame with one row per trial and writes a timestamped results folder
+(``experiments.run_folder``) with the resolved configuration, a report beside the seed's
+MedGemma figures (``experiments.report``) and plotly figures (``experiments.figures``).
 Run one from the shell with ``python -m experiments run <suite> --backend <name>``.
 """
-
-SUITES = (
-    "thinking",
-    "tool_selection",
-    "field_order",
-    "temperature",
-    "routing",
-    "synthesis",
-    "classifiers",
-    "knowledge",
-    "triage",
-)

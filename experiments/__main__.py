@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from experiments import SUITES
+from experiments.suites import SUITES, suite_module
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    from experiments.runner import run_and_save, suite_module
+    from experiments.runner import run_and_save
 
     if args.command == "eval":
         from experiments.evaluation.run import run_eval

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from docgemma.agent.schemas import ResultQuality
+from docgemma.labels import ResultQuality
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "experiments"
 

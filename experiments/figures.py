@@ -97,7 +97,7 @@ def heatmap(table: pd.DataFrame, title: str) -> go.Figure:
 
 
 def suite_figures(frame: pd.DataFrame, module: ModuleType) -> dict[str, go.Figure]:
-    """Every figure that makes sense for this suite and run."""
+    """The shared figures of a run, plus those of the suite's own ``figures`` hook."""
     if frame.empty:
         return {}
     suite = module.SUITE
@@ -112,31 +112,9 @@ def suite_figures(frame: pd.DataFrame, module: ModuleType) -> dict[str, go.Figur
     for sweep in frame["sweep"].dropna().unique() if "sweep" in frame else ():
         metrics = curves.get(sweep, list(module.PRIMARY_METRICS))
         figures[f"sweep_{sweep}"] = parameter_curve(frame, sweep, metrics, f"{suite}: {sweep}")
-    if suite == "routing" and (frame["strategy"] == "result_quality").any():
-        from experiments.routing import confusion_matrix
-
-        figures["confusion"] = heatmap(confusion_matrix(frame), "result quality: confusion matrix")
-    if suite == "classifiers":
-        from experiments.classifiers import calibration
-
-        table = calibration(frame)
-        if not table.empty:
-            fig = go.Figure()
-            for strategy, rows in table.groupby("strategy"):
-                fig.add_scatter(
-                    name=f"{strategy} accuracy", x=rows["threshold"], y=rows["accuracy"]
-                )
-                fig.add_scatter(
-                    name=f"{strategy} coverage",
-                    x=rows["threshold"],
-                    y=rows["coverage"],
-                    line={"dash": "dot"},
-                )
-            fig.update_layout(
-                title="embedding classifier: accuracy and coverage by threshold",
-                xaxis={"title": "confidence threshold"},
-            )
-            figures["calibration"] = fig
+    extra = getattr(module, "figures", None)
+    if extra is not None:
+        figures.update(extra(frame))
     return {name: fig for name, fig in figures.items() if fig is not None}
 
 

@@ -48,7 +48,8 @@ SUITE_NOTEBOOKS: dict[str, dict[str, Any]] = {
         "extra": [
             (
                 "Confusion matrix of the result-quality classification (rows: expected).",
-                "from experiments.routing import confusion_matrix\n\nconfusion_matrix(frame)",
+                "from experiments.suites.routing import confusion_matrix\n\n"
+                "confusion_matrix(frame)",
             )
         ],
     },
@@ -67,7 +68,7 @@ SUITE_NOTEBOOKS: dict[str, dict[str, Any]] = {
         "extra": [
             (
                 "Accuracy and coverage of the embedding classifier by confidence threshold.",
-                "from experiments.classifiers import calibration\n\ncalibration(frame)",
+                "from experiments.suites.classifiers import calibration\n\ncalibration(frame)",
             )
         ],
     },
@@ -106,7 +107,7 @@ def suite_notebook(suite: str) -> nbformat.NotebookNode:
 
 from docgemma.config import Settings
 from docgemma.llm.registry import create_backend
-from experiments import {suite} as suite
+from experiments.suites import {suite} as suite
 from experiments.runner import run_and_save, run_sync
 
 {FIND_ROOT}
@@ -152,8 +153,9 @@ def compare_notebook() -> nbformat.NotebookNode:
 
 import pandas as pd
 
-from experiments.report import load_run, summarize
-from experiments.runner import suite_module
+from experiments.report import summarize
+from experiments.run_folder import load_run
+from experiments.suites import suite_module
 
 {FIND_ROOT}
 if RUN_A is None or RUN_B is None:

@@ -1,4 +1,4 @@
-"""The run folder: results, a manifest that makes the run reproducible, and a readable report.
+"""The readable report of a run: the seed's comparison table, its notes and the suite's sections.
 
 The report's comparison table has the seed's shape — one line per strategy and
 metric, the seed's MedGemma figure beside ours with a 95% interval — and says plainly
@@ -8,65 +8,16 @@ comparison is then meaningless for that run.
 
 from __future__ import annotations
 
-import json
-import logging
 import math
-import platform
-import subprocess
-from datetime import UTC, datetime
-from importlib import metadata
-from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pandas as pd
 
-from docgemma.config import Settings
 from experiments import stats
 from experiments.seed_figures import seed_figure, seed_metrics
 from experiments.trial import RunConfig
 
-log = logging.getLogger(__name__)
-PACKAGES = (
-    "docgemma",
-    "llama-cpp-python",
-    "pydantic",
-    "pandas",
-    "pyarrow",
-    "plotly",
-    "datasets",
-    "langgraph",
-    "onnxruntime",
-    "scikit-learn",
-    "vllm",
-    "transformers",
-    "outlines",
-)
-RUN_SETTINGS = (
-    "backend",
-    "model",
-    "chat_format",
-    "n_ctx",
-    "n_threads",
-    "seed",
-    "openai_base_url",
-    "openai_model",
-    "openai_dialect",
-    "openai_supports_vision",
-    "llm_timeout_s",
-    "llm_max_retries",
-    "hf_model",
-    "hf_supports_vision",
-    "thinking",
-    "thinking_family",
-    "thinking_min_tokens",
-    "thinking_max_tokens",
-    "intent_classifier",
-    "tool_classifier",
-    "result_classifier",
-    "classifier_threshold",
-)
-"""Backend settings that shape a run, written to the manifest. An allow-list, so keys,
-tokens and client secrets never reach a results folder, even when new ones are added."""
 BOOLEAN_HINT = (
     "correct",
     "tool_exact",
@@ -78,42 +29,6 @@ BOOLEAN_HINT = (
     "close_emitted",
     "parse_ok",
 )
-
-
-def package_versions() -> dict[str, str]:
-    versions = {}
-    for name in PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
-    return versions
-
-
-def git_revision() -> str | None:
-    """The checkout's commit, with ``+dirty`` when files differ from it (read-only git calls)."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        rev = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=10
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return f"{rev}+dirty" if dirty else rev
-
-
-def settings_manifest(settings: Settings, model_path: str | None = None) -> dict[str, Any]:
-    """The run's resolved backend settings; ``model_path`` is the file the backend really loaded."""
-    resolved = settings.model_dump(mode="json", include=set(RUN_SETTINGS))
-    return {**{name: resolved[name] for name in RUN_SETTINGS}, "model_path": model_path}
 
 
 def _metric_values(
@@ -244,7 +159,9 @@ def _seed_notes(suite: str, summary: pd.DataFrame) -> list[str]:
     return notes
 
 
-def render_report(frame: pd.DataFrame, config: RunConfig, manifest: dict[str, Any], module) -> str:
+def render_report(
+    frame: pd.DataFrame, config: RunConfig, manifest: dict[str, Any], module: ModuleType
+) -> str:
     info = frame.attrs.get("run", {})
     model = info.get("model", "?")
     summary = summarize(frame, module.PRIMARY_METRICS, getattr(module, "DERIVED", None))
@@ -279,20 +196,6 @@ def render_report(frame: pd.DataFrame, config: RunConfig, manifest: dict[str, An
         )
     parts.append("\n## Strategies\n")
     parts += [f"- `{name}`: {text}\n" for name, text in info.get("strategies", {}).items()]
-    if config.suite == "routing" and (frame["strategy"] == "result_quality").any():
-        from experiments.routing import confusion_matrix
-
-        parts += [
-            "\n## Result quality confusion matrix (rows: expected)\n",
-            markdown_table(confusion_matrix(frame).reset_index()),
-        ]
-    if config.suite == "classifiers" and "method" in frame:
-        from experiments.classifiers import calibration
-
-        parts += [
-            "\n## Embedding classifier: accuracy and coverage by confidence threshold\n",
-            markdown_table(calibration(frame)),
-        ]
     sections = getattr(module, "report_sections", None)
     if sections is not None:
         parts += sections(frame)
@@ -300,73 +203,3 @@ def render_report(frame: pd.DataFrame, config: RunConfig, manifest: dict[str, An
         parts.append("\n## Figures\n")
         parts += [f"- [{name}]({path})\n" for name, path in manifest["figures"].items()]
     return "".join(parts)
-
-
-def save_run(frame: pd.DataFrame, config: RunConfig, started: datetime | None = None) -> Path:
-    """Write ``<results_dir>/<suite>/<UTC timestamp>/`` and return the folder."""
-    from experiments import figures
-    from experiments.runner import suite_module
-
-    module = suite_module(config.suite)
-    stamp = (started or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S%fZ")
-    folder = Path(config.results_dir) / config.suite / stamp
-    folder.mkdir(parents=True, exist_ok=False)
-    frame.to_parquet(folder / "results.parquet", index=False)
-    frame.to_csv(folder / "results.csv", index=False)
-    save_datasets(frame, folder)
-    info = frame.attrs.get("run", {})
-    manifest: dict[str, Any] = {
-        "run_id": stamp,
-        "suite": config.suite,
-        "model": info.get("model"),
-        "backend": info.get("backend"),
-        "config": config.model_dump(mode="json"),
-        "backend_settings": info.get("backend_settings"),
-        "strategies": info.get("strategies", {}),
-        "seed": config.seed,
-        "trials": len(frame),
-        "git_revision": git_revision(),
-        "packages": package_versions(),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "written_at": datetime.now(UTC).isoformat(),
-        "key_order_violations": int(len(key_order_violations(frame))),
-        **{
-            k: v
-            for k, v in info.items()
-            if k not in ("strategies", "model", "backend", "backend_settings")
-        },
-    }
-    manifest["figures"] = figures.save_figures(
-        frame, module, folder / "figures", Path(config.results_dir)
-    )
-    (folder / "manifest.json").write_text(
-        json.dumps(manifest, indent=2, default=str), encoding="utf-8"
-    )
-    (folder / "report.md").write_text(
-        render_report(frame, config, manifest, module), encoding="utf-8"
-    )
-    log.info("results written to %s", folder)
-    return folder
-
-
-def save_datasets(frame: pd.DataFrame, folder: Path) -> None:
-    """The run as Hugging Face dataset folders: ``dataset/`` (results) and ``cases/``.
-
-    ``datasets.load_from_disk(folder / "dataset")`` loads a run back; ``push_to_hub``
-    on the loaded dataset publishes it (see the README).
-    """
-    from datasets import Dataset
-
-    from experiments.cases import records_dataset
-
-    Dataset.from_pandas(frame, preserve_index=False).save_to_disk(str(folder / "dataset"))
-    if frame.attrs.get("cases"):
-        records_dataset(frame.attrs["cases"]).save_to_disk(str(folder / "cases"))
-
-
-def load_run(folder: Path | str) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """A saved run: its results and its manifest."""
-    folder = Path(folder)
-    frame = pd.read_parquet(folder / "results.parquet")
-    return frame, json.loads((folder / "manifest.json").read_text(encoding="utf-8"))

@@ -8,7 +8,6 @@ Both accept an existing backend so a notebook or a test can share one loaded mod
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import threading
 from collections.abc import Callable, Coroutine
@@ -19,15 +18,13 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
-from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
-from docgemma.llm.registry import create_backend
 from docgemma.tools.registry import build_registry
-from experiments import SUITES
 from experiments.calls import Caller
 from experiments.cases import load_cases
-from experiments.report import settings_manifest
-from experiments.trial import PARAMETERS, Context, RunConfig, Strategy
+from experiments.run_folder import save_run, settings_manifest
+from experiments.suites import suite_module
+from experiments.trial import PARAMETERS, Context, RunConfig, Strategy, make_backend, run_settings
 
 log = logging.getLogger(__name__)
 LEADING = [
@@ -46,12 +43,6 @@ LEADING = [
 R = TypeVar("R")
 BUDGETS = ("max_tokens", "thinking_budget")
 """Settings that ``--token-cap`` may lower below what the strategy declares."""
-
-
-def suite_module(suite: str) -> ModuleType:
-    if suite not in SUITES:
-        raise ValueError(f"unknown suite {suite!r}; valid suites: {', '.join(SUITES)}")
-    return importlib.import_module(f"experiments.{suite}")
 
 
 def select_strategies(module: ModuleType, names: list[str] | None) -> list[Strategy]:
@@ -85,15 +76,6 @@ def pick_cases(cases: list[Any], n: int | None, stratum: Callable[[Any], str] | 
             if group and len(picked) < n:
                 picked.append(group.pop(0))
     return picked
-
-
-def run_settings(config: RunConfig) -> Settings:
-    """The backend settings of a run: the environment's, with the run's backend and seed."""
-    return Settings(backend=config.backend, seed=config.seed)
-
-
-def make_backend(config: RunConfig) -> LLMBackend:
-    return create_backend(run_settings(config))
 
 
 async def arun_suite(
@@ -195,11 +177,9 @@ def run_and_save(
     suite: str, config: RunConfig | dict, backend: LLMBackend | None = None
 ) -> RunOutput:
     """Run a suite and write its timestamped results folder."""
-    from experiments.report import save_run
-
     config = _config(suite, config)
     frame = run_suite(suite, config, backend)
-    return RunOutput(frame, save_run(frame, config))
+    return RunOutput(frame, save_run(frame, config, suite_module(suite)))
 
 
 def run_sync(coro: Coroutine[Any, Any, R]) -> R:

@@ -9,6 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from docgemma.config import Settings
+from docgemma.llm.base import LLMBackend
+from docgemma.llm.registry import create_backend
 from experiments import metrics
 from experiments.calls import Caller, CallRecord, dumps
 
@@ -41,6 +44,15 @@ class RunConfig(BaseModel):
     results_dir: Path = Field(
         Path("experiments/results"), description="Where run folders are written"
     )
+
+
+def run_settings(config: RunConfig) -> Settings:
+    """The backend settings of a run: the environment's, with the run's backend and seed."""
+    return Settings(backend=config.backend, seed=config.seed)
+
+
+def make_backend(config: RunConfig) -> LLMBackend:
+    return create_backend(run_settings(config))
 
 
 @dataclass

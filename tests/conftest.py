@@ -13,7 +13,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+from fhir_server import embedded_fhir
 from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_repo
 
 from docgemma.config import Settings, get_settings
@@ -42,6 +44,19 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
     get_settings.cache_clear()
     yield get_settings()
     get_settings.cache_clear()
+
+
+fhir_url = embedded_fhir("session", external=True)
+"""The FHIR server of the suite (or DOCGEMMA_FHIR_URL's); folders needing isolation override it."""
+
+
+@pytest.fixture
+def fhir(fhir_url: str) -> Iterator[httpx.Client]:
+    """A plain HTTP client on ``fhir_url``: how tests see what the server holds."""
+    with httpx.Client(
+        base_url=fhir_url, timeout=30, headers={"Accept": "application/fhir+json"}
+    ) as http:
+        yield http
 
 
 @pytest.fixture(scope="session")

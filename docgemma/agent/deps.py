@@ -10,12 +10,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from docgemma.agent.classifiers import Classifier
 from docgemma.agent.knowledge import KnowledgeSource
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
+from docgemma.routing import Classifier
 from docgemma.tools.base import ToolContext, ToolRegistry
 
 PatientSummaryFn = Callable[[str], Awaitable[str | None]]

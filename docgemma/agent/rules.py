@@ -22,9 +22,6 @@ MAX_TOTAL_RETRIES = 4
 """Retries across all tools in one turn."""
 
 ERROR_QUALITIES = frozenset({"error_retryable", "error_fatal"})
-ASK_USER_ERRORS = frozenset(
-    {"multiple_patient_matches", "missing_required_args", "ambiguous_drug_name"}
-)
 PATIENT_TOOLS = frozenset(
     {"get_patient_chart", "prescribe_medication", "add_allergy", "save_clinical_note"}
 )

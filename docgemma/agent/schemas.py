@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from docgemma.labels import Intent, ResultQuality
 from docgemma.tools.args import (
     AddAllergyArgs,
     ClinicalNoteArgs,
@@ -27,16 +28,11 @@ from docgemma.tools.args import (
     PrescribeMedicationArgs,
 )
 
-Intent = Literal["DIRECT", "TOOL_NEEDED"]
-ResultQuality = Literal[
-    "success_rich", "success_partial", "no_results", "error_retryable", "error_fatal"
-]
 TASK_SUMMARY_CHARS = 130
 """Short enough that the intent call fits seed 002 §7's 256-token cap; prompts downstream
 carry the clinician's full message beside it."""
 BRIEF_SUMMARY_CHARS = 64
 """Short enough that the result call fits seed 002 §7's 128-token cap."""
-RESULT_QUALITIES: tuple[ResultQuality, ...] = ResultQuality.__args__
 
 
 class IntentClassification(BaseModel):

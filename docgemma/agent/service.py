@@ -21,7 +21,7 @@ from langgraph.types import Command
 from pydantic import BaseModel
 
 from docgemma.agent.answer import FALLBACK_MESSAGE
-from docgemma.agent.classifiers import Classifier, load_classifiers
+from docgemma.agent.classifiers import load_classifiers
 from docgemma.agent.deps import AgentDeps, PatientSummaryFn
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
@@ -43,6 +43,7 @@ from docgemma.experts import Profile
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
+from docgemma.routing import Classifier
 from docgemma.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)

@@ -16,8 +16,6 @@ from typing import Any
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.server import serve_in_thread
 
-EMBEDDED_DB = "fhir.db"
-
 
 @contextmanager
 def ehr_client(settings: Any) -> Iterator[EHRClient]:
@@ -26,5 +24,5 @@ def ehr_client(settings: Any) -> Iterator[EHRClient]:
         yield EHRClient.from_settings(settings)
         return
     token = secrets.token_urlsafe(32)
-    with serve_in_thread(settings.data_dir / EMBEDDED_DB, write_token=token) as url:
+    with serve_in_thread(settings.embedded_fhir_db, write_token=token) as url:
         yield EHRClient.from_settings(settings.model_copy(update={"fhir_token": token}), url)

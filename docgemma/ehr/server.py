@@ -272,11 +272,11 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
 
     from docgemma.config import get_settings
-    from docgemma.ehr.runtime import EMBEDDED_DB
 
+    settings = get_settings()
     parser = argparse.ArgumentParser(description="DocGemma embedded FHIR R4 server")
     parser.add_argument(
-        "--db", type=Path, default=None, help=f"SQLite file; default: <data_dir>/{EMBEDDED_DB}"
+        "--db", type=Path, default=None, help=f"SQLite file; default: {settings.embedded_fhir_db}"
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
@@ -287,8 +287,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    settings = get_settings()
-    db = args.db or settings.data_dir / EMBEDDED_DB
+    db = args.db or settings.embedded_fhir_db
     app = create_app(db, write_token=args.write_token or settings.fhir_token)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
 

@@ -1,17 +1,18 @@
 """Pluggable classifiers for the agent graph's routing decisions (intent, tool, result)."""
 
 from docgemma.routing.base import (
-    TASK_LABELS,
+    TASKS,
     Classifier,
     Prediction,
     Task,
     query_text,
     result_text,
+    task_labels,
 )
 from docgemma.routing.embedding import EmbeddingClassifier, cross_validate, load_classifier
 
 __all__ = [
-    "TASK_LABELS",
+    "TASKS",
     "Classifier",
     "EmbeddingClassifier",
     "Prediction",
@@ -20,4 +21,5 @@ __all__ = [
     "load_classifier",
     "query_text",
     "result_text",
+    "task_labels",
 ]

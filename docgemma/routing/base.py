@@ -7,21 +7,39 @@ confidence reaches its threshold; below that it defers to the LLM (seed 002's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol, get_args, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS, Intent, ResultQuality
+from docgemma.labels import INTENTS, RESULT_QUALITIES
 
 Task = Literal["intent", "tool", "result"]
+TASKS: tuple[Task, ...] = get_args(Task)
 
-TASK_LABELS: dict[Task, tuple[str, ...]] = {
-    "intent": get_args(Intent),
-    "tool": tuple(TOOL_ARG_SCHEMAS),
-    "result": get_args(ResultQuality),
-}
-"""The closed label set of each task, taken from the agent's own schemas."""
+FIXED_LABELS: dict[Task, tuple[str, ...]] = {"intent": INTENTS, "result": RESULT_QUALITIES}
+"""The closed label sets of the intent and result tasks. The tool task's labels are the
+tool registry's names, which only a caller above the tools knows and passes in."""
+
+
+def task_labels(task: Task, tool_names: Sequence[str] | None = None) -> tuple[str, ...] | None:
+    """The labels ``task`` must predict; None for the tool task when no tool names are given."""
+    if task not in TASKS:
+        raise ValueError(f"unknown routing task {task!r}; expected one of {list(TASKS)}")
+    if task == "tool":
+        return tuple(tool_names) if tool_names is not None else None
+    return FIXED_LABELS[task]
+
+
+def check_labels(found: Iterable[str], allowed: Sequence[str], where: object) -> None:
+    """Every label known and every label present, or a ``ValueError`` naming ``where``."""
+    found, expected = set(found), set(allowed)
+    if found - expected:
+        raise ValueError(
+            f"{where}: unknown labels {sorted(found - expected)}; allowed {sorted(expected)}"
+        )
+    if expected - found:
+        raise ValueError(f"{where}: no examples for {sorted(expected - found)}")
 
 
 class Prediction(BaseModel):

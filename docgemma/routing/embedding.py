@@ -28,7 +28,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from docgemma.embed import Embedder, get_embedder
-from docgemma.routing.base import TASK_LABELS, Prediction, Task
+from docgemma.routing.base import Prediction, Task, check_labels, task_labels
 from docgemma.routing.examples import LabelledExample, load_examples
 
 logger = logging.getLogger(__name__)
@@ -135,10 +135,14 @@ _cache: dict[tuple[Task, int], EmbeddingClassifier] = {}
 _cache_lock = threading.Lock()
 
 
-def load_classifier(task: Task, embedder: Embedder | None = None) -> EmbeddingClassifier:
-    """The task's classifier trained on data/routing/{task}.jsonl, once per process and embedder."""
-    if task not in TASK_LABELS:
-        raise ValueError(f"unknown routing task {task!r}; expected one of {sorted(TASK_LABELS)}")
+def load_classifier(
+    task: Task, embedder: Embedder | None = None, *, tool_names: Sequence[str] | None = None
+) -> EmbeddingClassifier:
+    """The task's classifier trained on data/routing/{task}.jsonl, once per process and embedder.
+
+    Given ``tool_names`` (the registry's), the tool classifier must predict exactly those.
+    """
+    labels = task_labels(task, tool_names)
     embedder = embedder or get_embedder()
     key = (task, id(embedder))
     with _cache_lock:
@@ -148,4 +152,6 @@ def load_classifier(task: Task, embedder: Embedder | None = None) -> EmbeddingCl
             cached = EmbeddingClassifier.train(task, load_examples(task), embedder)
             _cache[key] = cached
             logger.info("trained %s classifier in %.2f s", task, time.perf_counter() - started)
+    if labels is not None:
+        check_labels(cached.labels, labels, f"{task} classifier")
     return cached

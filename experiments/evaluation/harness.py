@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from docgemma.agent.classifiers import Classifier
 from docgemma.agent.events import AnswerToken, NodeStarted, TraceEvent
 from docgemma.agent.factory import chart_summary
 from docgemma.agent.outcome import TurnResult
@@ -27,6 +26,7 @@ from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.server import serve_in_thread
 from docgemma.llm.base import LLMBackend
+from docgemma.routing import Classifier
 from docgemma.tools.registry import build_registry
 from experiments.evaluation.cases import EvalCase, stored_image
 from experiments.evaluation.services import RecordedServices

@@ -23,7 +23,8 @@ from docgemma.llm.base import LLMBackend
 from experiments.evaluation.cases import EvalCase, load_eval_cases
 from experiments.evaluation.harness import EvalEnvironment
 from experiments.evaluation.scoring import category_table, score
-from experiments.report import git_revision, markdown_table, package_versions, settings_manifest
+from experiments.report import markdown_table
+from experiments.run_folder import git_revision, package_versions, settings_manifest
 from experiments.runner import pick_cases
 
 log = logging.getLogger(__name__)

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+from docgemma.routing import Prediction
 from docgemma.tools.base import (
     Source,
     ToolContext,
@@ -134,19 +135,12 @@ class FakeTools:
         return ToolRegistry(self.spec(name) for name in TOOL_ARG_SCHEMAS)
 
 
-@dataclass
-class FakePrediction:
-    label: str
-    confidence: float
-    scores: dict[str, float]
-
-
 class KeywordClassifier:
     """A stand-in for the embedding classifier: the first keyword rule that matches wins."""
 
     def __init__(self, rules: list[tuple[str, str]], default: str, confidence: float = 0.9) -> None:
         self.rules, self.default, self.confidence = rules, default, confidence
 
-    def predict(self, text: str) -> FakePrediction:
+    def predict(self, text: str) -> Prediction:
         label = next((lab for kw, lab in self.rules if kw in text.lower()), self.default)
-        return FakePrediction(label, self.confidence, {label: self.confidence})
+        return Prediction(label=label, confidence=self.confidence, scores={label: self.confidence})

@@ -111,12 +111,13 @@ async def test_client_credentials_token_is_fetched_and_sent(
 
 
 async def test_runtime_starts_the_embedded_ehr_when_no_url_is_set(settings: Settings) -> None:
-    from docgemma.ehr.runtime import EMBEDDED_DB, ehr_client
+    from docgemma.ehr.runtime import ehr_client
 
     with ehr_client(settings) as client:
         assert client.base_url.startswith("http://127.0.0.1:")
         assert [p["id"] for p in await client.search_patients("Maria Garcia")] == ["mgarcia-001"]
-    assert (settings.data_dir / EMBEDDED_DB).is_file()
+    assert settings.embedded_fhir_db.is_file()
+    assert settings.embedded_fhir_db.parent == settings.data_dir
     external = settings.model_copy(update={"fhir_url": "http://ehr.example.org/fhir/"})
     with ehr_client(external) as client:
         assert client.base_url == "http://ehr.example.org/fhir"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from fhir_server import embedded_fhir
 
 from docgemma.ehr.client import EHRClient, EHRError
 from docgemma.ehr.server import serve_in_thread
@@ -19,10 +19,7 @@ ALLERGY = {
 }
 
 
-@pytest.fixture(scope="module")
-def guarded_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve_in_thread(tmp_path_factory.mktemp("fhir") / "fhir.db", write_token=TOKEN) as url:
-        yield url
+guarded_url = embedded_fhir("module", write_token=TOKEN)
 
 
 def writes(http: httpx.Client) -> list[httpx.Response]:

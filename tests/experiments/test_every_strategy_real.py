@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from experiments import SUITES
-from experiments.runner import run_suite, suite_module
+from experiments.runner import run_suite
+from experiments.suites import SUITES, suite_module
 
 pytestmark = pytest.mark.real_model
 

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from docgemma.llm.scripted import ScriptedBackend
-from experiments import SUITES
 from experiments.cases import load_cases
-from experiments.runner import run_and_save, run_suite, suite_module
+from experiments.runner import run_and_save, run_suite
 from experiments.seed_figures import seed_figure
+from experiments.suites import SUITES, suite_module
 
 ARGS_BY_QUERY = {c.query: c.expected_args for c in load_cases("tool_selection")}
 

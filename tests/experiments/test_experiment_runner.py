@@ -9,10 +9,10 @@ import pytest
 
 from docgemma.llm.errors import StructuredOutputError
 from docgemma.llm.scripted import ScriptedBackend
-from experiments import SUITES
 from experiments.calls import Caller
 from experiments.cases import CASE_FILES, as_dataset, cases_dataset, load_cases
 from experiments.runner import run_and_save, run_suite
+from experiments.suites import SUITES
 
 
 class BatchingBackend(ScriptedBackend):
@@ -117,7 +117,7 @@ def test_tool_cases_name_real_tools_and_arguments():
 
 
 def test_every_suite_lists_strategies_with_descriptions():
-    from experiments.runner import suite_module
+    from experiments.suites import suite_module
 
     for suite in SUITES:
         module = suite_module(suite)
@@ -156,14 +156,14 @@ def test_variant_schemas_are_derived_from_the_argument_models():
     ],
 )
 def test_thinking_family_follows_the_model_id(model, family):
-    from experiments.thinking import family_for
+    from experiments.suites.thinking import family_for
 
     assert family_for(model) == family
 
 
 def test_pick_cases_covers_every_stratum_first():
     from experiments.runner import pick_cases
-    from experiments.tool_selection import stratum
+    from experiments.suites.tool_selection import stratum
 
     cases = load_cases("tool_selection")
     picked = pick_cases(cases, 10, stratum)

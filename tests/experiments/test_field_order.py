@@ -12,9 +12,9 @@ from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.registry import build_registry
 from experiments.calls import Caller
 from experiments.cases import ToolCase, load_cases
-from experiments.field_order import STRATEGIES, extract, takes_part
 from experiments.runner import run_and_save, run_suite
 from experiments.schemas import FieldOrder, ordered_schema
+from experiments.suites.field_order import STRATEGIES, extract, takes_part
 from experiments.trial import Context, RunConfig
 
 CASES = load_cases("field_order")

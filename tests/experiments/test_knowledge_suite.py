@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from docgemma.llm.scripted import ScriptedBackend
-from experiments.knowledge import LABELS, LETTERS, answer_schema, load, prompt
 from experiments.runner import run_suite
+from experiments.suites.knowledge import LABELS, LETTERS, answer_schema, load, prompt
 from experiments.trial import RunConfig
 
 CASES = load(RunConfig(suite="knowledge"))

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from experiments.cases import as_dataset
-from experiments.report import load_run
+from experiments.run_folder import load_run
 from experiments.runner import run_and_save
 
 pytestmark = pytest.mark.real_model

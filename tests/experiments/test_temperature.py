@@ -7,9 +7,9 @@ import itertools
 import pytest
 
 from docgemma.llm.scripted import ScriptedBackend
-from experiments import SUITES
-from experiments.runner import run_and_save, run_suite, suite_module
-from experiments.temperature import SAMPLES, TEMPERATURES, agreement
+from experiments.runner import run_and_save, run_suite
+from experiments.suites import SUITES, suite_module
+from experiments.suites.temperature import SAMPLES, TEMPERATURES, agreement
 from experiments.trial import PARAMETERS, Strategy
 
 

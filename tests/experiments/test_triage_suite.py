@@ -9,7 +9,7 @@ import pytest
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.triage.schemas import RouteDecision
 from experiments.runner import run_suite
-from experiments.triage import STRATEGIES, VIGNETTES, load, summary
+from experiments.suites.triage import STRATEGIES, VIGNETTES, load, summary
 from experiments.trial import RunConfig
 
 

@@ -9,13 +9,13 @@ the EHR holds is always checked over HTTP with httpx, never through the agent.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from fhir_server import embedded_fhir
 
 from docgemma.agent import factory
 from docgemma.agent.events import LLMUsage, TraceEvent
@@ -23,7 +23,6 @@ from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient
-from docgemma.ehr.server import serve_in_thread
 from docgemma.llm.types import Message
 from docgemma.tools.registry import build_registry
 
@@ -41,20 +40,8 @@ RAW_ERROR_MARKERS = (
 )
 
 
-@pytest.fixture
-def fhir_url(tmp_path: Path) -> Iterator[str]:
-    """The embedded FHIR R4 server on a free local port, seeded with the synthetic patients."""
-    with serve_in_thread(tmp_path / "fhir" / "fhir.db") as url:
-        yield url
-
-
-@pytest.fixture
-def fhir(fhir_url: str) -> Iterator[httpx.Client]:
-    """A plain HTTP client on the FHIR server: how the tests see what was written."""
-    with httpx.Client(
-        base_url=fhir_url, timeout=30, headers={"Accept": "application/fhir+json"}
-    ) as http:
-        yield http
+fhir_url = embedded_fhir("function")
+"""A fresh embedded FHIR server per test: each scenario sees only its own writes."""
 
 
 def search(fhir: httpx.Client, resource_type: str, **params: str) -> list[dict[str, Any]]:

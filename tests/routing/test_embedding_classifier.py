@@ -17,6 +17,7 @@ from docgemma.routing import (
 )
 from docgemma.routing.embedding import normalise_identifiers
 from docgemma.routing.examples import load_examples
+from docgemma.tools.registry import build_registry
 
 CV_FLOORS = {"intent": 0.85, "tool": 0.85, "result": 0.75}
 
@@ -152,6 +153,13 @@ def test_classifier_is_cached_per_process_and_embedder() -> None:
     assert other is not first
     with pytest.raises(ValueError, match="unknown routing task"):
         load_classifier("plan")  # type: ignore[arg-type]
+
+
+def test_the_tool_classifier_must_know_exactly_the_callers_tools() -> None:
+    names = build_registry().names
+    assert set(load_classifier("tool", tool_names=names).labels) == set(names)
+    with pytest.raises(ValueError, match="no examples for"):
+        load_classifier("tool", tool_names=[*names, "order_lab_test"])
 
 
 def test_predict_many_matches_predict() -> None:

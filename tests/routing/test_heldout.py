@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from docgemma.routing import TASK_LABELS, load_classifier
+from docgemma.labels import INTENTS
+from docgemma.routing import TASKS, load_classifier
 from docgemma.routing.examples import EXAMPLES_DIR, load_examples
+from docgemma.tools.registry import build_registry
 
 HELDOUT = EXAMPLES_DIR / "heldout_questions.jsonl"
 EXPERIMENT_CASES = Path(__file__).resolve().parents[2] / "data" / "experiments"
@@ -36,14 +38,15 @@ def heldout() -> list[dict]:
 def test_the_heldout_set_is_large_and_labelled_like_the_classifiers() -> None:
     rows = heldout()
     assert len(rows) >= 30
-    assert {r["label"] for r in rows} == set(TASK_LABELS["intent"])
-    assert all((r["tool"] in TASK_LABELS["tool"]) == (r["label"] == "TOOL_NEEDED") for r in rows)
+    tools = build_registry().names
+    assert {r["label"] for r in rows} == set(INTENTS)
+    assert all((r["tool"] in tools) == (r["label"] == "TOOL_NEEDED") for r in rows)
     assert len({normalised(r["text"]) for r in rows}) == len(rows)
 
 
 def test_no_heldout_question_is_a_training_example() -> None:
     held = {normalised(r["text"]) for r in heldout()}
-    for task in TASK_LABELS:
+    for task in TASKS:
         trained = {normalised(e.text.split("\nResult: ")[0]) for e in load_examples(task)}
         trained |= {normalised(e.text.removeprefix("Query: ")) for e in load_examples(task)}
         assert not held & trained, (task, sorted(held & trained))

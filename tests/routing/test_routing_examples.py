@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from docgemma.routing import TASK_LABELS
+from docgemma.routing import TASKS, task_labels
 from docgemma.routing.examples import load_examples
+from docgemma.tools.registry import build_registry
+
+TOOL_NAMES = build_registry().names
 
 SEED_UNIT_QUERIES = [
     "Hello",
@@ -27,14 +30,14 @@ SEED_UNIT_QUERIES = [
 ]
 
 
-@pytest.mark.parametrize("task", list(TASK_LABELS))
+@pytest.mark.parametrize("task", TASKS)
 def test_every_label_has_at_least_twenty_examples(task: str) -> None:
-    counts = Counter(e.label for e in load_examples(task))
-    assert set(counts) == set(TASK_LABELS[task])
+    counts = Counter(e.label for e in load_examples(task, tool_names=TOOL_NAMES))
+    assert set(counts) == set(task_labels(task, TOOL_NAMES))
     assert min(counts.values()) >= 20, counts
 
 
-@pytest.mark.parametrize("task", list(TASK_LABELS))
+@pytest.mark.parametrize("task", TASKS)
 def test_examples_do_not_copy_the_seed_test_queries(task: str) -> None:
     texts = {e.text.strip().lower() for e in load_examples(task)}
     queries = {
@@ -65,3 +68,11 @@ def test_missing_label_and_bad_line_are_rejected(tmp_path: Path) -> None:
 def test_missing_file_names_the_path(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="result.jsonl"):
         load_examples("result", tmp_path)
+
+
+def test_tool_labels_are_the_callers_tool_names() -> None:
+    """Routing knows no tool names of its own: the registry's caller passes them in."""
+    with pytest.raises(ValueError, match="unknown labels"):
+        load_examples("tool", tool_names=TOOL_NAMES[:-1])
+    with pytest.raises(ValueError, match="no examples for"):
+        load_examples("tool", tool_names=[*TOOL_NAMES, "order_lab_test"])

@@ -12,6 +12,7 @@ import uuid
 
 import pytest
 from fastapi import FastAPI
+from fhir_server import embedded_fhir
 from gradio_http import EventFailed, call
 from live_app import running_app
 from ui_fakes import FakeAgent
@@ -20,7 +21,7 @@ from docgemma.__main__ import main as cli
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
 from docgemma.ehr.ids import is_fhir_id
-from docgemma.ehr.server import serve_app, serve_in_thread
+from docgemma.ehr.server import serve_app
 from docgemma.tools.args import PrescribeMedicationArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.ehr import prescribe_medication
@@ -31,10 +32,7 @@ BAD_IDS = [".", "..", "...", "abc-123?x=1", "abc-123/../def", "abc 123", "x" * 6
 TOKEN = "writer-token"
 
 
-@pytest.fixture(scope="module")
-def fhir_url(tmp_path_factory):
-    with serve_in_thread(tmp_path_factory.mktemp("fhir") / "fhir.db", write_token=TOKEN) as url:
-        yield url
+fhir_url = embedded_fhir("module", write_token=TOKEN)
 
 
 def test_the_validator_refuses_path_segments_and_query_strings():

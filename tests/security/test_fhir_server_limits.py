@@ -10,19 +10,17 @@ import json
 
 import httpx
 import pytest
-
-from docgemma.ehr.server import serve_in_thread
+from fhir_server import embedded_fhir
 
 WRITER = {"Authorization": "Bearer t0ken"}
 
 
+fhir_url = embedded_fhir("module", write_token="t0ken")
+
+
 @pytest.fixture(scope="module")
-def fhir(tmp_path_factory):
-    db = tmp_path_factory.mktemp("fhir") / "fhir.db"
-    with (
-        serve_in_thread(db, write_token="t0ken") as url,
-        httpx.Client(base_url=url, timeout=60) as http,
-    ):
+def fhir(fhir_url):
+    with httpx.Client(base_url=fhir_url, timeout=60) as http:
         yield http
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import os
 import time
 import uuid
 from collections.abc import Iterator
@@ -12,12 +11,13 @@ from collections.abc import Iterator
 import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fhir_server import embedded_fhir
 from recorded import seed_tool_descriptions
 
 from docgemma.config import Settings
 from docgemma.ehr.builders import session_reference
 from docgemma.ehr.client import EHRClient
-from docgemma.ehr.server import serve_app, serve_in_thread
+from docgemma.ehr.server import serve_app
 from docgemma.tools.args import (
     AddAllergyArgs,
     ClinicalNoteArgs,
@@ -38,14 +38,7 @@ from docgemma.tools.ehr import (
 TOOL_NAMES = [s.name for s in EHR_TOOLS]
 
 
-@pytest.fixture(scope="module")
-def fhir_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    external = os.environ.get("DOCGEMMA_FHIR_URL")
-    if external:
-        yield external.rstrip("/")
-        return
-    with serve_in_thread(tmp_path_factory.mktemp("fhir") / "fhir.db") as url:
-        yield url
+fhir_url = embedded_fhir("module", external=True)
 
 
 def _faulty_fhir() -> FastAPI:

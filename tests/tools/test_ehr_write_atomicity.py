@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from fhir_server import embedded_fhir
 
 from docgemma.config import Settings
 from docgemma.ehr import builders
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM
-from docgemma.ehr.server import serve_in_thread
 from docgemma.tools.args import PrescribeMedicationArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.ehr import prescribe_medication
@@ -24,11 +22,13 @@ ARGS = PrescribeMedicationArgs(
 )
 
 
+fhir_url = embedded_fhir("function", write_token=TOKEN)
+
+
 @pytest.fixture
-def ehr(tmp_path: Path) -> Iterator[EHRClient]:
+def ehr(fhir_url: str) -> EHRClient:
     """A guarded embedded server, as in the app: the client holds its write token."""
-    with serve_in_thread(tmp_path / "fhir.db", write_token=TOKEN) as url:
-        yield EHRClient(url, token=TOKEN)
+    return EHRClient(fhir_url, token=TOKEN)
 
 
 def approved(settings: Settings, ehr: EHRClient, key: str) -> ToolContext:

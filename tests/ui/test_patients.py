@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from fhir_server import embedded_fhir
 from ui_fakes import FakeAgent
 
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
-from docgemma.ehr.server import serve_in_thread
 from docgemma.imaging import prepare_image
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.patients import EHRPatients, EHRUnavailable, chart_markdown
 from docgemma.ui.session import SessionState
 
-
-@pytest.fixture(scope="module")
-def fhir_url(tmp_path_factory):
-    with serve_in_thread(tmp_path_factory.mktemp("ehr") / "ehr.sqlite") as url:
-        yield url
+fhir_url = embedded_fhir("module")
 
 
 async def test_search_and_chart_of_a_synthetic_patient(fhir_url):

@@ -18,11 +18,10 @@ from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.labels import INTENTS
 from docgemma.llm.types import Message
 from docgemma.routing.base import query_text
 from docgemma.tools.text import shorten
-
-_INTENTS = ("DIRECT", "TOOL_NEEDED")
 
 
 def intent_messages(state: AgentState) -> list[Message]:
@@ -50,7 +49,7 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> IntentClassification
     text = classifier_text(state)
     prediction = classifier.predict(text)
     label = prediction.label.upper()
-    if label not in _INTENTS or prediction.confidence < deps.settings.classifier_threshold:
+    if label not in INTENTS or prediction.confidence < deps.settings.classifier_threshold:
         return None
     suggested = None
     tool_classifier = deps.classifier("tool")

@@ -18,9 +18,10 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ResultClassified
 from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
 from docgemma.agent.rules import ERROR_QUALITIES
-from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, RESULT_QUALITIES, ResultAssessment
+from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, ResultAssessment
 from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.labels import RESULT_QUALITIES
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text
 from docgemma.tools.text import shorten

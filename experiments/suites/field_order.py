@@ -18,7 +18,7 @@ import pandas as pd
 
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.llm.types import messages
-from experiments import metrics, prompts
+from experiments import metrics, prompt_variants
 from experiments.calls import Caller
 from experiments.cases import ToolCase
 from experiments.schemas import FieldOrder, ordered_schema, reorders
@@ -40,7 +40,7 @@ async def extract(case: ToolCase, caller: Caller, ctx: Context, *, order: FieldO
             f"{case.id}: {case.expected_tool} has one argument field, so both field orders "
             "are the same schema; field-order strategies only take multi-field tools"
         )
-    system = prompts.TOOL_ARGS_SYSTEM.substitute(
+    system = prompt_variants.TOOL_ARGS_SYSTEM.substitute(
         tool_name=case.expected_tool,
         description=ctx.registry[case.expected_tool].description,
         examples="",

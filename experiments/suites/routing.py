@@ -13,12 +13,16 @@ from functools import partial
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 
 from docgemma.agent.schemas import ResultAssessment
+from docgemma.labels import RESULT_QUALITIES
 from docgemma.llm.types import messages
-from experiments import metrics, prompts
+from experiments import metrics, prompt_variants
 from experiments.calls import Caller
 from experiments.cases import RoutingCase
+from experiments.figures import heatmap
+from experiments.report import markdown_table
 from experiments.schemas import (
     NextAction,
     RecoveryChoice,
@@ -26,7 +30,7 @@ from experiments.schemas import (
     plan_schema,
     reactive_schema,
 )
-from experiments.trial import Context, RunConfig, Strategy, trial_row
+from experiments.trial import Context, Strategy, trial_row
 
 SUITE = "routing"
 CASES = "routing"
@@ -60,7 +64,7 @@ def _row(
 
 
 async def result_quality(case: RoutingCase, caller: Caller, ctx: Context) -> dict[str, Any]:
-    prompt = prompts.RESULT_CLASSIFY.substitute(
+    prompt = prompt_variants.RESULT_CLASSIFY.substitute(
         query=case.query, tool_label=case.tool_label, result=case.result
     )
     call = await caller.structured(messages(("user", prompt)), ResultAssessment)
@@ -71,7 +75,7 @@ async def result_quality(case: RoutingCase, caller: Caller, ctx: Context) -> dic
 async def next_action(
     case: RoutingCase, caller: Caller, ctx: Context, *, temperature: float
 ) -> dict[str, Any]:
-    prompt = prompts.NEXT_ACTION.substitute(
+    prompt = prompt_variants.NEXT_ACTION.substitute(
         query=case.query, history=case.history, last_quality=case.last_quality
     )
     call = await caller.structured(messages(("user", prompt)), NextAction, temperature=temperature)
@@ -81,7 +85,9 @@ async def next_action(
 
 async def full_plan(case: RoutingCase, caller: Caller, ctx: Context) -> dict[str, Any]:
     names = tuple(ctx.registry.names)
-    prompt = prompts.FULL_PLAN.substitute(tool_list=ctx.registry.describe("full"), query=case.query)
+    prompt = prompt_variants.FULL_PLAN.substitute(
+        tool_list=ctx.registry.describe("full"), query=case.query
+    )
     call = await caller.structured(messages(("user", prompt)), plan_schema(names))
     plan = [step for step in call.parsed.values() if step] if call.parsed else None
     return _row(
@@ -107,7 +113,7 @@ async def reactive(case: RoutingCase, caller: Caller, ctx: Context) -> dict[str,
     expected = [*case.plan, "done"]
     for step in range(len(expected)):
         history = "\n".join(case.step_results[:step]) or "(none yet)"
-        prompt = prompts.REACTIVE_STEP.substitute(
+        prompt = prompt_variants.REACTIVE_STEP.substitute(
             tool_list=tool_list, query=case.query, history=history
         )
         call = await caller.structured(messages(("user", prompt)), schema)
@@ -124,14 +130,14 @@ async def reactive(case: RoutingCase, caller: Caller, ctx: Context) -> dict[str,
 
 
 async def sufficiency(case: RoutingCase, caller: Caller, ctx: Context) -> dict[str, Any]:
-    prompt = prompts.SUFFICIENCY.substitute(query=case.query, history=case.history)
+    prompt = prompt_variants.SUFFICIENCY.substitute(query=case.query, history=case.history)
     call = await caller.structured(messages(("user", prompt)), Sufficiency)
     predicted = call.parsed["sufficient"] if call.parsed else None
     return _row([call], temperature=0.0, predicted=predicted, expected=case.expected_sufficient)
 
 
 async def error_recovery(case: RoutingCase, caller: Caller, ctx: Context) -> dict[str, Any]:
-    prompt = prompts.ERROR_RECOVERY.substitute(
+    prompt = prompt_variants.ERROR_RECOVERY.substitute(
         query=case.query,
         tool_label=case.tool_label,
         args=json.dumps(case.args),
@@ -209,14 +215,25 @@ STRATEGIES: dict[str, Strategy] = {
 
 def confusion_matrix(frame: pd.DataFrame) -> pd.DataFrame:
     """Result-quality confusion matrix of a run (expected classes as rows)."""
-    from docgemma.agent.schemas import RESULT_QUALITIES
-
     rows = frame[frame["strategy"] == "result_quality"]
     predicted = [p if isinstance(p, str) else None for p in rows["predicted"]]
     return metrics.confusion(list(rows["expected"]), predicted, RESULT_QUALITIES)
 
 
-def run(config: RunConfig | dict, backend=None) -> pd.DataFrame:
-    from experiments.runner import run_suite
+def _classified(frame: pd.DataFrame) -> bool:
+    return bool((frame["strategy"] == "result_quality").any())
 
-    return run_suite(SUITE, config, backend)
+
+def report_sections(frame: pd.DataFrame) -> list[str]:
+    if not _classified(frame):
+        return []
+    return [
+        "\n## Result quality confusion matrix (rows: expected)\n",
+        markdown_table(confusion_matrix(frame).reset_index()),
+    ]
+
+
+def figures(frame: pd.DataFrame) -> dict[str, go.Figure]:
+    if not _classified(frame):
+        return {}
+    return {"confusion": heatmap(confusion_matrix(frame), "result quality: confusion matrix")}

@@ -28,11 +28,12 @@ from docgemma.triage.service import TriageService
 from docgemma.triage.severity import Severity
 from experiments.calls import Caller, CallRecord
 from experiments.cases import load_jsonl
-from experiments.thinking import family_for
-from experiments.trial import Context, RunConfig, Strategy, trial_row
+from experiments.report import markdown_table
+from experiments.suites.thinking import family_for
+from experiments.trial import Context, RunConfig, Strategy, run_settings, trial_row
 
 SUITE = "triage"
-VIGNETTES = Path(__file__).resolve().parents[1] / "data" / "triage" / "vignettes.jsonl"
+VIGNETTES = Path(__file__).resolve().parents[2] / "data" / "triage" / "vignettes.jsonl"
 PRIMARY_METRICS = (
     "correct",
     "under_triage",
@@ -68,8 +69,6 @@ def stratum(case: Vignette) -> str:
 
 
 async def prepare(ctx: Context, caller: Caller) -> None:
-    from experiments.runner import run_settings
-
     settings = run_settings(ctx.config)
     kb = get_knowledge_base(settings)
     ctx.extras["service"] = TriageService.create(settings, caller.backend, kb)
@@ -171,16 +170,8 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
 _RATES = ("correct", "under_triage", "model_correct", "model_under_triage")
 
 
-def run(config: RunConfig | dict, backend=None) -> pd.DataFrame:
-    from experiments.runner import run_suite
-
-    return run_suite(SUITE, config, backend)
-
-
 def report_sections(frame: pd.DataFrame) -> list[str]:
     """The severity table: the final answer beside the model alone, per strategy."""
-    from experiments.report import markdown_table
-
     return [
         "\n## Severity per strategy (final answer and model alone)\n",
         markdown_table(summary(frame)),

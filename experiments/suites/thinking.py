@@ -13,14 +13,12 @@ import re
 from functools import partial
 from typing import Any
 
-import pandas as pd
-
 from docgemma.llm.thinking import DELIMITERS, ThinkingConfig, think_then_answer
 from docgemma.llm.types import messages
-from experiments import metrics, prompts
+from experiments import metrics, prompt_variants
 from experiments.calls import Caller, CallRecord
 from experiments.cases import ThinkingCase
-from experiments.trial import Context, RunConfig, Strategy, trial_row
+from experiments.trial import Context, Strategy, trial_row
 
 SUITE = "thinking"
 CASES = "thinking"
@@ -41,7 +39,7 @@ def family_for(model: str) -> str:
 
 
 def _messages(case: ThinkingCase):
-    return messages(("system", prompts.THINKING_SYSTEM), ("user", case.query))
+    return messages(("system", prompt_variants.THINKING_SYSTEM), ("user", case.query))
 
 
 def _visible(text: str, family: str) -> tuple[str, bool]:
@@ -180,9 +178,3 @@ STRATEGIES: dict[str, Strategy] = {
         ],
     ]
 }
-
-
-def run(config: RunConfig | dict, backend=None) -> pd.DataFrame:
-    from experiments.runner import run_suite
-
-    return run_suite(SUITE, config, backend)

@@ -18,12 +18,14 @@ from itertools import zip_longest
 from typing import Any
 
 import pandas as pd
+import plotly.graph_objects as go
 
 from docgemma.agent.schemas import IntentClassification, ResultAssessment
 from docgemma.llm.types import messages
-from experiments import metrics, prompts
+from experiments import metrics, prompt_variants
 from experiments.calls import Caller
 from experiments.cases import IntentCase, RoutingCase, ToolCase, load_cases
+from experiments.report import markdown_table
 from experiments.trial import Context, RunConfig, Strategy, trial_row
 
 SUITE = "classifiers"
@@ -93,12 +95,12 @@ def _row(
 async def llm(case: Any, caller: Caller, ctx: Context, *, task: str) -> dict[str, Any]:
     if task == "intent":
         call = await caller.structured(
-            messages(("system", prompts.INTENT_SYSTEM.render()), ("user", case.query)),
+            messages(("system", prompt_variants.INTENT_SYSTEM.render()), ("user", case.query)),
             IntentClassification,
         )
         predicted = call.parsed["intent"] if call.parsed else None
     elif task == "tool":
-        system = prompts.TOOL_SELECT_SYSTEM.substitute(
+        system = prompt_variants.TOOL_SELECT_SYSTEM.substitute(
             tool_list=ctx.registry.describe("full"), examples=""
         )
         call = await caller.structured(
@@ -106,7 +108,7 @@ async def llm(case: Any, caller: Caller, ctx: Context, *, task: str) -> dict[str
         )
         predicted = call.parsed["tool_name"] if call.parsed else None
     else:
-        prompt = prompts.RESULT_CLASSIFY.substitute(
+        prompt = prompt_variants.RESULT_CLASSIFY.substitute(
             query=case.query, tool_label=case.tool_label, result=case.result
         )
         call = await caller.structured(messages(("user", prompt)), ResultAssessment)
@@ -208,7 +210,31 @@ def calibration(frame: pd.DataFrame, thresholds=THRESHOLDS) -> pd.DataFrame:
     )
 
 
-def run(config: RunConfig | dict, backend=None) -> pd.DataFrame:
-    from experiments.runner import run_suite
+def report_sections(frame: pd.DataFrame) -> list[str]:
+    if "method" not in frame:
+        return []
+    return [
+        "\n## Embedding classifier: accuracy and coverage by confidence threshold\n",
+        markdown_table(calibration(frame)),
+    ]
 
-    return run_suite(SUITE, config, backend)
+
+def figures(frame: pd.DataFrame) -> dict[str, go.Figure]:
+    """Accuracy and coverage of each embedding strategy against the confidence threshold."""
+    table = calibration(frame) if "method" in frame else pd.DataFrame()
+    if table.empty:
+        return {}
+    fig = go.Figure()
+    for strategy, rows in table.groupby("strategy"):
+        fig.add_scatter(name=f"{strategy} accuracy", x=rows["threshold"], y=rows["accuracy"])
+        fig.add_scatter(
+            name=f"{strategy} coverage",
+            x=rows["threshold"],
+            y=rows["coverage"],
+            line={"dash": "dot"},
+        )
+    fig.update_layout(
+        title="embedding classifier: accuracy and coverage by threshold",
+        xaxis={"title": "confidence threshold"},
+    )
+    return {"calibration": fig}

@@ -148,9 +148,3 @@ STRATEGIES: dict[str, Strategy] = {
     for dataset in ("medqa", "pubmedqa")
     for style in ("plain", "project")
 }
-
-
-def run(config: RunConfig | dict, backend=None):
-    from experiments.runner import run_suite
-
-    return run_suite(SUITE, config, backend)

@@ -16,7 +16,7 @@ from typing import Any
 
 from docgemma.agent.schemas import IntentClassification
 from docgemma.llm.types import messages
-from experiments import prompts
+from experiments import prompt_variants
 from experiments.calls import Caller
 from experiments.cases import IntentCase, ToolCase, load_cases
 from experiments.trial import Context, RunConfig, Strategy, trial_row
@@ -46,7 +46,7 @@ def agreement(answers: list[str | None]) -> float:
 
 async def _ask(case: Any, caller: Caller, ctx: Context, temperature: float):
     if isinstance(case, ToolCase):
-        system = prompts.TOOL_SELECT_SYSTEM.substitute(
+        system = prompt_variants.TOOL_SELECT_SYSTEM.substitute(
             tool_list=ctx.registry.describe("full"), examples=""
         )
         call = await caller.structured(
@@ -56,7 +56,7 @@ async def _ask(case: Any, caller: Caller, ctx: Context, temperature: float):
         )
         return call, (call.parsed or {}).get("tool_name")
     call = await caller.structured(
-        messages(("system", prompts.INTENT_SYSTEM.render()), ("user", case.query)),
+        messages(("system", prompt_variants.INTENT_SYSTEM.render()), ("user", case.query)),
         IntentClassification,
         temperature=temperature,
     )

@@ -3,8 +3,8 @@
 Strategies: the two-stage baseline (select, then extract arguments; full descriptions,
 no examples); prefix completion (analytical, cognitive); 1/3/10 few-shot examples;
 short and names-only descriptions; joint selection; reasoning before selecting; boolean
-probing of every tool. Field order has its own suite (``experiments.field_order``) and
-the temperature sweep its own (``experiments.temperature``). Few-shot examples come
+probing of every tool. Field order has its own suite (``experiments.suites.field_order``) and
+the temperature sweep its own (``experiments.suites.temperature``). Few-shot examples come
 from the other cases of the file; the first one shares the
 case's expected tool (the seed matched it to the intent node's ``suggested_tool`` hint).
 
@@ -19,15 +19,13 @@ import math
 from functools import partial
 from typing import Any
 
-import pandas as pd
-
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.llm.types import messages
-from experiments import metrics, prompts
+from experiments import metrics, prompt_variants
 from experiments.calls import Caller, CallRecord
 from experiments.cases import ToolCase
 from experiments.schemas import ToolSuitability, joint_schema
-from experiments.trial import Context, RunConfig, Strategy, trial_row
+from experiments.trial import Context, Strategy, trial_row
 
 SUITE = "tool_selection"
 CASES = "tool_selection"
@@ -102,7 +100,7 @@ async def _extract_args(
     examples: list[ToolCase] = (),
 ) -> CallRecord:
     schema = TOOL_ARG_SCHEMAS[tool]
-    system = prompts.TOOL_ARGS_SYSTEM.substitute(
+    system = prompt_variants.TOOL_ARGS_SYSTEM.substitute(
         tool_name=tool,
         description=ctx.registry[tool].description,
         examples=_args_examples(list(examples), tool),
@@ -119,7 +117,7 @@ async def two_stage(
     shots: int = 0,
 ) -> dict[str, Any]:
     examples = _examples(case, ctx, shots) if shots else []
-    system = prompts.TOOL_SELECT_SYSTEM.substitute(
+    system = prompt_variants.TOOL_SELECT_SYSTEM.substitute(
         tool_list=ctx.registry.describe(verbosity), examples=_select_examples(examples)
     )
     first = await caller.structured(
@@ -135,11 +133,12 @@ async def two_stage(
 async def prefix_completion(
     case: ToolCase, caller: Caller, ctx: Context, *, prefix: str
 ) -> dict[str, Any]:
-    system = prompts.TOOL_SELECT_SYSTEM.substitute(
+    system = prompt_variants.TOOL_SELECT_SYSTEM.substitute(
         tool_list=ctx.registry.describe("full"), examples=""
     )
     prompt = (
-        caller.render(messages(("system", system), ("user", case.query))) + prompts.PREFIXES[prefix]
+        caller.render(messages(("system", system), ("user", case.query)))
+        + prompt_variants.PREFIXES[prefix]
     )
     first = await caller.complete(prompt, temperature=0.0, max_tokens=PREFIX_TOKENS, stop=("\n\n",))
     tool = metrics.find_tool_name(first.response, ctx.registry.names)
@@ -150,7 +149,7 @@ async def prefix_completion(
 
 
 async def joint(case: ToolCase, caller: Caller, ctx: Context) -> dict[str, Any]:
-    system = prompts.JOINT_SYSTEM.substitute(tool_list=ctx.registry.describe("full"))
+    system = prompt_variants.JOINT_SYSTEM.substitute(tool_list=ctx.registry.describe("full"))
     call = await caller.structured(
         messages(("system", system), ("user", case.query)), joint_schema(tuple(ctx.registry.names))
     )
@@ -168,13 +167,13 @@ async def reasoning_then_select(case: ToolCase, caller: Caller, ctx: Context) ->
     tool_list = ctx.registry.describe("full")
     reason = await caller.text(
         messages(
-            ("system", prompts.REASONING_SYSTEM.substitute(tool_list=tool_list)),
+            ("system", prompt_variants.REASONING_SYSTEM.substitute(tool_list=tool_list)),
             ("user", case.query),
         ),
         temperature=0.0,
         max_tokens=SELECT_TOKENS_REASONING,
     )
-    system = prompts.TOOL_SELECT_SYSTEM.substitute(tool_list=tool_list, examples="")
+    system = prompt_variants.TOOL_SELECT_SYSTEM.substitute(tool_list=tool_list, examples="")
     chosen = await caller.structured(
         messages(
             ("system", system),
@@ -194,7 +193,9 @@ async def reasoning_then_select(case: ToolCase, caller: Caller, ctx: Context) ->
 async def boolean_probing(case: ToolCase, caller: Caller, ctx: Context) -> dict[str, Any]:
     calls, suitable = [], []
     for spec in ctx.registry:
-        system = prompts.BOOLEAN_PROBE.substitute(tool_name=spec.name, description=spec.description)
+        system = prompt_variants.BOOLEAN_PROBE.substitute(
+            tool_name=spec.name, description=spec.description
+        )
         call = await caller.structured(
             messages(("system", system), ("user", case.query)), ToolSuitability
         )
@@ -276,10 +277,3 @@ STRATEGIES: dict[str, Strategy] = {
         ),
     ]
 }
-
-
-def run(config: RunConfig | dict, backend=None) -> pd.DataFrame:
-    """One row per (strategy, case) trial; see ``experiments.runner.run_suite``."""
-    from experiments.runner import run_suite
-
-    return run_suite(SUITE, config, backend)

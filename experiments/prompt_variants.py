@@ -12,8 +12,6 @@ from string import Template
 from docgemma.agent.prompts import INTENT_SYSTEM as INTENT_SYSTEM
 from docgemma.agent.prompts import SYNTHESIZE_SYSTEM
 
-CLINICAL_IDENTITY = "You are a clinical decision-support assistant."
-
 # The intent prompt is the graph's own (re-exported above): the classifier comparison
 # measures what the agent really sends.
 

@@ -12,14 +12,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import pandas as pd
-
 from docgemma.llm.types import messages
-from experiments import metrics, prompts
+from experiments import metrics, prompt_variants
 from experiments.calls import Caller
 from experiments.cases import SynthesisCase
 from experiments.schemas import JudgeScore
-from experiments.trial import Context, RunConfig, Strategy, trial_row
+from experiments.trial import Context, Strategy, make_backend, trial_row
 
 SUITE = "synthesis"
 CASES = "synthesis"
@@ -33,7 +31,7 @@ def _user_message(case: SynthesisCase, *, context: bool, error_style: str | None
         result_section = f"\nNote: {error}"
     else:
         result_section = f"\n[{case.tool_label}]\n{case.result}"
-    return prompts.SYNTHESIS_USER.substitute(
+    return prompt_variants.SYNTHESIS_USER.substitute(
         query=case.query, context_section=context_section, result_section=result_section
     )
 
@@ -51,7 +49,7 @@ async def synthesize(
 ) -> dict[str, Any]:
     user = _user_message(case, context=context, error_style=error_style)
     call = await caller.text(
-        messages(("system", prompts.SYNTHESIS_SYSTEMS[variant]), ("user", user)),
+        messages(("system", prompt_variants.SYNTHESIS_SYSTEMS[variant]), ("user", user)),
         temperature=temperature,
         max_tokens=max_tokens,
     )
@@ -82,7 +80,9 @@ async def synthesize(
             messages(
                 (
                     "user",
-                    prompts.JUDGE.substitute(query=case.query, evidence=evidence, answer=answer),
+                    prompt_variants.JUDGE.substitute(
+                        query=case.query, evidence=evidence, answer=answer
+                    ),
                 )
             ),
             JudgeScore,
@@ -95,8 +95,6 @@ async def synthesize(
 async def prepare(ctx: Context, caller: Caller) -> None:
     ctx.extras["internal_terms"] = (*metrics.INTERNAL_TERMS, *ctx.registry.names)
     if ctx.config.judge_backend:
-        from experiments.runner import make_backend
-
         if ctx.config.judge_backend == ctx.config.backend:
             judge_backend = caller.backend  # one loaded model judges its own answers
         else:
@@ -188,9 +186,3 @@ STRATEGIES: dict[str, Strategy] = {
         ),
     ]
 }
-
-
-def run(config: RunConfig | dict, backend=None) -> pd.DataFrame:
-    from experiments.runner import run_suite
-
-    return run_suite(SUITE, config, backend)
