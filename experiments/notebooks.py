@@ -185,6 +185,95 @@ figure.show()"""),
     return _notebook(cells)
 
 
+def api_notebook() -> nbformat.NotebookNode:
+    cells = [
+        new_markdown_cell(
+            "# The HTTP API from Python\n\nStarts the API as shipped (`python -m docgemma.api`: "
+            "the model profile below via llama.cpp, the tools offline, the embedded FHIR "
+            "server) on a free local port with a throwaway data folder and key, then talks to "
+            "it with `docgemma.api.client.DocGemmaClient`: a clinician question with its live "
+            "step timeline, a patient-triage turn, and the stored history. The tiny default "
+            'here keeps the notebook fast; set `MODEL = "qwen2.5-1.5b"` for readable answers.'
+        ),
+        _parameter_cell(
+            _parameters(
+                MODEL="gemma3-270m",
+                QUESTION="Check FDA warnings for dofetilide",
+                SYMPTOMS="I have had a runny nose and sneezing for two days",
+            )
+        ),
+        new_code_cell("""import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+import pandas as pd
+
+from docgemma.api.auth import hash_key
+from docgemma.api.client import DocGemmaClient
+
+KEY = "notebook-key"
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+env = {k: v for k, v in os.environ.items() if not k.startswith("DOCGEMMA_")}
+env |= {
+    "DOCGEMMA_PORT": str(port),
+    "DOCGEMMA_DATA_DIR": tempfile.mkdtemp(prefix="docgemma-api-"),
+    "DOCGEMMA_OFFLINE": "true",
+    "DOCGEMMA_MODEL": MODEL,
+    "DOCGEMMA_API_KEYS": json.dumps({hash_key(KEY): "notebook"}),
+}
+server = subprocess.Popen(
+    [sys.executable, "-m", "docgemma.api"],
+    env=env,
+    stdout=subprocess.DEVNULL,
+    stderr=subprocess.DEVNULL,
+)
+url = f"http://127.0.0.1:{port}"
+for _ in range(1200):
+    try:
+        if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+            break
+    except httpx.TransportError:
+        time.sleep(0.5)
+httpx.get(f"{url}/health").json()"""),
+        new_markdown_cell(
+            "A clinician question: every `step` event of the stream, then the answer and its "
+            "sources as the `done` event carries them."
+        ),
+        new_code_cell("""async def ask(message, **fields):
+    async with DocGemmaClient(url, KEY, timeout=1200) as api:
+        return await api.chat(message, **fields)
+
+
+turn = await ask(QUESTION)
+steps = pd.DataFrame([s.model_dump() for s in turn.steps])
+steps[["node", "label", "status", "duration_s", "decision"]]"""),
+        new_code_cell("""print(turn.done.final_response)
+print("confidence:", turn.done.confidence, "| cited:", [c.title for c in turn.done.citations])"""),
+        new_markdown_cell(
+            "A patient-triage turn on the same server: the reasoning arrives on its own "
+            "channel, the urgency in the notices."
+        ),
+        new_code_cell("""triage = await ask(SYMPTOMS, mode="triage")
+print(triage.done.final_response)
+print(triage.done.notices)
+print(f"{len(triage.thinking)} characters of reasoning, never part of the history")"""),
+        new_markdown_cell("What the server stored: only what was said, never the reasoning."),
+        new_code_cell("""async with DocGemmaClient(url, KEY) as api:
+    history = await api.history(triage.session_id)
+    sessions = await api.sessions()
+pd.DataFrame(history["messages"])[["role", "content"]], len(sessions)"""),
+        new_code_cell("server.terminate()\nserver.wait(30)"),
+    ]
+    return _notebook(cells)
+
+
 def _notebook(cells) -> nbformat.NotebookNode:
     return new_notebook(
         cells=cells,
@@ -204,6 +293,7 @@ def all_notebooks() -> dict[str, nbformat.NotebookNode]:
         f"{i:02d}_{suite}.ipynb": suite_notebook(suite) for i, suite in enumerate(ORDER, start=1)
     }
     books[f"{len(ORDER) + 1:02d}_compare_runs.ipynb"] = compare_notebook()
+    books[f"{len(ORDER) + 2:02d}_api_client.ipynb"] = api_notebook()
     return books
 
 

@@ -175,27 +175,6 @@ async def test_one_shot_example_is_matched_to_the_suggested_tool(settings, tools
     assert 'User: "Find patient Jane Doe"\nTool: search_patient' in llm.calls[0].prompt
 
 
-async def test_tool_select_re_entry_shows_earlier_results_under_labels(settings, tools) -> None:
-    registry = tools.registry()
-    first = to_result(
-        registry["search_patient"],
-        {"name": "Maria Garcia"},
-        DEFAULT_OUTCOMES["search_patient"],
-        registry.labels(),
-        retry=False,
-        executed=True,
-    )
-    llm = ScriptedBackend([select("get_patient_chart"), {"patient_id": "pat-001"}])
-    runtime = deps(settings, llm, tools)
-    state = await assembled("Find patient Maria Garcia and check her chart", runtime)
-    state.update(task_summary="t", tool_results=[first], step_count=1)
-    out = await tool_select(state, runtime)
-    assert out["current_args"] == {"patient_id": "pat-001"}
-    assert "[Patient Search] Maria Garcia, born 1961, ID pat-001." in llm.calls[0].prompt
-    assert "Detected patient ID: pat-001" in llm.calls[1].prompt
-    assert "search_patient]" not in llm.calls[0].prompt.split("Example:")[1]
-
-
 def patient_found(tools) -> dict:
     registry = tools.registry()
     return to_result(
@@ -206,6 +185,19 @@ def patient_found(tools) -> dict:
         retry=False,
         executed=True,
     )
+
+
+async def test_tool_select_re_entry_shows_earlier_results_under_labels(settings, tools) -> None:
+    first = patient_found(tools)
+    llm = ScriptedBackend([select("get_patient_chart"), {"patient_id": "pat-001"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Find patient Maria Garcia and check her chart", runtime)
+    state.update(task_summary="t", tool_results=[first], step_count=1)
+    out = await tool_select(state, runtime)
+    assert out["current_args"] == {"patient_id": "pat-001"}
+    assert "[Patient Search] Maria Garcia, born 1961, ID pat-001." in llm.calls[0].prompt
+    assert "Detected patient ID: pat-001" in llm.calls[1].prompt
+    assert "search_patient]" not in llm.calls[0].prompt.split("Example:")[1]
 
 
 async def test_tool_select_none_on_re_entry_ends_the_loop_when_no_pattern_waits(

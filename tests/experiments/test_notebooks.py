@@ -10,7 +10,7 @@ import pytest
 from experiments.notebooks import NOTEBOOK_DIR, all_notebooks, execute, with_parameters
 from experiments.runner import run_and_save
 
-SUITE_BOOKS = [name for name in all_notebooks() if "compare" not in name]
+SUITE_BOOKS = [n for n in all_notebooks() if "compare" not in n and "api_client" not in n]
 
 
 @pytest.fixture(scope="module")
@@ -78,3 +78,13 @@ def test_compare_notebook_runs(real_llm, python3_kernel, tmp_path):
     outputs = _outputs(execute(book))
     html = "".join(o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {}))
     assert "embedding_intent" in html and "ours A" in html and "ours B" in html
+
+
+@pytest.mark.real_model
+def test_api_notebook_talks_to_a_real_server(python3_kernel):
+    """The client notebook against ``python -m docgemma.api`` on the tiny model."""
+    outputs = _outputs(execute(all_notebooks()["07_api_client.ipynb"]))
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    text = "".join(str(o.get("text", "")) + str(o.get("data", {})) for o in outputs)
+    assert "fhir_reachable" in text and "input_assembly" in text  # health, then the steps
+    assert "confidence:" in text and "Urgency:" in text and "never part of the history" in text
