@@ -399,3 +399,14 @@ async def test_first_selection_follows_the_task_patterns(
     out = await tool_select({**state, "task_summary": "t"}, runtime)
     assert out["current_tool"] == chosen and out["decisions"][-1]["decision"] == chosen
     assert llm.calls[1].schema is tools.registry()[chosen].args
+
+
+async def test_code_never_substitutes_a_record_write(settings, tools) -> None:
+    """Only a write waits (the prescription): the model's repeat is kept, not replaced."""
+    llm = ScriptedBackend([select("search_patient"), {"name": "Maria Garcia"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Find patient Maria Garcia and prescribe metformin 500 mg", runtime)
+    state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
+    out = await tool_select(state, runtime)
+    assert out["current_tool"] is None  # the duplicate guard ends the loop; nothing proposed
+    assert all(d["decision"] != "prescribe_medication" for d in out["decisions"])

@@ -115,10 +115,10 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     """The tool the query's task patterns need instead of the proposal; None keeps it.
 
     Model proposes, code disposes (seed 002 §11). The patterns list the tools the query
-    asks for, in the order it asks. A proposal that repeats a finished tool, or answers
-    none, gets the next tool waiting; a patient is searched for before a tool that needs
-    one; a proposal outside the patterns gets the first tool waiting that only reads
-    (code never proposes a record write the model did not).
+    asks for, in the order it asks. A patient is searched for before a tool that needs
+    one; a proposal that repeats a finished tool, answers none, or lies outside the
+    patterns gets the first tool waiting. Code only ever substitutes a tool that reads:
+    a record write is proposed by the model or not at all.
     """
     done = _succeeded(state)
     waiting = [
@@ -128,18 +128,15 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
             patient_known=bool(known_patient_ids(state)),
             available=deps.registry.names,
         )
-        if t not in done
+        if t not in done and not deps.registry[t].writes_ehr
     ]
     if not waiting or tool == waiting[0]:
         return None
-    if tool == NO_TOOL or tool in done:
-        return waiting[0]
     if "search_patient" in waiting and tool in PATIENT_TOOLS:
         return "search_patient"
     if tool in waiting:
         return None
-    reads = [t for t in waiting if not deps.registry[t].writes_ehr]
-    return reads[0] if reads else None
+    return waiting[0]
 
 
 @traced("tool_select")
