@@ -20,7 +20,9 @@ from importlib import resources
 log = logging.getLogger(__name__)
 
 UUID_RE = re.compile(r"\b[a-f0-9]{8}(?:-[a-f0-9]{4}){3}-[a-f0-9]{12}\b", re.IGNORECASE)
-SHORT_ID_RE = re.compile(r"\b[a-z]{3}-\d{3}\b", re.IGNORECASE)
+SHORT_ID_RE = re.compile(r"\b[a-z]{2,20}-\d{3,6}\b", re.IGNORECASE)
+"""Record ids such as ``abc-123``, ``dnguyen-005`` or ``jwilson-1945`` (letters, hyphen,
+three to six digits); ``covid-19`` or ``icd-10`` have too few digits to be one."""
 ACTION_VERBS = (
     "prescribe",
     "document",
@@ -48,7 +50,7 @@ _MIN_NAME_CHARS = 3
 
 
 def patient_ids(text: str) -> list[str]:
-    """UUIDs and short ``abc-123`` style identifiers, in order, without repeats."""
+    """UUIDs and short record identifiers (``abc-123``, ``dnguyen-005``), in order, once each."""
     found = [m.group(0) for m in UUID_RE.finditer(text)]
     found += [m.group(0) for m in SHORT_ID_RE.finditer(text)]
     return list(dict.fromkeys(found))

@@ -115,7 +115,7 @@ TASK_PATTERNS: tuple[TaskPattern, ...] = (
     TaskPattern(
         "patient_lookup_and_review",
         frozenset({"search_patient", "get_patient_chart"}),
-        all_of=(("patient",), ("chart", "record", "summary")),
+        all_of=(("patient", "his", "her"), ("chart", "record", "summary")),
     ),
     TaskPattern(
         "prescribe", frozenset({"prescribe_medication"}), any_of=("prescribe", "start", "order")

@@ -100,7 +100,9 @@ def test_drug_dictionary_is_the_real_one_with_brands_mapped_to_generics() -> Non
             ["f47ac10b-58cc-4372-a567-0e02b2c3d479"],
         ),
         ("What is hypertension?", []),
-        ("abcd-1234 is not a short id", []),
+        ("Pull up the record of patient lchen-002.", ["lchen-002"]),  # the records' own ids
+        ("Compare jwilson-1945 with jwilson-1990", ["jwilson-1945", "jwilson-1990"]),
+        ("COVID-19 codes in ICD-10 and an IL-6 level", []),
     ],
 )
 def test_patient_id_patterns(text: str, ids: list[str]) -> None:

@@ -192,6 +192,10 @@ def test_required_tools_skips_search_when_patient_known_and_unregistered_tools()
             "Review the chart of patient Linda Chen and check lisinopril interactions.",
             ["search_patient", "get_patient_chart", "check_drug_interactions"],
         ),
+        (  # no "patient", but "her record" (eval case two-02)
+            "Look up Maria Garcia and summarise her record.",
+            ["search_patient", "get_patient_chart"],
+        ),
         ("What is hypertension?", []),
     ],
 )
