@@ -91,8 +91,13 @@ def results_folder(results_dir: Path, model: str) -> Path:
     return folder
 
 
-def save(frame: pd.DataFrame, settings: Settings, model: str, folder: Path) -> Path:
-    """Write (or rewrite, as a run goes on) the folder's results, summary and manifest."""
+def save(
+    frame: pd.DataFrame, settings: Settings, model: str, folder: Path, revision: str | None
+) -> Path:
+    """Write (or rewrite, as a run goes on) the folder's results, summary and manifest.
+
+    ``revision`` is the code's revision when the run started: the checkout may move on
+    while a long run goes, and the figures belong to the code that was loaded."""
     frame.to_parquet(folder / "results.parquet", index=False)
     (folder / "summary.md").write_text(
         summary_markdown(frame, f"End-to-end evaluation: {model}"), encoding="utf-8"
@@ -101,7 +106,7 @@ def save(frame: pd.DataFrame, settings: Settings, model: str, folder: Path) -> P
         "model": model,
         "cases": len(frame),
         "settings": settings_manifest(settings),
-        "git_revision": git_revision(),
+        "git_revision": revision,
         "packages": package_versions(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
@@ -127,6 +132,7 @@ def run_eval(
     llm = create_backend(settings)
     model = profile or llm.model
     folder = results_folder(results_dir, model)
+    revision = git_revision()
     try:
         frame = asyncio.run(
             evaluate(
@@ -134,12 +140,12 @@ def run_eval(
                 settings,
                 llm,
                 degenerate=default_check(),
-                on_row=lambda rows: save(rows, settings, model, folder),
+                on_row=lambda rows: save(rows, settings, model, folder, revision),
             )
         )
     finally:
         asyncio.run(llm.aclose())
-    return frame, save(frame, settings, model, folder)
+    return frame, save(frame, settings, model, folder, revision)
 
 
 def default_check() -> DegenerateCheck:
