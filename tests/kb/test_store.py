@@ -7,6 +7,7 @@ from pathlib import Path
 
 import chromadb
 import pytest
+from chromadb.api.client import SharedSystemClient
 
 from docgemma.config import Settings
 from docgemma.kb.corpus import DEMO_PAGES_DIR, CorpusError
@@ -69,7 +70,8 @@ def test_missing_or_empty_store_is_rebuilt_from_the_corpus(
     assert reopened.search("big toe hot and swollen", k=1)[0].page_id == "gout"
     assert _count(store) == 12
 
-    shutil.rmtree(store)  # the whole store removed
+    shutil.rmtree(store)  # the whole store removed, then the app starts again:
+    SharedSystemClient.clear_system_cache()  # a new process has no cached handle on it
     fresh = KnowledgeBase(chromadb.PersistentClient(path=str(store)), small_corpus)
     assert fresh.search("barking cough in a toddler", k=1)[0].page_id == "croup"
 
