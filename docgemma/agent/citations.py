@@ -61,3 +61,10 @@ def number_sources(
         cite = "\nCite as: " + "; ".join(listed) if listed else ""
         texts.append(with_label(result["tool_label"], text + cite))
     return Numbered(sources=sources, texts=texts)
+
+
+def drop_unknown_citations(answer: str, count: int) -> str:
+    """The answer without ``[n]`` markers that name no source (a model cites ``[1]`` from
+    habit even when nothing was consulted); markers of real sources stay."""
+    text = _MARKER.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= count else "", answer)
+    return re.sub(r"[ \t]+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", text))

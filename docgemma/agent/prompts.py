@@ -141,6 +141,7 @@ clinician based on the information below.
 
 Guidelines:
 - Include only the most critical findings
+- The lookups asked for are done: report what they found, never how to look it up
 - If information was unavailable, state this clearly without speculating
 - Do not reference any system internals, tool names, or databases
 - Use standard medical terminology appropriate for a clinical audience

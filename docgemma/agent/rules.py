@@ -115,7 +115,10 @@ TASK_PATTERNS: tuple[TaskPattern, ...] = (
     TaskPattern(
         "patient_lookup_and_review",
         frozenset({"search_patient", "get_patient_chart"}),
-        all_of=(("patient", "his", "her"), ("chart", "record", "summary")),
+        all_of=(
+            ("patient", "his", "her"),
+            ("chart", "record", "summary", "medication", "allergy", "allergies", "lab"),
+        ),
     ),
     TaskPattern(
         "prescribe", frozenset({"prescribe_medication"}), any_of=("prescribe", "start", "order")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from docgemma.agent.citations import number_sources
+import pytest
+
+from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.nodes.synthesize import synthesis_messages
 from docgemma.agent.state import ToolResult
 
@@ -70,3 +72,15 @@ def test_the_synthesis_prompt_asks_for_citations_with_those_numbers() -> None:
     assert "[2] Warfarin and aspirin bleeding." in user.content
     assert "Cite as: [1] FDA drug label: warfarin" in user.content
     assert "never shown" not in user.content
+
+
+@pytest.mark.parametrize(
+    ("answer", "count", "shown"),
+    [
+        ("First-line is metformin [1].", 0, "First-line is metformin."),
+        ("Bleeding risk [1] and QT [3], see [2].", 2, "Bleeding risk [1] and QT, see [2]."),
+        ("No markers here.", 3, "No markers here."),
+    ],
+)
+def test_citations_of_no_source_are_dropped(answer: str, count: int, shown: str) -> None:
+    assert drop_unknown_citations(answer, count) == shown

@@ -376,6 +376,18 @@ def test_one_note_per_failed_source_its_own_message_kept(tools) -> None:
             "search_patient",
             {"name": "Maria Garcia"},
         ),
+        (  # the id is known: no search by name, the chart (eval case chart-04)
+            "What allergies does patient emartin-006 have?",
+            "search_patient",
+            "get_patient_chart",
+            {"patient_id": "emartin-006"},
+        ),
+        (  # a patient's medications are in the chart (eval case chart-03)
+            "Which medications is patient dnguyen-005 taking?",
+            "find_clinical_trials",
+            "get_patient_chart",
+            {"patient_id": "dnguyen-005"},
+        ),
         (  # in the patterns, not first: the model's order is kept
             "Check the FDA warnings for dofetilide and its interaction with azithromycin.",
             "check_drug_interactions",

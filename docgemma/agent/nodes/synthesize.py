@@ -24,7 +24,7 @@ from docgemma.agent.answer import (
     with_notes,
 )
 from docgemma.agent.checked_answer import Judge, write_checked
-from docgemma.agent.citations import number_sources
+from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.context import KEPT_MESSAGES, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
@@ -184,7 +184,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 fallback_answer(results, notes),
                 "the model is unavailable; pre-written fallback",
             )
-        answer = with_notes(answer, notes)
+        answer = with_notes(drop_unknown_citations(answer, len(sources)), notes)
     if clarification or fallback or by_code:  # written by code, shown whole; final text wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}

@@ -116,16 +116,21 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
 
     Model proposes, code disposes (seed 002 §11). The patterns list the tools the query
     asks for, in the order it asks. A patient is searched for before a tool that needs
-    one; a proposal that repeats a finished tool, answers none, or lies outside the
-    patterns gets the first tool waiting. Code only ever substitutes a tool that reads:
-    a record write is proposed by the model or not at all.
+    one, but not when the clinician gave the record's id (the chart is read instead). A
+    proposal that repeats a finished tool, answers none, or lies outside the patterns
+    gets the first tool waiting. Code only ever substitutes a tool that reads: a record
+    write is proposed by the model or not at all.
     """
     done = _succeeded(state)
+    known = bool(known_patient_ids(state))
+    searched = "search_patient" in done
+    if tool == "search_patient" and known and not searched and "get_patient_chart" in deps.registry:
+        return "get_patient_chart"  # a search by name cannot find an id
     waiting = [
         t
         for t in required_in_order(
             state["user_query"],
-            patient_known=bool(known_patient_ids(state)),
+            patient_known=known,
             available=deps.registry.names,
         )
         if t not in done and not deps.registry[t].writes_ehr
