@@ -388,6 +388,12 @@ def test_one_note_per_failed_source_its_own_message_kept(tools) -> None:
             "get_patient_chart",
             {"patient_id": "dnguyen-005"},
         ),
+        (  # a write the clinician asked for is kept (eval case allergy-03)
+            "Patient dnguyen-005 is allergic to codeine; add it to his record.",
+            "add_allergy",
+            "add_allergy",
+            {"patient_id": "dnguyen-005", "substance": "codeine", "reaction": "vomiting"},
+        ),
         (  # in the patterns, not first: the model's order is kept
             "Check the FDA warnings for dofetilide and its interaction with azithromycin.",
             "check_drug_interactions",

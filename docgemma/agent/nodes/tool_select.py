@@ -118,8 +118,8 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     asks for, in the order it asks. A patient is searched for before a tool that needs
     one, but not when the clinician gave the record's id (the chart is read instead). A
     proposal that repeats a finished tool, answers none, or lies outside the patterns
-    gets the first tool waiting. Code only ever substitutes a tool that reads: a record
-    write is proposed by the model or not at all.
+    gets the first tool waiting, unless it is a record write. Code only ever substitutes
+    a tool that reads: a record write is proposed by the model or not at all.
     """
     done = _succeeded(state)
     known = bool(known_patient_ids(state))
@@ -139,8 +139,8 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
         return None
     if "search_patient" in waiting and tool in PATIENT_TOOLS:
         return "search_patient"
-    if tool in waiting:
-        return None
+    if tool in waiting or (tool in deps.registry and deps.registry[tool].writes_ehr):
+        return None  # a write the clinician asked for is not traded for a lookup
     return waiting[0]
 
 
