@@ -41,8 +41,8 @@ def node_prompts(query: str) -> dict[str, list[Message]]:
     return {
         "intent": intent_messages(state),
         "tool": selection_messages(state, registry),
-        "arguments": argument_messages(state, registry, "check_drug_safety"),
-        "synthesis": synthesis_messages(state, []),
+        "arguments": argument_messages(state, registry, registry.names[0]),
+        "synthesis": synthesis_messages(state, registry, []),
     }
 
 

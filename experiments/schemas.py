@@ -4,7 +4,7 @@ Production schemas live in ``docgemma.agent.schemas``; these are the alternative
 (joint selection, all-required schemas in either field order, boolean probes, full
 plans, sufficiency and next-action questions) built here so the agent never imports
 them by mistake.
-Everything is derived from ``TOOL_ARG_SCHEMAS`` and the registry, never retyped.
+Everything is derived from the tool registry's specs, never retyped.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, create_model
 from pydantic_core import PydanticUndefined
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+from docgemma.tools.registry import build_registry
 
 NEXT_ACTIONS = ("call_another_tool", "synthesize", "retry", "ask_user", "skip")
 RECOVERY_STRATEGIES = ("retry_same", "retry_different_args", "ask_user", "skip")
@@ -64,8 +64,9 @@ def _max_length(info) -> int | None:
 def joint_schema(tool_names: tuple[str, ...]) -> type[BaseModel]:
     """Tool name plus every argument of every tool as a nullable field, in one object."""
     fields: dict = {"tool_name": (Literal[tool_names], ...)}
+    registry = build_registry()
     for name in tool_names:
-        for fname, info in TOOL_ARG_SCHEMAS[name].model_fields.items():
+        for fname, info in registry[name].args.model_fields.items():
             if fname not in fields:
                 fields[fname] = (
                     info.annotation | None,

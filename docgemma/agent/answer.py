@@ -8,11 +8,12 @@ templates keep the model-call count of every path exact.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from docgemma.agent.rules import scrub_tool_names
 from docgemma.agent.state import ToolResult
 from docgemma.llm.thinking import DELIMITERS
+from docgemma.tools.facts import ToolRole
 
 FALLBACK_MESSAGE = (
     "The language model is unavailable right now, so I cannot write a full answer. "
@@ -185,7 +186,9 @@ def with_notes(text: str, notes: Sequence[str]) -> str:
     return "\n\n".join([text, *(f"Note: {n}" for n in missing)]) if missing else text
 
 
-def follow_up_questions(*, drugs: Sequence[str], tools: Sequence[str], patient: bool) -> list[str]:
+def follow_up_questions(
+    *, drugs: Sequence[str], roles: Collection[ToolRole | None], patient: bool
+) -> list[str]:
     """Three follow-up questions for the clinician, chosen from templates."""
     options: list[str] = []
     if drugs:
@@ -196,12 +199,12 @@ def follow_up_questions(*, drugs: Sequence[str], tools: Sequence[str], patient: 
         ]
         if len(drugs) > 1:
             options.append(f"Is there a safer alternative to combining {drugs[0]} and {drugs[1]}?")
-    if patient or any(t in tools for t in ("get_patient_chart", "search_patient")):
+    if patient or ToolRole.FINDS_PATIENT in roles or ToolRole.READS_CHART in roles:
         options += [
             "What are this patient's current medications and allergies?",
             "Are any of this patient's recent lab results abnormal?",
         ]
-    if "search_medical_literature" in tools or "find_clinical_trials" in tools:
+    if ToolRole.SEARCHES_EVIDENCE in roles:
         options.append("What do current guidelines recommend for this condition?")
     options += [
         "What are the first-line management options?",

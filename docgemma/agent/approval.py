@@ -17,12 +17,6 @@ from typing import Any
 from docgemma.agent.outcome import ApprovalRequest
 from docgemma.tools.base import ToolSpec
 
-_SUMMARY_FIELDS = {
-    "prescribe_medication": ("medication_name", "dosage", "frequency"),
-    "add_allergy": ("substance", "reaction", "severity"),
-    "save_clinical_note": ("note_type",),
-}
-
 
 def idempotency_key(thread_id: str, turn: int, tool: str, args: dict[str, Any]) -> str:
     canonical = json.dumps(
@@ -35,7 +29,7 @@ def idempotency_key(thread_id: str, turn: int, tool: str, args: dict[str, Any]) 
 
 def summarize(spec: ToolSpec, args: dict[str, Any]) -> str:
     """The proposed write in clinician terms: what, for whom."""
-    fields = _SUMMARY_FIELDS.get(spec.name, tuple(k for k in args if k != "patient_id"))
+    fields = spec.summary_fields or tuple(k for k in args if k != "patient_id")
     what = ", ".join(str(args[f]) for f in fields if args.get(f))
     patient = args.get("patient_id")
     return f"{spec.label}: {what}" + (f" for patient {patient}" if patient else "")

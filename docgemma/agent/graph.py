@@ -7,7 +7,6 @@ functions in ``nodes.router``; the error handler chooses its own successor with 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import partial
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -30,10 +29,11 @@ from docgemma.agent.nodes.synthesize import synthesize
 from docgemma.agent.nodes.tool_execute import tool_execute
 from docgemma.agent.nodes.tool_select import tool_select
 from docgemma.agent.state import AgentInput, AgentState
+from docgemma.tools.base import ToolRegistry
 
 
 def build_graph(
-    *, tool_names: Iterable[str], checkpointer: BaseCheckpointSaver | None = None
+    *, registry: ToolRegistry, checkpointer: BaseCheckpointSaver | None = None
 ) -> CompiledStateGraph:
     graph = StateGraph(AgentState, context_schema=AgentDeps, input_schema=AgentInput)
     graph.add_node("input_assembly", input_assembly)
@@ -53,7 +53,7 @@ def build_graph(
     graph.add_conditional_edges("tool_execute", route_after_execute)
     graph.add_conditional_edges(
         "result_classify",
-        partial(route_after_result, available=tuple(tool_names)),
+        partial(route_after_result, registry=registry),
         path_map=["error_handler", "tool_select", "synthesize"],
     )
     graph.add_edge("synthesize", END)

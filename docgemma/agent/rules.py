@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from docgemma.agent.state import ToolResult
+from docgemma.tools.base import ToolRegistry
+from docgemma.tools.facts import ToolRole
+from docgemma.tools.outcomes import NOT_REPEATABLE, Note, ToolErrorType, error_message
 
 MAX_STEPS = 4
 """Hard limit on tool-loop iterations per turn."""
@@ -22,39 +25,6 @@ MAX_TOTAL_RETRIES = 4
 """Retries across all tools in one turn."""
 
 ERROR_QUALITIES = frozenset({"error_retryable", "error_fatal"})
-PATIENT_TOOLS = frozenset(
-    {"get_patient_chart", "prescribe_medication", "add_allergy", "save_clinical_note"}
-)
-
-# ── pre-formatted error messages (seed 002 §4, §10) ──
-ERROR_TEMPLATES: dict[str, str] = {
-    "timeout": "The {tool_label} was temporarily unavailable. Please try again shortly.",
-    "not_found": "No results were found for {entity} in the {tool_label}.",
-    "invalid_args": (
-        "The request to {tool_label} could not be completed — additional information is needed."
-    ),
-    "rate_limit": "The {tool_label} is temporarily busy. The system will retry automatically.",
-    "server_error": (
-        "The {tool_label} experienced a temporary error. The system will retry automatically."
-    ),
-    "malformed_response": "The {tool_label} returned an unreadable response.",
-    "service_unavailable": "The {tool_label} is currently unavailable.",
-    "offline": "The {tool_label} is unavailable offline; no information was retrieved.",
-    "multiple_patient_matches": "Several patients matched {entity}.",
-    "missing_required_args": "The request to {tool_label} needs more information.",
-    "ambiguous_drug_name": "The drug name {entity} is ambiguous.",
-    "drug_not_in_database": "{entity} was not found in the drug reference.",
-    "rejected_by_clinician": (
-        "The clinician declined the proposed {tool_label}; nothing was written to the record."
-    ),
-    "generic": "The {tool_label} could not be completed.",
-}
-
-
-def format_error(error_type: str | None, tool_label: str, entity: str | None = None) -> str:
-    """The clinician-safe message for an error; raw error text never goes through here."""
-    template = ERROR_TEMPLATES.get(error_type or "generic", ERROR_TEMPLATES["generic"])
-    return template.format(tool_label=tool_label, entity=entity or "the request")
 
 
 def with_label(tool_label: str, text: str) -> str:
@@ -75,99 +45,31 @@ def scrub_tool_names(text: str, labels: dict[str, str]) -> str:
 
 
 # ── task patterns (seed 002 §11) ──
-@dataclass(frozen=True)
-class TaskPattern:
-    name: str
-    requires: frozenset[str]
-    any_of: tuple[str, ...] = ()
-    """The query mentions at least one of these."""
-    all_of: tuple[tuple[str, ...], ...] = ()
-    """The query mentions one word of every group."""
-
-    def matches(self, query: str) -> bool:
-        return self.position(query) is not None
-
-    def position(self, query: str) -> int | None:
-        """Where the query first asks for this task; None when it does not."""
-        groups = ((self.any_of,) if self.any_of else ()) + self.all_of
-        found = [_first_mention(query, group) for group in groups]
-        if not found or None in found:
-            return None
-        return min(p for p in found if p is not None)
-
-
-def _first_mention(query: str, words: Iterable[str]) -> int | None:
-    hits = [re.search(rf"\b{re.escape(w)}s?\b", query, re.IGNORECASE) for w in words]
-    return min((h.start() for h in hits if h), default=None)
-
-
-TASK_PATTERNS: tuple[TaskPattern, ...] = (
-    TaskPattern(
-        "drug_safety",
-        frozenset({"check_drug_safety"}),
-        any_of=("safety", "warning", "boxed warning", "FDA"),
-    ),
-    TaskPattern(
-        "drug_interaction",
-        frozenset({"check_drug_interactions"}),
-        any_of=("interaction", "combining", "together with"),
-    ),
-    TaskPattern(
-        "patient_lookup_and_review",
-        frozenset({"search_patient", "get_patient_chart"}),
-        all_of=(
-            ("patient", "his", "her"),
-            ("chart", "record", "summary", "medication", "allergy", "allergies", "lab"),
-        ),
-    ),
-    TaskPattern(
-        "prescribe", frozenset({"prescribe_medication"}), any_of=("prescribe", "start", "order")
-    ),
-    TaskPattern(
-        "literature_search",
-        frozenset({"search_medical_literature"}),
-        any_of=("studies", "study", "research", "evidence", "literature", "PubMed"),
-    ),
-    TaskPattern(
-        "clinical_trial",
-        frozenset({"find_clinical_trials"}),
-        any_of=("trial", "recruiting", "experimental"),
-    ),
-)
-
-
-def required_in_order(query: str, *, patient_known: bool, available: Iterable[str]) -> list[str]:
+def required_in_order(query: str, *, patient_known: bool, registry: ToolRegistry) -> list[str]:
     """Tools the query's information needs call for, in the order it asks for them.
 
-    A patient is searched for before anything else of its pattern (the chart needs the
-    id the search finds), and not at all once the patient is known.
+    Each tool declares the words that ask for it (``ToolSpec.requested_by``). Of the
+    tools one pattern asks for, the patient search comes first (the chart needs the id
+    it finds), and it is left out once the patient is known.
     """
     asked = sorted(
-        (position, pattern.name, pattern.requires)
-        for pattern in TASK_PATTERNS
+        (position, pattern.name, spec.role is not ToolRole.FINDS_PATIENT, spec.name)
+        for spec in registry
+        if not (patient_known and spec.role is ToolRole.FINDS_PATIENT)
+        for pattern in spec.requested_by
         if (position := pattern.position(query)) is not None
     )
-    order: list[str] = []
-    for _, _, requires in asked:
-        order += sorted(requires, key=lambda tool: (tool != "search_patient", tool))
-    if patient_known:
-        order = [tool for tool in order if tool != "search_patient"]
-    usable = set(available)
-    return [tool for tool in dict.fromkeys(order) if tool in usable]
+    return list(dict.fromkeys(name for *_, name in asked))
 
 
-def required_tools(query: str, *, patient_known: bool, available: Iterable[str]) -> frozenset[str]:
+def required_tools(query: str, *, patient_known: bool, registry: ToolRegistry) -> frozenset[str]:
     """Tools the query's information needs call for; no patient search once the patient is known."""
-    return frozenset(required_in_order(query, patient_known=patient_known, available=available))
-
-
-NOT_REPEATABLE_ERRORS = frozenset({None, "not_found", "drug_not_in_database"})
-"""Outcomes an identical call would only repeat: a success, or finding nothing."""
+    return frozenset(required_in_order(query, patient_known=patient_known, registry=registry))
 
 
 def _repeats(tool: str, args: dict[str, Any], earlier: Iterable[ToolResult]) -> bool:
     return any(
-        r["tool_name"] == tool and r["args"] == args and r["error_type"] in NOT_REPEATABLE_ERRORS
+        r["tool_name"] == tool and r["args"] == args and r["error_type"] in NOT_REPEATABLE
         for r in earlier
     )
 
@@ -186,7 +88,7 @@ def proposes_duplicate(tool: str, args: dict[str, Any], results: Sequence[ToolRe
 
 def retry_strategy(result: ToolResult, proposed: str) -> str:
     """The retry the code allows: the same call after "not found" would find nothing again."""
-    if proposed == "retry_same" and result.get("error_type") in NOT_REPEATABLE_ERRORS:
+    if proposed == "retry_same" and result.get("error_type") in NOT_REPEATABLE:
         return "retry_different_args"
     return proposed
 
@@ -214,11 +116,11 @@ MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
 """The question for a missing argument, first match wins (the seed's wording for an ID)."""
 
 
-def ask_user_message(result: ToolResult) -> str | None:
+def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
     """The clarification question a result calls for, or None."""
     matches = result.get("patient_matches") or 0
     error = result.get("error_type")
-    if matches > 1 or error == "multiple_patient_matches":
+    if matches > 1 or error == ToolErrorType.MULTIPLE_PATIENT_MATCHES:
         who = result.get("entity") or result["args"].get("name") or "that name"
         listing = "; ".join(result.get("suggestions") or [])
         count = matches if matches > 1 else "several"
@@ -226,28 +128,34 @@ def ask_user_message(result: ToolResult) -> str | None:
             f" {listing}" if listing else ""
         )
     missing = result.get("missing_fields") or []
-    if error == "missing_required_args" or (error == "invalid_args" and missing):
+    if error == ToolErrorType.MISSING_REQUIRED_ARGS or (
+        error == ToolErrorType.INVALID_ARGS and missing
+    ):
         for fields, question in MISSING_FIELD_QUESTIONS:
             if fields & set(missing):
                 return question
         return f"I need more information: {', '.join(missing) or 'the missing details'}."
-    if error == "ambiguous_drug_name":
+    if error == ToolErrorType.AMBIGUOUS_DRUG_NAME:
         options = result.get("suggestions") or []
         if len(options) >= 2:
             return f"Did you mean {', '.join(options[:-1])} or {options[-1]}?"
         return "Which drug did you mean? Please give its full name."
-    if error == "not_found" and result["tool_name"] == "search_patient":
+    tool = result["tool_name"]
+    if error == ToolErrorType.NOT_FOUND and registry.has_role(tool, ToolRole.FINDS_PATIENT):
         name = result["args"].get("name", "")
         return (
             f"I could not find a patient named '{name}'. "
             "Could you check the spelling, or give the patient's ID?"
         )
-    if error == "not_found" and result["tool_name"] in PATIENT_TOOLS:
+    if error == ToolErrorType.NOT_FOUND and tool in registry and registry[tool].needs_patient:
         pid = result["args"].get("patient_id", "")
         return (
             f"I could not find a patient with ID '{pid}'. Could you check the ID or search by name?"
         )
     return None
+
+
+OFFLINE_REASON = "this installation works without its online sources"
 
 
 def skip_message(
@@ -256,16 +164,16 @@ def skip_message(
     """The note for giving up on a tool, or None when a retry is still worth it."""
     label = result["tool_label"]
     error = result.get("error_type")
-    if error == "service_unavailable" and offline:
-        return format_error("offline", label)
+    if error == ToolErrorType.SERVICE_UNAVAILABLE and offline:
+        return error_message(Note.OFFLINE, label, reason=OFFLINE_REASON)
     if retries_for_tool >= MAX_RETRIES or total_retries >= MAX_TOTAL_RETRIES:
-        return f"Unable to complete the {label} after multiple attempts."
-    if error == "drug_not_in_database":
-        return f"{result.get('entity') or 'The drug'} was not found in the drug reference."
-    if error == "service_unavailable" and retries_for_tool >= 1:
-        return f"The {label} is currently unavailable."
-    if error in ("invalid_args", "rejected_by_clinician"):
-        return format_error(error, label, result.get("entity"))
+        return error_message(Note.GAVE_UP, label)
+    if error == ToolErrorType.DRUG_NOT_IN_DATABASE:
+        return error_message(error, label, entity=result.get("entity") or "The drug")
+    if error == ToolErrorType.SERVICE_UNAVAILABLE and retries_for_tool >= 1:
+        return error_message(error, label)
+    if error in (ToolErrorType.INVALID_ARGS, ToolErrorType.REJECTED_BY_CLINICIAN):
+        return error_message(error, label, entity=result.get("entity"))
     return None
 
 
@@ -279,10 +187,15 @@ class ErrorDecision:
 
 
 def decide_error(
-    result: ToolResult, retries_for_tool: int, total_retries: int, *, offline: bool = False
+    result: ToolResult,
+    retries_for_tool: int,
+    total_retries: int,
+    *,
+    registry: ToolRegistry,
+    offline: bool = False,
 ) -> ErrorDecision:
     """The error handler's code path: ask-user and skip first; then the model may pick a retry."""
-    question = ask_user_message(result)
+    question = ask_user_message(result, registry)
     if question:
         return ErrorDecision("ask_user", question)
     note = skip_message(result, retries_for_tool, total_retries, offline=offline)
@@ -307,7 +220,7 @@ def decide_next(
     step_count: int,
     user_query: str,
     patient_known: bool,
-    available: Iterable[str],
+    registry: ToolRegistry,
     fallback: bool = False,
 ) -> RouteDecision:
     """Where the loop goes after a classified result; never asks the model anything."""
@@ -316,7 +229,7 @@ def decide_next(
     if not results:
         return RouteDecision("synthesize", "no tool result to act on")
     last = results[-1]
-    if ask_user_message(last) and (last.get("patient_matches") or 0) > 1:
+    if ask_user_message(last, registry) and (last.get("patient_matches") or 0) > 1:
         return RouteDecision("ask_user", "several patients matched; the clinician must choose")
     if last.get("quality") in ERROR_QUALITIES or last.get("error_type"):
         return RouteDecision("error_handler", f"the {last['tool_label']} reported a problem")
@@ -324,7 +237,7 @@ def decide_next(
         return RouteDecision("synthesize", f"step limit of {MAX_STEPS} reached")
     if is_duplicate_call(results):
         return RouteDecision("synthesize", "the same call was repeated")
-    needed = required_tools(user_query, patient_known=patient_known, available=available)
+    needed = required_tools(user_query, patient_known=patient_known, registry=registry)
     done = {r["tool_name"] for r in results if r["error_type"] is None}
     missing = sorted(needed - done)
     if missing:

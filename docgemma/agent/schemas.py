@@ -14,19 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from docgemma.labels import Intent, ResultQuality
-from docgemma.tools.args import (
-    AddAllergyArgs,
-    ClinicalNoteArgs,
-    ClinicalTrialsArgs,
-    DrugInteractionArgs,
-    DrugSafetyArgs,
-    ImageAnalysisArgs,
-    KnowledgeBaseArgs,
-    LiteratureSearchArgs,
-    PatientChartArgs,
-    PatientSearchArgs,
-    PrescribeMedicationArgs,
-)
+from docgemma.tools.registry import build_registry
 
 TASK_SUMMARY_CHARS = 130
 """Short enough that the intent call fits seed 002 §7's 256-token cap; prompts downstream
@@ -68,18 +56,6 @@ class RetryStrategy(BaseModel):
     )
 
 
-TOOL_ARG_SCHEMAS: dict[str, type[BaseModel]] = {
-    "check_drug_safety": DrugSafetyArgs,
-    "check_drug_interactions": DrugInteractionArgs,
-    "search_medical_literature": LiteratureSearchArgs,
-    "find_clinical_trials": ClinicalTrialsArgs,
-    "search_patient": PatientSearchArgs,
-    "get_patient_chart": PatientChartArgs,
-    "prescribe_medication": PrescribeMedicationArgs,
-    "add_allergy": AddAllergyArgs,
-    "save_clinical_note": ClinicalNoteArgs,
-    "analyze_medical_image": ImageAnalysisArgs,
-    "search_knowledge_base": KnowledgeBaseArgs,
-}
-"""The seed's ten tools and the knowledge base, with their argument schemas; the registry's
-specs must agree with it."""
+TOOL_ARG_SCHEMAS: dict[str, type[BaseModel]] = {s.name: s.args for s in build_registry()}
+"""Deprecated: read ``ToolSpec.args`` from the registry. Kept, derived, only until the UI's
+approval card (``docgemma.ui.approval``) reads the registry; then delete it."""

@@ -90,7 +90,7 @@ class Agent:
         self.deps = deps
         self.settings = deps.settings
         self.checkpointer = checkpointer
-        self.graph = build_graph(tool_names=deps.registry.names, checkpointer=checkpointer)
+        self.graph = build_graph(registry=deps.registry, checkpointer=checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._profiles: dict[str, Agent] = {}

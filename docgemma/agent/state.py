@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypedDict
 
+from docgemma.labels import ResultQuality
+from docgemma.tools.outcomes import ToolErrorType
+
 RESET_MARKER = "__reset__"
 RESET: list[Any] = [RESET_MARKER]
 """Returned for an accumulated field to empty it (a new turn starts); items after it are kept."""
@@ -43,13 +46,13 @@ class ToolResult(TypedDict):
     result: dict[str, Any]
     formatted_result: str
     """Clinician-readable text, or the pre-formatted error message; never a raw error."""
-    error_type: str | None
+    error_type: ToolErrorType | None
     entity: str | None
     missing_fields: list[str]
     suggestions: list[str]
     patient_matches: int | None
     sources: list[dict[str, Any]]
-    quality: str | None
+    quality: ResultQuality | None
     """Result class from result_classify (None for skipped classification)."""
     retry: bool
     """True when this execution was a retry of the previous call."""

@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from docgemma.agent.grounding import Evidence, ground_args
+from docgemma.tools.base import ToolSpec
+from docgemma.tools.outcomes import ToolErrorType
 
 _QUERY_FIELDS = ("query", "condition", "name")
 _MIN_QUERY_CHARS = 3
@@ -22,7 +24,7 @@ _MIN_QUERY_CHARS = 3
 @dataclass(frozen=True)
 class Validation:
     ok: bool
-    error_type: str | None = None
+    error_type: ToolErrorType | None = None
     missing_fields: list[str] = field(default_factory=list)
     reason: str = ""
     dropped: list[str] = field(default_factory=list)
@@ -30,8 +32,7 @@ class Validation:
 
 
 def validate_call(
-    tool: str,
-    schema: type[BaseModel],
+    spec: ToolSpec,
     args: dict[str, Any],
     *,
     evidence: Evidence | None,
@@ -42,21 +43,21 @@ def validate_call(
     ``evidence`` is what the clinician gave this turn; every argument value must be
     grounded in it (``None`` for the clinician's own edit of a proposal, which is given).
     """
+    schema = spec.args
+    missing_args = ToolErrorType.MISSING_REQUIRED_ARGS
     try:
         parsed = schema.model_validate(args)
     except ValidationError as exc:
         missing = sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]})
-        return Validation(
-            False, "missing_required_args", missing, f"{exc.error_count()} invalid fields"
-        ), None
+        return Validation(False, missing_args, missing, f"{exc.error_count()} invalid fields"), None
     for name in _QUERY_FIELDS:
         value = args.get(name)
         if isinstance(value, str) and len(value.strip()) < _MIN_QUERY_CHARS:
-            return Validation(False, "missing_required_args", [name], f"{name} is too short"), None
+            return Validation(False, missing_args, [name], f"{name} is too short"), None
     drugs = args.get("drug_names")
     if isinstance(drugs, list) and len({d.strip().lower() for d in drugs if d.strip()}) < 2:
         return Validation(
-            False, "missing_required_args", ["drug_names"], "an interaction check needs two drugs"
+            False, missing_args, ["drug_names"], "an interaction check needs two drugs"
         ), None
     dropped: list[str] = []
     if evidence is not None:
@@ -64,12 +65,12 @@ def validate_call(
         if verdict.missing:
             return Validation(
                 False,
-                "missing_required_args",
+                missing_args,
                 verdict.missing,
                 f"not given by the clinician: {', '.join(verdict.missing)}",
             ), None
         if verdict.dropped:
             dropped, parsed = verdict.dropped, schema.model_validate(verdict.args)
-    if tool == "analyze_medical_image" and not has_image:
-        return Validation(False, "missing_required_args", ["image"], "no image is attached"), None
+    if spec.needs_image and not has_image:
+        return Validation(False, missing_args, ["image"], "no image is attached"), None
     return Validation(True, dropped=dropped), parsed

@@ -13,28 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field, create_model
 
-
-class ToolErrorType(StrEnum):
-    """Error categories of seed 002 §9–§10; the router and error handler branch on these."""
-
-    TIMEOUT = "timeout"
-    NOT_FOUND = "not_found"
-    INVALID_ARGS = "invalid_args"
-    RATE_LIMIT = "rate_limit"
-    SERVER_ERROR = "server_error"
-    MALFORMED_RESPONSE = "malformed_response"
-    SERVICE_UNAVAILABLE = "service_unavailable"
-    MULTIPLE_PATIENT_MATCHES = "multiple_patient_matches"
-    MISSING_REQUIRED_ARGS = "missing_required_args"
-    AMBIGUOUS_DRUG_NAME = "ambiguous_drug_name"
-    DRUG_NOT_IN_DATABASE = "drug_not_in_database"
-    REJECTED_BY_CLINICIAN = "rejected_by_clinician"
+from docgemma.tools.facts import RequestPattern, ToolRole
+from docgemma.tools.outcomes import ToolErrorType
 
 
 class Source(BaseModel):
@@ -113,6 +98,17 @@ class ToolSpec:
     run: ToolFn
     writes_ehr: bool = False
     example: ToolExample | None = None
+    role: ToolRole | None = None
+    needs_patient: bool = False
+    """Acts on one patient's record, so it needs the patient's id."""
+    needs_image: bool = False
+    """Runs only with an image attached to the turn."""
+    brief_answer: bool = False
+    """A single successful lookup of this tool is answered briefly (seed 002 brief variant)."""
+    summary_fields: tuple[str, ...] = ()
+    """The arguments that say what a proposed write is, for the approval card's summary."""
+    requested_by: tuple[RequestPattern, ...] = ()
+    """The words by which a question asks for this tool (seed 002 §11 task patterns)."""
 
     def signature(self) -> str:
         parts = [
@@ -179,6 +175,14 @@ class ToolRegistry:
 
     def write_tools(self) -> set[str]:
         return {s.name for s in self if s.writes_ehr}
+
+    def with_role(self, role: ToolRole) -> ToolSpec | None:
+        """The tool that plays ``role``, when one is registered."""
+        return next((s for s in self if s.role is role), None)
+
+    def has_role(self, name: str, role: ToolRole) -> bool:
+        spec = self._specs.get(name)
+        return spec is not None and spec.role is role
 
     def describe(self, verbosity: Literal["full", "short", "names"] = "full") -> str:
         """The tool list for the selection prompt, in one of the verbosity levels studied."""

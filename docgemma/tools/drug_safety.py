@@ -21,6 +21,7 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.facts import RequestPattern
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
@@ -223,5 +224,9 @@ SPEC = ToolSpec(
     run=check_drug_safety,
     example=ToolExample(
         query="What are the FDA warnings for warfarin?", args={"drug_name": "warfarin"}
+    ),
+    brief_answer=True,
+    requested_by=(
+        RequestPattern("drug_safety", any_of=("safety", "warning", "boxed warning", "FDA")),
     ),
 )

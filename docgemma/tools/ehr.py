@@ -33,6 +33,7 @@ from docgemma.tools.ehr_writes import (
     prescribe_medication,
     save_clinical_note,
 )
+from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import error_outcome
 
@@ -46,6 +47,14 @@ __all__ = [
 ]
 
 MAX_CANDIDATES = 10
+PATIENT_REVIEW = RequestPattern(
+    "patient_lookup_and_review",
+    all_of=(
+        ("patient", "his", "her"),
+        ("chart", "record", "summary", "medication", "allergy", "allergies", "lab"),
+    ),
+)
+"""A question about a patient's record asks for the search (by name) and the chart together."""
 
 
 def _candidate(patient: dict[str, Any]) -> dict[str, Any]:
@@ -138,6 +147,8 @@ EHR_TOOLS: list[ToolSpec] = [
         ),
         short_description="Find a patient in the EHR by name; returns IDs and demographics.",
         example=ToolExample("Find patient John Smith", {"name": "John Smith"}),
+        role=ToolRole.FINDS_PATIENT,
+        requested_by=(PATIENT_REVIEW,),
     ),
     ToolSpec(
         name="get_patient_chart",
@@ -151,6 +162,9 @@ EHR_TOOLS: list[ToolSpec] = [
         ),
         short_description="A patient's chart summary by patient ID.",
         example=ToolExample("Show me the chart for patient abc-123", {"patient_id": "abc-123"}),
+        role=ToolRole.READS_CHART,
+        needs_patient=True,
+        requested_by=(PATIENT_REVIEW,),
     ),
     ToolSpec(
         name="prescribe_medication",
@@ -172,6 +186,9 @@ EHR_TOOLS: list[ToolSpec] = [
                 "frequency": "twice daily",
             },
         ),
+        needs_patient=True,
+        summary_fields=("medication_name", "dosage", "frequency"),
+        requested_by=(RequestPattern("prescribe", any_of=("prescribe", "start", "order")),),
     ),
     ToolSpec(
         name="add_allergy",
@@ -193,6 +210,8 @@ EHR_TOOLS: list[ToolSpec] = [
                 "severity": "moderate",
             },
         ),
+        needs_patient=True,
+        summary_fields=("substance", "reaction", "severity"),
     ),
     ToolSpec(
         name="save_clinical_note",
@@ -214,5 +233,7 @@ EHR_TOOLS: list[ToolSpec] = [
                 "note_text": "BP controlled, continue lisinopril.",
             },
         ),
+        needs_patient=True,
+        summary_fields=("note_type",),
     ),
 ]

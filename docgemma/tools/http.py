@@ -24,33 +24,12 @@ from typing import Any
 
 import httpx
 
-from docgemma.tools.base import ToolContext, ToolErrorType, ToolOutcome
+from docgemma.tools.base import ToolContext, ToolOutcome
+from docgemma.tools.outcomes import Note, ToolErrorType, error_message
 
 log = logging.getLogger(__name__)
 
 USER_AGENT = "DocGemma/0.1 (open clinical decision support; +https://github.com/docgemma)"
-
-_TEMPLATES: dict[ToolErrorType, str] = {
-    ToolErrorType.TIMEOUT: "The {label} was temporarily unavailable. Please try again shortly.",
-    ToolErrorType.NOT_FOUND: "No results were found for {entity} in the {label}.",
-    ToolErrorType.INVALID_ARGS: (
-        "The request to {label} could not be completed — additional information is needed."
-    ),
-    ToolErrorType.RATE_LIMIT: (
-        "The {label} is temporarily busy. The system will retry automatically."
-    ),
-    ToolErrorType.SERVER_ERROR: (
-        "The {label} experienced a temporary error. The system will retry automatically."
-    ),
-    ToolErrorType.MALFORMED_RESPONSE: (
-        "The {label} returned a response that could not be read. "
-        "The system will retry automatically."
-    ),
-    ToolErrorType.SERVICE_UNAVAILABLE: "The {label} is currently unavailable.",
-    ToolErrorType.DRUG_NOT_IN_DATABASE: "{entity} was not found in the drug database.",
-    ToolErrorType.MISSING_REQUIRED_ARGS: "I need more information to use the {label}: {fields}.",
-    ToolErrorType.AMBIGUOUS_DRUG_NAME: "The drug name {entity} matches more than one product.",
-}
 
 
 class ToolFailure(Exception):
@@ -191,10 +170,9 @@ def error_outcome(
     suggestions: list[str] | None = None,
 ) -> ToolOutcome:
     """The pre-formatted outcome of a failed call: a template unless a clearer message is given."""
-    fields = ", ".join(missing_fields or []) or "more details"
-    formatted = message or _TEMPLATES.get(
-        error_type, _TEMPLATES[ToolErrorType.SERVER_ERROR]
-    ).format(label=label, entity=entity or "the request", fields=fields)
+    formatted = message or error_message(
+        error_type, label, entity=entity, fields=missing_fields or ()
+    )
     if detail:
         log.info("%s failed (%s): %s", label, error_type.value, detail)
     return ToolOutcome(
@@ -233,7 +211,7 @@ def offline_outcome(
         label,
         entity=entity,
         detail=detail or f"offline mode: {service} not called",
-        message=f"The {label} is unavailable offline: {why}. No information was retrieved.",
+        message=error_message(Note.OFFLINE, label, reason=why),
     )
 
 

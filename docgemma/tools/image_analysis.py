@@ -157,4 +157,5 @@ SPEC = ToolSpec(
     example=ToolExample(
         query="What do you see on this chest X-ray?", args={"query": "chest X-ray findings"}
     ),
+    needs_image=True,
 )

@@ -28,6 +28,7 @@ from docgemma.tools.base import (
     ToolSpec,
 )
 from docgemma.tools.drug_safety import clean_drug_name, fetch_label, label_source
+from docgemma.tools.facts import RequestPattern
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
@@ -270,5 +271,9 @@ SPEC = ToolSpec(
     example=ToolExample(
         query="Can I give amiodarone to a patient on warfarin?",
         args={"drug_names": ["warfarin", "amiodarone"]},
+    ),
+    brief_answer=True,
+    requested_by=(
+        RequestPattern("drug_interaction", any_of=("interaction", "combining", "together with")),
     ),
 )

@@ -22,6 +22,7 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
@@ -185,5 +186,13 @@ SPEC = ToolSpec(
     example=ToolExample(
         query="What does the evidence say about SGLT2 inhibitors in heart failure?",
         args={"query": "SGLT2 inhibitors heart failure"},
+    ),
+    role=ToolRole.SEARCHES_EVIDENCE,
+    brief_answer=True,
+    requested_by=(
+        RequestPattern(
+            "literature_search",
+            any_of=("studies", "study", "research", "evidence", "literature", "PubMed"),
+        ),
     ),
 )

@@ -19,6 +19,7 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
@@ -201,5 +202,10 @@ SPEC = ToolSpec(
     example=ToolExample(
         query="Are there recruiting trials for melanoma?",
         args={"condition": "melanoma", "status": "recruiting"},
+    ),
+    role=ToolRole.SEARCHES_EVIDENCE,
+    brief_answer=True,
+    requested_by=(
+        RequestPattern("clinical_trial", any_of=("trial", "recruiting", "experimental")),
     ),
 )

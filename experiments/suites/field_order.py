@@ -16,8 +16,8 @@ from functools import partial
 
 import pandas as pd
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.llm.types import messages
+from docgemma.tools.registry import build_registry
 from experiments import metrics, prompt_variants
 from experiments.calls import Caller
 from experiments.cases import ToolCase
@@ -30,11 +30,11 @@ PRIMARY_METRICS = ("arg_accuracy_given_tool", "critical_accuracy")
 
 
 def takes_part(case: ToolCase) -> bool:
-    return reorders(TOOL_ARG_SCHEMAS[case.expected_tool])
+    return reorders(build_registry()[case.expected_tool].args)
 
 
 async def extract(case: ToolCase, caller: Caller, ctx: Context, *, order: FieldOrder) -> dict:
-    declared = TOOL_ARG_SCHEMAS[case.expected_tool]
+    declared = ctx.registry[case.expected_tool].args
     if not reorders(declared):
         raise ValueError(
             f"{case.id}: {case.expected_tool} has one argument field, so both field orders "

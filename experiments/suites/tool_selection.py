@@ -19,7 +19,6 @@ import math
 from functools import partial
 from typing import Any
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.llm.types import messages
 from experiments import metrics, prompt_variants
 from experiments.calls import Caller, CallRecord
@@ -99,7 +98,7 @@ async def _extract_args(
     *,
     examples: list[ToolCase] = (),
 ) -> CallRecord:
-    schema = TOOL_ARG_SCHEMAS[tool]
+    schema = ctx.registry[tool].args
     system = prompt_variants.TOOL_ARGS_SYSTEM.substitute(
         tool_name=tool,
         description=ctx.registry[tool].description,
@@ -156,7 +155,7 @@ async def joint(case: ToolCase, caller: Caller, ctx: Context) -> dict[str, Any]:
     if call.parsed is None:
         return _score(case, [call], None, None)
     tool = call.parsed["tool_name"]
-    args = {k: call.parsed.get(k) for k in TOOL_ARG_SCHEMAS[tool].model_fields}
+    args = {k: call.parsed.get(k) for k in ctx.registry[tool].args.model_fields}
     spurious = sum(
         v is not None for k, v in call.parsed.items() if k != "tool_name" and k not in args
     )

@@ -1,53 +1,31 @@
-"""Test doubles for the agent tests: the ten tools with scripted outcomes, and classifiers.
+"""Test doubles for the agent tests: the real tools with scripted outcomes, and classifiers.
 
-The fake tools use the real argument models and specs; only their behaviour is
-scripted (a queue of outcomes per tool, or a default), and every call is recorded.
+The fake tools are the registry's own specs with only ``run`` replaced: a queue of
+outcomes per tool, or a default, and every call is recorded.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.routing import Prediction
 from docgemma.tools.base import (
     Source,
     ToolContext,
     ToolErrorType,
-    ToolExample,
     ToolOutcome,
     ToolRegistry,
     ToolSpec,
 )
+from docgemma.tools.registry import build_registry
 
-LABELS = {
-    "check_drug_safety": "Drug Safety Report",
-    "check_drug_interactions": "Drug Interaction Check",
-    "search_medical_literature": "Medical Literature",
-    "find_clinical_trials": "Clinical Trials",
-    "search_patient": "Patient Search",
-    "get_patient_chart": "Patient Record",
-    "prescribe_medication": "Prescription",
-    "add_allergy": "Allergy Documentation",
-    "save_clinical_note": "Clinical Note",
-    "analyze_medical_image": "Image Analysis",
-    "search_knowledge_base": "Condition Knowledge Base",
-}
-WRITES = {"prescribe_medication", "add_allergy", "save_clinical_note"}
-EXAMPLES = {
-    "check_drug_safety": ToolExample(
-        "Check FDA warnings for dofetilide", {"drug_name": "dofetilide"}
-    ),
-    "search_patient": ToolExample("Find patient Jane Doe", {"name": "Jane Doe"}),
-    "check_drug_interactions": ToolExample(
-        "Can I give warfarin with aspirin?", {"drug_names": ["warfarin", "aspirin"]}
-    ),
-}
+REGISTRY = build_registry()
+LABELS = REGISTRY.labels()
 
 DEFAULT_OUTCOMES: dict[str, ToolOutcome] = {
     "check_drug_safety": ToolOutcome(
@@ -103,9 +81,11 @@ class FakeTools:
         return [(args, ctx) for name, args, ctx in self.calls if name == tool]
 
     def spec(self, name: str) -> ToolSpec:
+        real = REGISTRY[name]
+
         async def run(args: BaseModel, ctx: ToolContext) -> ToolOutcome:
             self.calls.append((name, args.model_dump(mode="json", exclude_none=True), ctx))
-            if name in WRITES and not ctx.approved_by:
+            if real.writes_ehr and not ctx.approved_by:
                 return ToolOutcome(
                     error_type=ToolErrorType.INVALID_ARGS, error_detail="write without approval"
                 )
@@ -117,22 +97,10 @@ class FakeTools:
                 return DEFAULT_OUTCOMES[name]
             return item
 
-        description = (
-            f"{LABELS[name]} tool. Use it when the clinician asks for {LABELS[name].lower()}."
-        )
-        return ToolSpec(
-            name=name,
-            label=LABELS[name],
-            description=description,
-            short_description=LABELS[name],
-            args=TOOL_ARG_SCHEMAS[name],
-            run=run,
-            writes_ehr=name in WRITES,
-            example=EXAMPLES.get(name),
-        )
+        return replace(real, run=run)
 
     def registry(self) -> ToolRegistry:
-        return ToolRegistry(self.spec(name) for name in TOOL_ARG_SCHEMAS)
+        return ToolRegistry(self.spec(name) for name in REGISTRY.names)
 
 
 class KeywordClassifier:

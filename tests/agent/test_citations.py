@@ -10,6 +10,7 @@ import pytest
 from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.nodes.synthesize import synthesis_messages
 from docgemma.agent.state import ToolResult
+from docgemma.tools.registry import build_registry
 
 LABEL = {"title": "FDA drug label: warfarin", "url": "https://dailymed.example/w", "kind": "label"}
 PAPER_A = {"title": "Warfarin and aspirin bleeding", "url": "https://pmc.example/a"}
@@ -66,7 +67,9 @@ def test_sources_are_numbered_once_across_results() -> None:
 
 def test_the_synthesis_prompt_asks_for_citations_with_those_numbers() -> None:
     state = {"user_query": "Warfarin with aspirin?", "tool_results": turn_results()}
-    system, user = synthesis_messages(state, [], persona="You are a cardiology pharmacist.")
+    system, user = synthesis_messages(
+        state, build_registry(), [], persona="You are a cardiology pharmacist."
+    )
     assert system.content.startswith("You are a cardiology pharmacist.")
     assert "Cite the numbered sources" in system.content
     assert "[2] Warfarin and aspirin bleeding." in user.content

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 
 from docgemma.agent.events import LLMUsage, NodeFinished, ToolCalled
-from docgemma.agent.rules import format_error
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import ImageInput
 from docgemma.tools.base import ToolErrorType, ToolOutcome
+from docgemma.tools.outcomes import error_message
 
 from .conftest import intent, prompts, quality, retry, run, select
 from .fakes import KeywordClassifier
@@ -124,7 +124,7 @@ async def test_timeout_then_retry_same(make_agent, tools, settings) -> None:
     assert result.nodes_visited == [IA, IC, TS, TE, RC, EH, TE, RC, SY]  # 9 nodes, as in the seed
     assert result.model_calls == 5 + 1 + 1
     assert len(tools.calls_to("check_drug_safety")) == 2 and result.errors == []
-    assert format_error("timeout", "Drug Safety Report") in prompts(llm)[3]
+    assert error_message("timeout", "Drug Safety Report") in prompts(llm)[3]
 
 
 async def test_retry_with_different_arguments_re_extracts_only(make_agent, tools) -> None:

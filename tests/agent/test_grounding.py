@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from docgemma.agent.grounding import Evidence, canonical, ground_args, grounded
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.tools.grounding import Grounding
+from docgemma.tools.registry import build_registry
 
 
 def evidence(query: str, **state: Any) -> Evidence:
@@ -88,7 +88,7 @@ def test_a_failed_result_is_not_evidence() -> None:
 
 def test_required_fields_are_asked_for_and_optional_ones_dropped() -> None:
     verdict = ground_args(
-        TOOL_ARG_SCHEMAS["add_allergy"],
+        build_registry()["add_allergy"].args,
         {"patient_id": "abc-123", "substance": "sulfa", "reaction": "rash", "severity": "severe"},
         evidence("Add a penicillin allergy with hives to abc-123"),
     )

@@ -20,11 +20,12 @@ from docgemma.agent.nodes.router import route_after_select
 from docgemma.agent.nodes.synthesize import error_notes
 from docgemma.agent.nodes.tool_execute import to_result
 from docgemma.agent.nodes.tool_select import tool_select
-from docgemma.agent.rules import format_error
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS, IntentClassification, ResultAssessment
+from docgemma.agent.schemas import IntentClassification, ResultAssessment
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import NO_TOOL, ToolErrorType, ToolOutcome
+from docgemma.tools.outcomes import error_message
+from docgemma.tools.registry import build_registry
 
 from .conftest import intent, quality, select
 from .fakes import DEFAULT_OUTCOMES, FakeTools, KeywordClassifier
@@ -162,7 +163,7 @@ async def test_tool_select_rows(settings, tools, query, suggested, tool, args, h
     assert all(spec.description in stage1.prompt for spec in runtime.context.registry)
     assert "Analyzing the task requirements, " in stage1.prompt
     # stage 2: only the chosen tool's schema, with the code-extracted entity as a hint
-    assert stage2.schema is TOOL_ARG_SCHEMAS[tool]
+    assert stage2.schema is build_registry()[tool].args
     assert hint in stage2.prompt and stage2.temperature == 0.0
 
 
@@ -172,7 +173,8 @@ async def test_one_shot_example_is_matched_to_the_suggested_tool(settings, tools
     state = await assembled("Find patient Jane Doe", runtime)
     state.update(task_summary="lookup", suggested_tool="search_patient")
     await tool_select(state, runtime)
-    assert 'User: "Find patient Jane Doe"\nTool: search_patient' in llm.calls[0].prompt
+    # the search's own example (Find patient John Smith), not the first tool's
+    assert 'User: "Find patient John Smith"\nTool: search_patient' in llm.calls[0].prompt
 
 
 def patient_found(tools) -> dict:
@@ -265,7 +267,7 @@ async def test_result_classify_rows(settings, tools, outcome, reply, expected) -
     assert llm.calls[0].schema is ResultAssessment and "Tool used: Medical Literature" in prompt
     assert "search_medical_literature" not in prompt and "ReadTimeout" not in prompt
     if outcome.error_type:
-        assert format_error("timeout", "Medical Literature") in prompt
+        assert error_message("timeout", "Medical Literature") in prompt
 
 
 async def test_result_class_contradicting_the_tool_is_corrected(settings, tools) -> None:
@@ -320,7 +322,7 @@ def test_a_long_result_is_cut_visibly_not_silently(tools) -> None:
         ),
         (  # no message of its own: the template, never the raw detail
             ToolOutcome(error_type=ToolErrorType.TIMEOUT, error_detail="ReadTimeout('openfda')"),
-            format_error("timeout", "Drug Interaction Check"),
+            error_message("timeout", "Drug Interaction Check"),
         ),
     ],
 )
@@ -353,7 +355,7 @@ def test_one_note_per_failed_source_its_own_message_kept(tools) -> None:
     state = {
         "tool_results": [failed],
         "error_messages": [
-            format_error("service_unavailable", "Image Analysis"),
+            error_message("service_unavailable", "Image Analysis"),
             "The Trial Search is busy.",
         ],
     }

@@ -11,10 +11,10 @@ from docgemma.agent.answer import (
     NO_RELIABLE_ANSWER,
     SOURCES_ONLY_MESSAGE,
 )
-from docgemma.agent.rules import format_error
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
+from docgemma.tools.outcomes import error_message
 
 from .conftest import intent, prompts, quality, retry, run, select
 
@@ -162,7 +162,7 @@ async def test_tool_error_reaches_synthesis_only_pre_formatted(
         ]
     )  # the model ignores the failure...
     _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
-    formatted = format_error(error_type, "Drug Safety Report")
+    formatted = error_message(error_type, "Drug Safety Report")
     synthesis = llm.calls[-1].prompt
     assert formatted in synthesis
     for prompt in prompts(llm):

@@ -5,14 +5,12 @@ from __future__ import annotations
 import pytest
 
 from docgemma.agent.rules import (
-    ERROR_TEMPLATES,
     MAX_RETRIES,
     MAX_STEPS,
     MAX_TOTAL_RETRIES,
     confidence_level,
     decide_error,
     decide_next,
-    format_error,
     is_duplicate_call,
     proposes_duplicate,
     required_in_order,
@@ -20,10 +18,12 @@ from docgemma.agent.rules import (
     retry_strategy,
     scrub_tool_names,
 )
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.agent.state import ToolResult
+from docgemma.tools.base import ToolRegistry
+from docgemma.tools.outcomes import MESSAGES, error_message
+from docgemma.tools.registry import build_registry
 
-ALL = tuple(TOOL_ARG_SCHEMAS)
+ALL = build_registry()
 
 
 def result(
@@ -87,7 +87,7 @@ def test_safety_valve_constants_match_the_seed() -> None:
 def test_router_rows(results, step, query, expected) -> None:
     assert (
         decide_next(
-            results, step_count=step, user_query=query, patient_known=False, available=ALL
+            results, step_count=step, user_query=query, patient_known=False, registry=ALL
         ).action
         == expected
     )
@@ -121,7 +121,7 @@ def test_task_patterns_decide_when_the_loop_ends(query, called, patient_known, e
         step_count=len(results),
         user_query=query,
         patient_known=patient_known,
-        available=ALL,
+        registry=ALL,
     )
     assert got.action == expected, got.reason
 
@@ -130,7 +130,7 @@ def test_router_sends_errors_to_the_error_handler_whatever_the_class() -> None:
     for q in ("error_retryable", "error_fatal"):
         assert (
             decide_next(
-                [result(q=q)], step_count=1, user_query="q", patient_known=False, available=ALL
+                [result(q=q)], step_count=1, user_query="q", patient_known=False, registry=ALL
             ).action
             == "error_handler"
         )
@@ -141,7 +141,7 @@ def test_router_sends_errors_to_the_error_handler_whatever_the_class() -> None:
             step_count=1,
             user_query="q",
             patient_known=False,
-            available=ALL,
+            registry=ALL,
         ).action
         == "error_handler"
     )
@@ -158,7 +158,7 @@ def test_duplicate_call_stops_the_loop() -> None:
         step_count=2,
         user_query="find patient A and check chart",
         patient_known=False,
-        available=ALL,
+        registry=ALL,
     )
     assert (got.action, got.reason) == ("synthesize", "the same call was repeated")
     assert not is_duplicate_call([result(error="timeout", q="error_retryable"), result()])
@@ -166,14 +166,13 @@ def test_duplicate_call_stops_the_loop() -> None:
 
 def test_required_tools_skips_search_when_patient_known_and_unregistered_tools() -> None:
     q = "Find patient Maria and review her record"
-    assert required_tools(q, patient_known=False, available=ALL) == {
+    assert required_tools(q, patient_known=False, registry=ALL) == {
         "search_patient",
         "get_patient_chart",
     }
-    assert required_tools(q, patient_known=True, available=ALL) == {"get_patient_chart"}
-    assert required_tools(q, patient_known=False, available=["search_patient"]) == {
-        "search_patient"
-    }
+    assert required_tools(q, patient_known=True, registry=ALL) == {"get_patient_chart"}
+    alone = ToolRegistry([ALL["search_patient"]])
+    assert required_tools(q, patient_known=False, registry=alone) == {"search_patient"}
 
 
 @pytest.mark.parametrize(
@@ -200,7 +199,7 @@ def test_required_tools_skips_search_when_patient_known_and_unregistered_tools()
     ],
 )
 def test_required_tools_come_in_the_order_the_query_asks(query, order) -> None:
-    assert required_in_order(query, patient_known=False, available=ALL) == order
+    assert required_in_order(query, patient_known=False, registry=ALL) == order
 
 
 # ── seed §15 unit rows: ERROR_HANDLER ──
@@ -259,16 +258,17 @@ def test_required_tools_come_in_the_order_the_query_asks(query, order) -> None:
     ],
 )
 def test_error_handler_rows(res, retries, total, action) -> None:
-    assert decide_error(res, retries, total).action == action
+    assert decide_error(res, retries, total, registry=ALL).action == action
 
 
 def test_offline_unavailable_service_is_skipped_without_a_retry() -> None:
     down = result(error="service_unavailable", q="error_retryable")
-    assert decide_error(down, 0, 0).action == "llm_decide"
-    offline = decide_error(down, 0, 0, offline=True)
+    assert decide_error(down, 0, 0, registry=ALL).action == "llm_decide"
+    offline = decide_error(down, 0, 0, offline=True, registry=ALL)
     assert (offline.action, offline.message) == (
         "skip",
-        "The Label is unavailable offline; no information was retrieved.",
+        "The Label is unavailable offline: this installation works without its online sources. "
+        "No information was retrieved.",
     )
 
 
@@ -276,29 +276,31 @@ def test_ask_user_messages_follow_the_seed_templates() -> None:
     many = result(
         "search_patient", matches=3, entity="James Wilson", suggestions=["pat-1", "pat-2", "pat-3"]
     )
-    assert decide_error(many, 0, 0).message.startswith(
+    assert decide_error(many, 0, 0, registry=ALL).message.startswith(
         "I found 3 patients matching 'James Wilson'. Which one"
     )
     assert decide_error(
-        result(error="missing_required_args", missing=["patient_id"]), 0, 0
+        result(error="missing_required_args", missing=["patient_id"]), 0, 0, registry=ALL
     ).message == ("I need a patient ID to proceed. Could you provide one?")
     amb = result(error="ambiguous_drug_name", suggestions=["hydroxyzine", "hydralazine"])
-    assert decide_error(amb, 0, 0).message == "Did you mean hydroxyzine or hydralazine?"
+    assert (
+        decide_error(amb, 0, 0, registry=ALL).message == "Did you mean hydroxyzine or hydralazine?"
+    )
     assert (
         "zzzumab was not found"
-        in decide_error(result(error="drug_not_in_database", entity="zzzumab"), 0, 0).message
+        in decide_error(
+            result(error="drug_not_in_database", entity="zzzumab"), 0, 0, registry=ALL
+        ).message
     )
 
 
 def test_error_templates_cover_the_seed_and_never_leak_detail() -> None:
-    assert {"timeout", "not_found", "invalid_args", "rate_limit", "server_error"} <= set(
-        ERROR_TEMPLATES
-    )
-    assert format_error("timeout", "Drug Safety Report") == (
+    assert {"timeout", "not_found", "invalid_args", "rate_limit", "server_error"} <= set(MESSAGES)
+    assert error_message("timeout", "Drug Safety Report") == (
         "The Drug Safety Report was temporarily unavailable. Please try again shortly."
     )
     assert (
-        format_error("weird_new_error", "Clinical Trials")
+        error_message("weird_new_error", "Clinical Trials")
         == "The Clinical Trials could not be completed."
     )
 
@@ -334,11 +336,11 @@ def test_step_limit_ends_the_loop_even_when_the_query_needs_more_tools() -> None
     done = ["search_patient", "get_patient_chart", "check_drug_safety", "check_drug_interactions"]
     results = [result(t, args={"k": t}) for t in done]
     at_limit = decide_next(
-        results, step_count=MAX_STEPS, user_query=query, patient_known=True, available=ALL
+        results, step_count=MAX_STEPS, user_query=query, patient_known=True, registry=ALL
     )
     assert (at_limit.action, at_limit.reason) == ("synthesize", "step limit of 4 reached")
     below = decide_next(
-        results[:3], step_count=MAX_STEPS - 1, user_query=query, patient_known=True, available=ALL
+        results[:3], step_count=MAX_STEPS - 1, user_query=query, patient_known=True, registry=ALL
     )
     assert below.action == "tool_select"
 
@@ -365,7 +367,7 @@ def test_retry_same_after_finding_nothing_becomes_retry_with_other_arguments(err
 
 def test_a_patient_search_that_found_nobody_asks_the_clinician() -> None:
     nobody = result("search_patient", error="not_found", q="no_results", args={"name": "Zed Zyx"})
-    verdict = decide_error(nobody, 0, 0)
+    verdict = decide_error(nobody, 0, 0, registry=ALL)
     assert verdict.action == "ask_user" and "named 'Zed Zyx'" in verdict.message
 
 
@@ -382,5 +384,7 @@ def test_a_patient_search_that_found_nobody_asks_the_clinician() -> None:
     ],
 )
 def test_each_missing_argument_gets_its_own_question(missing: list[str], question: str) -> None:
-    verdict = decide_error(result(error="missing_required_args", missing=missing), 0, 0)
+    verdict = decide_error(
+        result(error="missing_required_args", missing=missing), 0, 0, registry=ALL
+    )
     assert verdict.action == "ask_user" and verdict.message.startswith(question)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from docgemma.agent.grounding import Evidence
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.agent.validation import validate_call
+from docgemma.tools.registry import build_registry
+
+REGISTRY = build_registry()
 
 RX = {"medication_name": "metformin", "dosage": "500 mg", "frequency": "twice daily"}
 
@@ -14,8 +16,7 @@ RX = {"medication_name": "metformin", "dosage": "500 mg", "frequency": "twice da
 def check(patient_id: str, query: str, known: list[str] | None = None) -> bool:
     state = {"user_query": query, "active_patient_id": (known or [None])[0]}
     verdict, _ = validate_call(
-        "prescribe_medication",
-        TOOL_ARG_SCHEMAS["prescribe_medication"],
+        REGISTRY["prescribe_medication"],
         {**RX, "patient_id": patient_id},
         evidence=Evidence.of(state),
         has_image=False,
@@ -49,8 +50,7 @@ def test_a_selected_or_found_patient_is_accepted() -> None:
 
 def test_a_clinician_edit_is_not_checked_against_the_message() -> None:
     verdict, parsed = validate_call(
-        "prescribe_medication",
-        TOOL_ARG_SCHEMAS["prescribe_medication"],
+        REGISTRY["prescribe_medication"],
         {**RX, "patient_id": "pat-9"},
         evidence=None,
         has_image=False,
@@ -60,8 +60,7 @@ def test_a_clinician_edit_is_not_checked_against_the_message() -> None:
 
 def test_an_optional_value_nobody_gave_is_dropped_not_asked() -> None:
     verdict, parsed = validate_call(
-        "find_clinical_trials",
-        TOOL_ARG_SCHEMAS["find_clinical_trials"],
+        REGISTRY["find_clinical_trials"],
         {"condition": "heart failure", "status": "completed"},
         evidence=Evidence.of({"user_query": "Any trials for heart failure?"}),
         has_image=False,

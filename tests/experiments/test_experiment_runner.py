@@ -107,13 +107,14 @@ def test_case_files_are_valid_and_large_enough(name):
 
 
 def test_tool_cases_name_real_tools_and_arguments():
-    from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+    from docgemma.tools.registry import build_registry
 
+    registry = build_registry()
     for case in load_cases("tool_selection"):
-        assert case.expected_tool in TOOL_ARG_SCHEMAS
-        assert set(case.acceptable_tools) <= set(TOOL_ARG_SCHEMAS)
-        assert set(case.expected_args) <= set(TOOL_ARG_SCHEMAS[case.expected_tool].model_fields)
-        TOOL_ARG_SCHEMAS[case.expected_tool].model_validate(case.expected_args)
+        assert case.expected_tool in registry
+        assert set(case.acceptable_tools) <= set(registry.names)
+        assert set(case.expected_args) <= set(registry[case.expected_tool].args.model_fields)
+        registry[case.expected_tool].args.model_validate(case.expected_args)
 
 
 def test_every_suite_lists_strategies_with_descriptions():
@@ -131,16 +132,18 @@ def test_results_load_back_as_dataset(tmp_path):
 
 
 def test_variant_schemas_are_derived_from_the_argument_models():
-    from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
     from docgemma.llm.schema import check_bounded
+    from docgemma.tools.registry import build_registry
     from experiments.schemas import FieldOrder, joint_schema, ordered_schema
 
-    prescribe = TOOL_ARG_SCHEMAS["prescribe_medication"]
+    registry = build_registry()
+
+    prescribe = registry["prescribe_medication"].args
     flipped = ordered_schema(prescribe, FieldOrder.CRITICAL_LAST)
     assert list(flipped.model_fields) == list(reversed(prescribe.model_fields))
     with pytest.raises(ValueError):  # constraints survive the reordering
         flipped(patient_id="", medication_name="x", dosage="1 mg", frequency="daily", notes=None)
-    joint = joint_schema(tuple(TOOL_ARG_SCHEMAS))
+    joint = joint_schema(tuple(registry.names))
     assert next(iter(joint.model_fields)) == "tool_name"
     assert joint(tool_name="search_patient").name is None
     for schema in (flipped, joint):

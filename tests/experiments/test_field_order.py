@@ -7,7 +7,6 @@ import math
 
 import pytest
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.registry import build_registry
 from experiments.calls import Caller
@@ -16,6 +15,8 @@ from experiments.runner import run_and_save, run_suite
 from experiments.schemas import FieldOrder, ordered_schema
 from experiments.suites.field_order import STRATEGIES, extract, takes_part
 from experiments.trial import Context, RunConfig
+
+REGISTRY = build_registry()
 
 CASES = load_cases("field_order")
 ARGS = {c.query: c.expected_args for c in CASES}
@@ -31,12 +32,12 @@ def _declared_order(messages, schema):
 def _always_critical_first(messages, schema):
     """A backend that ignores the declared order and emits the tool's own order."""
     expected = ARGS[messages[-1].content]
-    base = next(s for s in TOOL_ARG_SCHEMAS.values() if s.__name__ in schema.__name__)
+    base = next(s.args for s in REGISTRY if s.args.__name__ in schema.__name__)
     return {name: expected.get(name) for name in base.model_fields}
 
 
 def test_the_case_file_has_enough_multi_field_cases_over_every_multi_field_tool():
-    multi = {name for name, schema in TOOL_ARG_SCHEMAS.items() if len(schema.model_fields) > 1}
+    multi = {spec.name for spec in REGISTRY if len(spec.args.model_fields) > 1}
     assert len(CASES) >= 30 and all(takes_part(c) for c in CASES)
     assert {c.expected_tool for c in CASES} == multi
     assert {"prescribe_medication", "add_allergy", "save_clinical_note"} <= multi
@@ -44,7 +45,7 @@ def test_the_case_file_has_enough_multi_field_cases_over_every_multi_field_tool(
 
 @pytest.mark.parametrize("order", list(FieldOrder))
 def test_both_variants_require_every_property_in_their_declared_order(order):
-    declared = TOOL_ARG_SCHEMAS["prescribe_medication"]
+    declared = REGISTRY["prescribe_medication"].args
     schema = ordered_schema(declared, order)
     names = list(declared.model_fields)
     expected = names[::-1] if order is FieldOrder.CRITICAL_LAST else names
@@ -76,7 +77,7 @@ def test_trials_extract_for_the_expected_tool_in_the_declared_order():
     for call in backend.calls:
         assert "tool_name" not in call.schema.model_fields
         reversed_ = call.schema.__name__.endswith("CriticalLast")
-        base = TOOL_ARG_SCHEMAS[CASES_BY_QUERY[call.messages[-1].content].expected_tool]
+        base = REGISTRY[CASES_BY_QUERY[call.messages[-1].content].expected_tool].args
         names = list(base.model_fields)
         assert list(call.schema.model_fields) == (names[::-1] if reversed_ else names)
 

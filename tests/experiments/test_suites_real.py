@@ -76,9 +76,9 @@ def test_tool_selection_real(real_llm, tmp_path):
 
 
 def real_llm_tool_names() -> set[str]:
-    from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
+    from docgemma.tools.registry import build_registry
 
-    return set(TOOL_ARG_SCHEMAS)
+    return set(build_registry().names)
 
 
 def test_thinking_real(real_llm, tmp_path):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.llm.types import Message
+from docgemma.tools.registry import build_registry
+
+REGISTRY = build_registry()
 
 pytestmark = pytest.mark.real_model
 
@@ -33,7 +35,7 @@ async def test_it_answers_a_knowledge_question_correctly(default_llm) -> None:
 
 
 async def test_it_extracts_arguments_under_the_schema(default_llm) -> None:
-    schema = TOOL_ARG_SCHEMAS["check_drug_safety"]
+    schema = REGISTRY["check_drug_safety"].args
     out = await default_llm.structured(
         [
             Message(role="system", content="Extract the tool arguments from the request."),

@@ -12,7 +12,6 @@ from pydantic import BaseModel, Field
 
 from docgemma.agent.nodes.input_assembly import ImageFindings
 from docgemma.agent.schemas import (
-    TOOL_ARG_SCHEMAS,
     IntentClassification,
     ResultAssessment,
     RetryStrategy,
@@ -20,15 +19,18 @@ from docgemma.agent.schemas import (
 from docgemma.llm.grammar import STRING_CHAR_RULE, gbnf
 from docgemma.llm.schema import token_budget
 from docgemma.llm.types import Message, messages
+from docgemma.tools.registry import build_registry
+
+REGISTRY = build_registry()
 
 SCHEMAS: list[type[BaseModel]] = [
     IntentClassification,
     ResultAssessment,
     RetryStrategy,
     ImageFindings,
-    *TOOL_ARG_SCHEMAS.values(),
+    *(s.args for s in REGISTRY),
 ]
-NOTE = TOOL_ARG_SCHEMAS["save_clinical_note"]
+NOTE = REGISTRY["save_clinical_note"].args
 
 
 class Word(BaseModel):

@@ -14,12 +14,15 @@ import httpx
 import pytest
 import respx
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS, IntentClassification
+from docgemma.agent.schemas import IntentClassification
 from docgemma.llm.errors import ConfigurationError, ModelUnavailable
 from docgemma.llm.openai import Dialect, OpenAIBackend, RequestRejected, response_format
 from docgemma.llm.schema import schema_key_order, token_budget
 from docgemma.llm.thinking import ThinkingConfig, think_then_answer
 from docgemma.llm.types import ImageInput, Message, messages
+from docgemma.tools.registry import build_registry
+
+REGISTRY = build_registry()
 
 BASE = "http://llm.test/v1"
 INTENT_JSON = (
@@ -215,7 +218,7 @@ async def test_real_server_structured_output(llama_server: str) -> None:
                 ("assistant", '{"drug_name": "aspirin"}'),
                 ("user", "Check metformin"),
             ),
-            TOOL_ARG_SCHEMAS["check_drug_safety"],
+            REGISTRY["check_drug_safety"].args,
         )
     assert out.value.intent in ("DIRECT", "TOOL_NEEDED")
     assert out.key_order == schema_key_order(IntentClassification)[: len(out.key_order)]

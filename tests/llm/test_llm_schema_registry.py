@@ -9,7 +9,6 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from docgemma.agent.schemas import (
-    TOOL_ARG_SCHEMAS,
     IntentClassification,
     ResultAssessment,
     RetryStrategy,
@@ -19,12 +18,15 @@ from docgemma.llm.openai import OpenAIBackend
 from docgemma.llm.registry import BACKENDS, create_backend
 from docgemma.llm.schema import check_bounded, schema_key_order, token_budget
 from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.registry import build_registry
+
+REGISTRY = build_registry()
 
 SEED_SCHEMAS: list[type[BaseModel]] = [
     IntentClassification,
     ResultAssessment,
     RetryStrategy,
-    *TOOL_ARG_SCHEMAS.values(),
+    *(s.args for s in REGISTRY),
 ]
 
 

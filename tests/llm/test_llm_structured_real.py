@@ -14,15 +14,17 @@ import pytest
 from pydantic import BaseModel, create_model
 
 from docgemma.agent.schemas import (
-    TOOL_ARG_SCHEMAS,
     IntentClassification,
     ResultAssessment,
     RetryStrategy,
 )
 from docgemma.llm.schema import schema_key_order
 from docgemma.llm.types import Message, messages
+from docgemma.tools.registry import build_registry
 
-ToolSelection = create_model("ToolSelection", tool_name=(Literal[tuple(TOOL_ARG_SCHEMAS)], ...))
+REGISTRY = build_registry()
+
+ToolSelection = create_model("ToolSelection", tool_name=(Literal[tuple(REGISTRY.names)], ...))
 
 # schema -> (instruction, worked example request, its answer, four requests)
 CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
@@ -50,14 +52,14 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ["Look up Jane Doe", "Trials for lupus", "Save a progress note", "Papers on statins"],
     ),
     (
-        TOOL_ARG_SCHEMAS["check_drug_safety"],
+        REGISTRY["check_drug_safety"].args,
         "Extract the arguments.",
         "Check aspirin",
         {"drug_name": "aspirin"},
         ["Check metformin", "Is lisinopril safe?", "Safety of amoxicillin", "Warnings for digoxin"],
     ),
     (
-        TOOL_ARG_SCHEMAS["check_drug_interactions"],
+        REGISTRY["check_drug_interactions"].args,
         "Extract the arguments.",
         "Warfarin with aspirin?",
         {"drug_names": ["warfarin", "aspirin"]},
@@ -69,7 +71,7 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ],
     ),
     (
-        TOOL_ARG_SCHEMAS["search_medical_literature"],
+        REGISTRY["search_medical_literature"].args,
         "Extract the arguments.",
         "Papers on statins in the elderly",
         {"query": "statins elderly"},
@@ -81,7 +83,7 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ],
     ),
     (
-        TOOL_ARG_SCHEMAS["search_knowledge_base"],
+        REGISTRY["search_knowledge_base"].args,
         "Extract the arguments.",
         "My chest hurts when I breathe in",
         {"query": "chest pain on breathing in"},
@@ -93,28 +95,28 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ],
     ),
     (
-        TOOL_ARG_SCHEMAS["find_clinical_trials"],
+        REGISTRY["find_clinical_trials"].args,
         "Extract the arguments.",
         "Recruiting asthma trials",
         {"condition": "asthma", "status": "recruiting"},
         ["Trials for lupus", "Open melanoma studies", "Diabetes trials", "Completed COPD trials"],
     ),
     (
-        TOOL_ARG_SCHEMAS["search_patient"],
+        REGISTRY["search_patient"].args,
         "Extract the arguments.",
         "Find John Smith",
         {"name": "John Smith"},
         ["Look up Jane Doe", "Search for Ali Khan", "Patient Maria Garcia", "Find Wei Chen"],
     ),
     (
-        TOOL_ARG_SCHEMAS["get_patient_chart"],
+        REGISTRY["get_patient_chart"].args,
         "Extract the arguments.",
         "Chart for p-001",
         {"patient_id": "p-001"},
         ["Open chart p-042", "Show record 17", "Chart of patient p-9", "Summary for p-123"],
     ),
     (
-        TOOL_ARG_SCHEMAS["prescribe_medication"],
+        REGISTRY["prescribe_medication"].args,
         "Extract the arguments.",
         "Give p-001 amoxicillin 500 mg tds",
         {
@@ -131,7 +133,7 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ],
     ),
     (
-        TOOL_ARG_SCHEMAS["add_allergy"],
+        REGISTRY["add_allergy"].args,
         "Extract the arguments.",
         "p-001 penicillin rash",
         {"patient_id": "p-001", "substance": "penicillin", "reaction": "rash", "severity": "mild"},
@@ -143,7 +145,7 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ],
     ),
     (
-        TOOL_ARG_SCHEMAS["save_clinical_note"],
+        REGISTRY["save_clinical_note"].args,
         "Extract the arguments.",
         "Progress note p-001: stable",
         {"patient_id": "p-001", "note_type": "progress", "note_text": "Stable."},
@@ -155,7 +157,7 @@ CASES: list[tuple[type[BaseModel], str, str, dict[str, Any], list[str]]] = [
         ],
     ),
     (
-        TOOL_ARG_SCHEMAS["analyze_medical_image"],
+        REGISTRY["analyze_medical_image"].args,
         "Extract the arguments.",
         "Any pneumonia on this X-ray?",
         {"query": "pneumonia"},
@@ -189,10 +191,11 @@ def prompt(instruction: str, example: str, answer: dict[str, Any], request: str)
 
 def test_cases_cover_every_seed_schema() -> None:
     covered = {case[0] for case in CASES}
-    assert (
-        set(TOOL_ARG_SCHEMAS.values()) | {IntentClassification, ResultAssessment, RetryStrategy}
-        < covered
-    )
+    assert {s.args for s in REGISTRY} | {
+        IntentClassification,
+        ResultAssessment,
+        RetryStrategy,
+    } < covered
     assert sum(len(case[4]) for case in CASES) >= 50
     for schema, _, _, answer, _ in CASES:
         schema.model_validate(answer)
@@ -217,7 +220,7 @@ async def test_constrained_outputs_are_valid_and_ordered(real_llm: Any, case: tu
 @pytest.mark.real_model
 async def test_fast_grammar_sampler_matches_llama_cpp_chain(real_llm: Any) -> None:
     """Testing top candidates first must pick exactly what the full-vocabulary mask picks."""
-    schema = TOOL_ARG_SCHEMAS["prescribe_medication"]
+    schema = REGISTRY["prescribe_medication"].args
     prompt_text = real_llm.render(
         messages(("system", "Answer with JSON only."), ("user", "Hello there"))
     )

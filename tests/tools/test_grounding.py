@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.tools.grounding import Grounding, field_grounding
 from docgemma.tools.registry import build_registry
+
+REGISTRY = build_registry()
 
 
 def test_every_registered_tool_argument_has_a_grounding_marker() -> None:
@@ -17,11 +18,11 @@ def test_every_registered_tool_argument_has_a_grounding_marker() -> None:
 
 
 def test_the_markers_say_what_the_issue_decided() -> None:
-    assert field_grounding(TOOL_ARG_SCHEMAS["search_patient"]) == {"name": Grounding.PHRASE}
-    assert field_grounding(TOOL_ARG_SCHEMAS["check_drug_interactions"]) == {
+    assert field_grounding(REGISTRY["search_patient"].args) == {"name": Grounding.PHRASE}
+    assert field_grounding(REGISTRY["check_drug_interactions"].args) == {
         "drug_names": Grounding.DRUG
     }
-    note = field_grounding(TOOL_ARG_SCHEMAS["save_clinical_note"])
+    note = field_grounding(REGISTRY["save_clinical_note"].args)
     assert note["note_text"] is Grounding.FREE and note["patient_id"] is Grounding.PATIENT_ID
 
 
@@ -34,5 +35,5 @@ def test_a_field_without_a_marker_is_refused() -> None:
 
 
 def test_markers_do_not_change_the_schema_the_model_sees() -> None:
-    schema = TOOL_ARG_SCHEMAS["prescribe_medication"].model_json_schema()
+    schema = REGISTRY["prescribe_medication"].args.model_json_schema()
     assert "grounding" not in str(schema).lower() and "phrase" not in str(schema)

@@ -24,11 +24,9 @@ from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.labels import RESULT_QUALITIES
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text
+from docgemma.tools.outcomes import RETRYABLE_ERRORS
 from docgemma.tools.text import shorten
 
-RETRYABLE_ERRORS = frozenset(
-    {"timeout", "rate_limit", "server_error", "service_unavailable", "malformed_response"}
-)
 _NODE = "result_classify"
 
 

@@ -7,15 +7,15 @@ as a trace event so the timeline can show why the loop continued or stopped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Literal
 
 from docgemma.agent.context import known_patient_ids
 from docgemma.agent.events import Decision
 from docgemma.agent.rules import decide_next
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import emit
+from docgemma.tools.base import ToolRegistry
+from docgemma.tools.outcomes import ToolErrorType
 
 
 def route_after_input(state: AgentState) -> Literal["intent_classify", "synthesize"]:
@@ -40,21 +40,21 @@ def route_after_execute(
     last = state["tool_results"][-1]
     if last["executed"]:
         return "result_classify"
-    if last["error_type"] in (None, "rejected_by_clinician"):
+    if last["error_type"] in (None, ToolErrorType.REJECTED_BY_CLINICIAN):
         return "synthesize"
     return "error_handler"
 
 
 def route_after_result(
-    state: AgentState, available: Iterable[str] = tuple(TOOL_ARG_SCHEMAS)
+    state: AgentState, registry: ToolRegistry
 ) -> Literal["error_handler", "tool_select", "synthesize"]:
-    """``available``: the registered tools (bound by the graph); no pattern waits on others."""
+    """``registry``: the registered tools (bound by the graph); no pattern waits on others."""
     verdict = decide_next(
         state.get("tool_results", []),
         step_count=state.get("step_count", 0),
         user_query=state["user_query"],
         patient_known=bool(known_patient_ids(state)),
-        available=available,
+        registry=registry,
         fallback=bool(state.get("fallback")),
     )
     emit(

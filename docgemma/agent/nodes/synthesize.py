@@ -34,16 +34,14 @@ from docgemma.agent.rules import confidence_level
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.llm.types import Message
+from docgemma.tools.base import ToolRegistry
+from docgemma.tools.outcomes import ToolErrorType
 
 _NODE = "synthesize"
-_BRIEF_TOOLS = frozenset(
-    {
-        "check_drug_safety",
-        "search_medical_literature",
-        "check_drug_interactions",
-        "find_clinical_trials",
-    }
+ASKED_ABOUT = frozenset(
+    {ToolErrorType.MISSING_REQUIRED_ARGS, ToolErrorType.MULTIPLE_PATIENT_MATCHES}
 )
+"""Failures answered by a question to the clinician, not reported as missing information."""
 
 
 def error_notes(state: AgentState) -> list[str]:
@@ -56,7 +54,7 @@ def error_notes(state: AgentState) -> list[str]:
         for r in results
         if r["error_type"]
         and r["tool_name"] not in succeeded
-        and r["error_type"] not in ("missing_required_args", "multiple_patient_matches")
+        and r["error_type"] not in ASKED_ABOUT
     ]
     # a failed tool's own message says more than the handler's generic one about it
     labels = {r["tool_label"] for r in failed}
@@ -76,10 +74,14 @@ def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:
     )
 
 
-def is_brief(results: list[ToolResult]) -> bool:
+def is_brief(results: list[ToolResult], registry: ToolRegistry) -> bool:
     """Seed 002's brief variant: a single lookup's answer keeps only the critical findings."""
     ok = [r for r in results if r["error_type"] is None]
-    return len(ok) == 1 and ok[0]["tool_name"] in _BRIEF_TOOLS
+    return (
+        len(ok) == 1
+        and ok[0]["tool_name"] in registry
+        and registry[ok[0]["tool_name"]].brief_answer
+    )
 
 
 PATIENT_HEADER = "Active patient:"
@@ -99,7 +101,11 @@ PROMPT_MARKERS = (
 
 
 def synthesis_messages(
-    state: AgentState, notes: list[str], grounding: Grounding | None = None, persona: str = ""
+    state: AgentState,
+    registry: ToolRegistry,
+    notes: list[str],
+    grounding: Grounding | None = None,
+    persona: str = "",
 ) -> list[Message]:
     """``persona``: an expert profile's system prompt, placed before the guidelines."""
     results = list(state.get("tool_results", []))
@@ -116,7 +122,7 @@ def synthesis_messages(
     if notes:
         sections.append(f"{UNAVAILABLE_HEADER}\n" + "\n".join(f"- {n}" for n in notes))
     user = SYNTHESIZE_USER.render(
-        brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results) else "",
+        brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results, registry) else "",
         history=history_text(state.get("conversation_history", [])),
         user_query=state["user_query"],
         task_summary=state.get("task_summary") or state["user_query"],
@@ -168,7 +174,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             deps.knowledge is not None and not results and state.get("intent") == "DIRECT"
         )
         grounding = await deps.knowledge(state["user_query"]) if knowledge_question else None
-        messages = synthesis_messages(state, notes, grounding, deps.persona)
+        messages = synthesis_messages(state, deps.registry, notes, grounding, deps.persona)
         try:
             written = await write_checked(
                 deps, _NODE, messages, _judge(state, deps, messages), results, notes
@@ -206,7 +212,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         "sources_used": sources,
         "follow_up_questions": follow_up_questions(
             drugs=entities.get("drug_mentions", []),
-            tools=[r["tool_name"] for r in results],
+            roles={deps.registry[r["tool_name"]].role for r in results},
             patient=bool(state.get("active_patient_id")),
         ),
         "llm_calls": calls,

@@ -23,11 +23,13 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ToolCalled, ToolFinished
 from docgemma.agent.grounding import Evidence
 from docgemma.agent.outcome import ApprovalDecision
-from docgemma.agent.rules import format_error, scrub_tool_names
+from docgemma.agent.rules import scrub_tool_names
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.agent.validation import validate_call
 from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
+from docgemma.tools.facts import ToolRole
+from docgemma.tools.outcomes import error_message
 
 log = logging.getLogger(__name__)
 _MAX_RESULT_CHARS = 2000
@@ -63,14 +65,14 @@ def to_result(
     executed: bool,
 ) -> ToolResult:
     """The state's record of a call: formatted text or the pre-formatted error, never raw errors."""
-    error = outcome.error_type.value if outcome.error_type else None
+    error = outcome.error_type
     entity = outcome.entity or next((str(v) for v in args.values() if isinstance(v, str)), None)
     if error:
         if outcome.error_detail:
             log.info("tool %s failed (%s): %s", spec.name, error, outcome.error_detail)
         # a tool's own message is pre-formatted and often says more than the template
-        formatted = scrub_tool_names(outcome.formatted, labels) or format_error(
-            error, spec.label, entity
+        formatted = scrub_tool_names(outcome.formatted, labels) or error_message(
+            error, spec.label, entity=entity, fields=outcome.missing_fields
         )
     elif outcome.formatted or outcome.data:
         text = outcome.formatted or json.dumps(outcome.data, default=str)
@@ -115,15 +117,11 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         "step_count": state.get("step_count", 0) + (0 if retry else 1),
     }
     check, parsed = validate_call(
-        spec.name,
-        spec.args,
-        args,
-        evidence=Evidence.of(state),
-        has_image=bool(state.get("has_image")),
+        spec, args, evidence=Evidence.of(state), has_image=bool(state.get("has_image"))
     )
     if not check.ok:
         outcome = ToolOutcome(
-            error_type=ToolErrorType(check.error_type),
+            error_type=check.error_type,
             missing_fields=check.missing_fields,
             error_detail=check.reason,
         )
@@ -176,16 +174,10 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             }
         if answer.action == "edit":
             args = {**args, **(answer.args or {})}
-            check, parsed = validate_call(
-                spec.name,
-                spec.args,
-                args,
-                evidence=None,
-                has_image=False,
-            )
+            check, parsed = validate_call(spec, args, evidence=None, has_image=False)
             if not check.ok:
                 outcome = ToolOutcome(
-                    error_type=ToolErrorType(check.error_type), missing_fields=check.missing_fields
+                    error_type=check.error_type, missing_fields=check.missing_fields
                 )
                 result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
                 return {
@@ -222,7 +214,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     update["tool_results"] = [result]
     update["current_args"] = args
     update["decisions"] = decisions
-    if spec.name == "search_patient" and outcome.ok and outcome.patient_matches in (None, 1):
+    if spec.role is ToolRole.FINDS_PATIENT and outcome.ok and outcome.patient_matches in (None, 1):
         found = patient_ids_in(outcome.data)
         if len(found) == 1:
             update["active_patient_id"] = found[0]

@@ -34,11 +34,12 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
-from docgemma.agent.rules import PATIENT_TOOLS, proposes_duplicate, required_in_order
+from docgemma.agent.rules import proposes_duplicate, required_in_order
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
 from docgemma.tools.base import NO_TOOL, ToolRegistry
+from docgemma.tools.facts import ToolRole
 
 
 def _example(registry: ToolRegistry, suggested: str | None) -> tuple[str, str]:
@@ -121,25 +122,23 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     gets the first tool waiting, unless it is a record write. Code only ever substitutes
     a tool that reads: a record write is proposed by the model or not at all.
     """
+    registry = deps.registry
     done = _succeeded(state)
     known = bool(known_patient_ids(state))
-    searched = "search_patient" in done
-    if tool == "search_patient" and known and not searched and "get_patient_chart" in deps.registry:
-        return "get_patient_chart"  # a search by name cannot find an id
+    finder = registry.with_role(ToolRole.FINDS_PATIENT)
+    chart = registry.with_role(ToolRole.READS_CHART)
+    if finder and tool == finder.name and known and tool not in done and chart:
+        return chart.name  # a search by name cannot find an id
     waiting = [
         t
-        for t in required_in_order(
-            state["user_query"],
-            patient_known=known,
-            available=deps.registry.names,
-        )
-        if t not in done and not deps.registry[t].writes_ehr
+        for t in required_in_order(state["user_query"], patient_known=known, registry=registry)
+        if t not in done and not registry[t].writes_ehr
     ]
     if not waiting or tool == waiting[0]:
         return None
-    if "search_patient" in waiting and tool in PATIENT_TOOLS:
-        return "search_patient"
-    if tool in waiting or (tool in deps.registry and deps.registry[tool].writes_ehr):
+    if finder and finder.name in waiting and tool in registry and registry[tool].needs_patient:
+        return finder.name
+    if tool in waiting or (tool in registry and registry[tool].writes_ehr):
         return None  # a write the clinician asked for is not traded for a lookup
     return waiting[0]
 

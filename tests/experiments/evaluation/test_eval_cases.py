@@ -9,10 +9,12 @@ from collections import Counter
 import httpx
 import pytest
 
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 from docgemma.routing.examples import EXAMPLES_DIR
+from docgemma.tools.registry import build_registry
 from experiments.evaluation.cases import Category, load_eval_cases, stored_image
 from experiments.evaluation.services import Injection, RecordedServices
+
+REGISTRY = build_registry()
 
 CASES = load_eval_cases()
 
@@ -43,14 +45,14 @@ def test_at_least_a_hundred_cases_over_every_category():
 
 def test_every_tool_has_cases_of_its_own():
     alone = Counter(c.expected_tools[0] for c in CASES if len(c.expected_tools) == 1)
-    assert set(alone) == set(TOOL_ARG_SCHEMAS)
+    assert set(alone) == set(REGISTRY.names)
     assert min(alone.values()) >= 4
 
 
 def test_expected_arguments_name_real_fields():
     for case in CASES:
         for tool, args in case.expected_args.items():
-            assert set(args) <= set(TOOL_ARG_SCHEMAS[tool].model_fields), case.id
+            assert set(args) <= set(REGISTRY[tool].args.model_fields), case.id
 
 
 def test_every_case_checks_something_in_the_answer_or_the_behaviour():

@@ -1,0 +1,52 @@
+"""What the agent knows about a tool besides how to call it, declared on its ``ToolSpec``.
+
+The agent's rules never name a tool: they ask the registry which tool finds a patient,
+which ones need a patient or an image, which answers are brief, which words in a
+question ask for a tool. Adding or renaming a tool is then an edit of its own module.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ToolRole(StrEnum):
+    """The part a tool plays in the rules that chain tools (seed 002 §11)."""
+
+    FINDS_PATIENT = "finds_patient"
+    """Turns a name into a record id; searched first, skipped once the patient is known."""
+    READS_CHART = "reads_chart"
+    """Reads the record of a known patient."""
+    SEARCHES_EVIDENCE = "searches_evidence"
+    """Searches published evidence (literature, trials)."""
+
+
+@dataclass(frozen=True)
+class RequestPattern:
+    """Words by which a clinician's question asks for a tool (seed 002 §11 task patterns).
+
+    Tools sharing a pattern (the same ``name``) are asked for together, e.g. a patient
+    search and a chart review by "his record".
+    """
+
+    name: str
+    any_of: tuple[str, ...] = ()
+    """The query mentions at least one of these."""
+    all_of: tuple[tuple[str, ...], ...] = ()
+    """The query mentions one word of every group."""
+
+    def position(self, query: str) -> int | None:
+        """Where the query first asks for this task; None when it does not."""
+        groups = ((self.any_of,) if self.any_of else ()) + self.all_of
+        found = [_first_mention(query, group) for group in groups]
+        if not found or None in found:
+            return None
+        return min(p for p in found if p is not None)
+
+
+def _first_mention(query: str, words: Iterable[str]) -> int | None:
+    hits = [re.search(rf"\b{re.escape(w)}s?\b", query, re.IGNORECASE) for w in words]
+    return min((h.start() for h in hits if h), default=None)
