@@ -80,7 +80,7 @@ def to_result(
             text = text[:_MAX_RESULT_CHARS].rstrip() + " " + _CUT_MARK
         formatted = scrub_tool_names(text, labels)
     else:
-        formatted = f"No results were found for {entity or 'the request'}."
+        formatted = error_message(ToolErrorType.NOT_FOUND, spec.label, entity=entity)
     suggestions = list(outcome.suggestions) or [
         f"{c.get('name', '?')} (ID {c.get('patient_id', '?')}"
         + (f", born {c['birth_date']})" if c.get("birth_date") else ")")
