@@ -159,3 +159,17 @@ def test_no_import_cycle_between_experiment_modules() -> None:
 def test_find_cycle_names_the_loop() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_node_modules_are_leaves() -> None:
+    """A node never imports another node: what two nodes share lives beside them in ``agent``."""
+    nodes = sorted((ROOT / "docgemma" / "agent" / "nodes").glob("*.py"))
+    names = {module_name(p) for p in nodes} - {"docgemma.agent.nodes"}
+    offending = [
+        f"{path.relative_to(ROOT)} imports {target}"
+        for path in nodes
+        for target in sorted(imported_modules(path))
+        if target in names and target != module_name(path)
+    ]
+    assert not offending, "\n".join(offending)
+    assert len(names) >= 7  # the seven nodes (router and error handler included) were seen

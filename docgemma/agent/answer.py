@@ -11,9 +11,10 @@ import re
 from collections.abc import Collection, Sequence
 
 from docgemma.agent.rules import scrub_tool_names
-from docgemma.agent.state import ToolResult
+from docgemma.agent.state import AgentState, ToolResult
 from docgemma.llm.thinking import DELIMITERS
 from docgemma.tools.facts import ToolRole
+from docgemma.tools.outcomes import ToolErrorType
 
 FALLBACK_MESSAGE = (
     "The language model is unavailable right now, so I cannot write a full answer. "
@@ -178,6 +179,30 @@ def knowledge_note(text: str, source_title: str | None) -> str:
     """A knowledge answer either names the offline source it rests on or says it has none."""
     note = GROUNDED_NOTE.format(title=source_title) if source_title else UNVERIFIED_NOTE
     return f"{text}\n\n{note}"
+
+
+ASKED_ABOUT = frozenset(
+    {ToolErrorType.MISSING_REQUIRED_ARGS, ToolErrorType.MULTIPLE_PATIENT_MATCHES}
+)
+"""Failures answered by a question to the clinician, not reported as missing information."""
+
+
+def error_notes(state: AgentState) -> list[str]:
+    """Pre-formatted messages for what failed and never succeeded later in the turn, one
+    per failed source."""
+    results = state.get("tool_results", [])
+    succeeded = {r["tool_name"] for r in results if r["error_type"] is None}
+    failed = [
+        r
+        for r in results
+        if r["error_type"]
+        and r["tool_name"] not in succeeded
+        and r["error_type"] not in ASKED_ABOUT
+    ]
+    # a failed tool's own message says more than the handler's generic one about it
+    labels = {r["tool_label"] for r in failed}
+    notes = [m for m in state.get("error_messages", []) if not any(x in m for x in labels)]
+    return list(dict.fromkeys([*notes, *(r["formatted_result"] for r in failed)]))
 
 
 def with_notes(text: str, notes: Sequence[str]) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from docgemma.agent.state import AgentState, ToolResult
+from docgemma.routing.base import query_text
 
 HISTORY_MESSAGES = 6
 """The last three exchanges (seed 002 §4: 2–4 turns lift quality the most)."""
@@ -85,3 +86,9 @@ def results_text(results: Iterable[ToolResult], *, heading: str = "Results so fa
     """Earlier results under their clinical labels (for the reactive loop's re-entry)."""
     parts = [f"[{r['tool_label']}] {r['formatted_result'][:_RESULT_CHARS]}" for r in results]
     return (heading + "\n" + "\n".join(parts) + "\n") if parts else ""
+
+
+def classifier_text(state: AgentState) -> str:
+    """The classifiers' input: the query after a short tail of the clinician's earlier messages."""
+    earlier = [t["content"] for t in state.get("conversation_history", []) if t["role"] == "user"]
+    return query_text(state["user_query"], earlier)

@@ -9,7 +9,7 @@ argument schemas live with the tools (``docgemma.tools.args``).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -54,6 +54,18 @@ class RetryStrategy(BaseModel):
     reasoning: str | None = Field(
         default=None, max_length=100, description="Brief explanation of retry rationale"
     )
+
+
+class ImageFindings(BaseModel):
+    """Structured image findings; modality first so the findings are conditioned on it."""
+
+    modality: str = Field(
+        max_length=40, description="X-ray, CT, MRI, histopathology, ECG, photo..."
+    )
+    findings: list[Annotated[str, Field(max_length=120)]] = Field(
+        max_length=6, description="Short finding phrases"
+    )
+    confidence: float = Field(ge=0.0, le=1.0)
 
 
 TOOL_ARG_SCHEMAS: dict[str, type[BaseModel]] = {s.name: s.args for s in build_registry()}

@@ -28,14 +28,18 @@ from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
 from docgemma.agent.knowledge import KnowledgeSource
-from docgemma.agent.nodes.input_assembly import ImageFindings
 from docgemma.agent.outcome import (
     ApprovalDecision,
     ApprovalRequest,
     TurnResult,
     empty_message_result,
 )
-from docgemma.agent.schemas import IntentClassification, ResultAssessment, RetryStrategy
+from docgemma.agent.schemas import (
+    ImageFindings,
+    IntentClassification,
+    ResultAssessment,
+    RetryStrategy,
+)
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.config import Settings
 from docgemma.ehr.ids import InvalidId, check_fhir_id

@@ -12,15 +12,15 @@ from typing import get_args
 import pytest
 from langgraph.runtime import Runtime
 
+from docgemma.agent.answer import error_notes
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.nodes.input_assembly import input_assembly
 from docgemma.agent.nodes.intent_classify import intent_classify
 from docgemma.agent.nodes.result_classify import result_classify
 from docgemma.agent.nodes.router import route_after_select
-from docgemma.agent.nodes.synthesize import error_notes
-from docgemma.agent.nodes.tool_execute import to_result
 from docgemma.agent.nodes.tool_select import tool_select
 from docgemma.agent.schemas import IntentClassification, ResultAssessment
+from docgemma.agent.tool_run import to_result
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import NO_TOOL, ToolErrorType, ToolOutcome

@@ -8,8 +8,12 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from docgemma.agent.nodes.input_assembly import ImageFindings
-from docgemma.agent.schemas import IntentClassification, ResultAssessment, RetryStrategy
+from docgemma.agent.schemas import (
+    ImageFindings,
+    IntentClassification,
+    ResultAssessment,
+    RetryStrategy,
+)
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.llm.errors import SchemaNotSupported

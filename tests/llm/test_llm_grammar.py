@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from docgemma.agent.nodes.input_assembly import ImageFindings
 from docgemma.agent.schemas import (
+    ImageFindings,
     IntentClassification,
     ResultAssessment,
     RetryStrategy,

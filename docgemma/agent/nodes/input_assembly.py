@@ -8,10 +8,9 @@ findings when the backend can see. It also starts the turn: per-turn fields rese
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Any
+from typing import Any
 
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field
 
 from docgemma.agent import llm_calls
 from docgemma.agent.context import HISTORY_MESSAGES
@@ -19,6 +18,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
+from docgemma.agent.schemas import ImageFindings
 from docgemma.agent.state import RESET, AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
@@ -29,18 +29,6 @@ NO_VISION_NOTICE = "The attached image was not analysed: the current model canno
 RECORD_UNAVAILABLE = (
     "The record of patient {patient_id} could not be loaded just now; the answer does not use it."
 )
-
-
-class ImageFindings(BaseModel):
-    """Structured image findings; modality first so the findings are conditioned on it."""
-
-    modality: str = Field(
-        max_length=40, description="X-ray, CT, MRI, histopathology, ECG, photo..."
-    )
-    findings: list[Annotated[str, Field(max_length=120)]] = Field(
-        max_length=6, description="Short finding phrases"
-    )
-    confidence: float = Field(ge=0.0, le=1.0)
 
 
 def turn_reset() -> dict[str, Any]:

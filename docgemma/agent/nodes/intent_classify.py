@@ -12,7 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
-from docgemma.agent.context import history_text, image_text
+from docgemma.agent.context import classifier_text, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
@@ -20,7 +20,6 @@ from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.labels import INTENTS
 from docgemma.llm.types import Message
-from docgemma.routing.base import query_text
 from docgemma.tools.text import shorten
 
 
@@ -34,12 +33,6 @@ def intent_messages(state: AgentState) -> list[Message]:
         Message(role="system", content=INTENT_SYSTEM.render()),
         Message(role="user", content=user),
     ]
-
-
-def classifier_text(state: AgentState) -> str:
-    """The classifiers' input: the query after a short tail of the clinician's earlier messages."""
-    earlier = [t["content"] for t in state.get("conversation_history", []) if t["role"] == "user"]
-    return query_text(state["user_query"], earlier)
 
 
 def _from_classifier(state: AgentState, deps: AgentDeps) -> IntentClassification | None:

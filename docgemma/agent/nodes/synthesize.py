@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 from docgemma.agent import llm_calls
 from docgemma.agent.answer import (
     NOT_RETRIEVED_ANSWER,
+    error_notes,
     fallback_answer,
     follow_up_questions,
     key_facts,
@@ -35,31 +36,8 @@ from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
-from docgemma.tools.outcomes import ToolErrorType
 
 _NODE = "synthesize"
-ASKED_ABOUT = frozenset(
-    {ToolErrorType.MISSING_REQUIRED_ARGS, ToolErrorType.MULTIPLE_PATIENT_MATCHES}
-)
-"""Failures answered by a question to the clinician, not reported as missing information."""
-
-
-def error_notes(state: AgentState) -> list[str]:
-    """Pre-formatted messages for what failed and never succeeded later in the turn, one
-    per failed source."""
-    results = state.get("tool_results", [])
-    succeeded = {r["tool_name"] for r in results if r["error_type"] is None}
-    failed = [
-        r
-        for r in results
-        if r["error_type"]
-        and r["tool_name"] not in succeeded
-        and r["error_type"] not in ASKED_ABOUT
-    ]
-    # a failed tool's own message says more than the handler's generic one about it
-    labels = {r["tool_label"] for r in failed}
-    notes = [m for m in state.get("error_messages", []) if not any(x in m for x in labels)]
-    return list(dict.fromkeys([*notes, *(r["formatted_result"] for r in failed)]))
 
 
 def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:

@@ -1,108 +1,29 @@
 """Node ④ TOOL_EXECUTE: validate, gate writes on approval, run with a deadline, format.
 
-Deterministic. Tools never raise into the graph: a timeout or a crash becomes a
-typed outcome, and the raw detail is logged, never shown to a model — what later
-nodes see is the pre-formatted message under the tool's clinical label. An EHR write
-pauses the graph (``interrupt``) until the clinician approves, edits or rejects it.
+Deterministic, and only the sequence: the checks are ``validation``, the clinician's
+approval of a write is ``approval_gate``, running and recording a call is ``tool_run``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import logging
 import time
 from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
 
-from docgemma.agent.approval import approval_request
+from docgemma.agent.approval_gate import approve_write
 from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ToolCalled, ToolFinished
 from docgemma.agent.grounding import Evidence
-from docgemma.agent.outcome import ApprovalDecision
-from docgemma.agent.rules import scrub_tool_names
-from docgemma.agent.state import AgentState, ToolResult
+from docgemma.agent.state import AgentState
+from docgemma.agent.tool_run import run_tool, to_result
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
 from docgemma.agent.validation import validate_call
-from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
+from docgemma.tools.base import ToolOutcome
 from docgemma.tools.facts import ToolRole
-from docgemma.tools.outcomes import error_message
 
-log = logging.getLogger(__name__)
-_MAX_RESULT_CHARS = 2000
-_CUT_MARK = "[further details omitted]"
 _NODE = "tool_execute"
-
-
-async def run_tool(spec: ToolSpec, args: Any, deps: AgentDeps, **ctx: Any) -> ToolOutcome:
-    """Run one tool under the deadline; every failure becomes an outcome, never an exception."""
-    try:
-        return await asyncio.wait_for(
-            spec.run(args, deps.tool_context(**ctx)), timeout=deps.settings.tool_timeout_s
-        )
-    except TimeoutError:
-        return ToolOutcome(
-            error_type=ToolErrorType.TIMEOUT,
-            error_detail=f"no answer in {deps.settings.tool_timeout_s}s",
-        )
-    except Exception as exc:  # a tool bug must not end the turn
-        log.exception("tool %s raised", spec.name)
-        return ToolOutcome(
-            error_type=ToolErrorType.SERVER_ERROR, error_detail=f"{type(exc).__name__}: {exc}"
-        )
-
-
-def to_result(
-    spec: ToolSpec,
-    args: dict[str, Any],
-    outcome: ToolOutcome,
-    labels: dict[str, str],
-    *,
-    retry: bool,
-    executed: bool,
-) -> ToolResult:
-    """The state's record of a call: formatted text or the pre-formatted error, never raw errors."""
-    error = outcome.error_type
-    entity = outcome.entity or next((str(v) for v in args.values() if isinstance(v, str)), None)
-    if error:
-        if outcome.error_detail:
-            log.info("tool %s failed (%s): %s", spec.name, error, outcome.error_detail)
-        # a tool's own message is pre-formatted and often says more than the template
-        formatted = scrub_tool_names(outcome.formatted, labels) or error_message(
-            error, spec.label, entity=entity, fields=outcome.missing_fields
-        )
-    elif outcome.formatted or outcome.data:
-        text = outcome.formatted or json.dumps(outcome.data, default=str)
-        if len(text) > _MAX_RESULT_CHARS:  # say so: a silent cut could hide a lab or a note
-            text = text[:_MAX_RESULT_CHARS].rstrip() + " " + _CUT_MARK
-        formatted = scrub_tool_names(text, labels)
-    else:
-        formatted = error_message(ToolErrorType.NOT_FOUND, spec.label, entity=entity)
-    suggestions = list(outcome.suggestions) or [
-        f"{c.get('name', '?')} (ID {c.get('patient_id', '?')}"
-        + (f", born {c['birth_date']})" if c.get("birth_date") else ")")
-        for c in outcome.data.get("candidates", [])
-        if isinstance(c, dict)
-    ]
-    return ToolResult(
-        tool_name=spec.name,
-        tool_label=spec.label,
-        args=args,
-        result=outcome.data if not error else {},
-        formatted_result=formatted,
-        error_type=error,
-        entity=entity,
-        missing_fields=list(outcome.missing_fields),
-        suggestions=suggestions,
-        patient_matches=outcome.patient_matches,
-        sources=[s.model_dump(mode="json") for s in outcome.sources],
-        quality=None,
-        retry=retry,
-        executed=executed,
-    )
 
 
 @traced(_NODE)
@@ -141,52 +62,10 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         )
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
-        turn = state.get("turn_number", 0)
-        request = approval_request(spec, args, deps.thread_id, turn)
-        if request.idempotency_key in (state.get("executed_writes") or []):
-            outcome = ToolOutcome(
-                data={"already_written": True}, formatted=f"{request.summary} was already saved."
-            )
-            result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
-            return {
-                **update,
-                "tool_results": [result],
-                "decisions": [
-                    decision(_NODE, "skip_write", "this exact write was already executed")
-                ],
-            }
-        answer = ApprovalDecision.model_validate(interrupt(request.model_dump(mode="json")))
-        if answer.action == "reject":
-            outcome = ToolOutcome(
-                error_type=ToolErrorType.REJECTED_BY_CLINICIAN,
-                entity=request.summary,
-                error_detail=answer.reason,
-            )
-            result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
-            return {
-                **update,
-                "tool_results": [result],
-                "error_messages": [result["formatted_result"]],
-                "decisions": [
-                    decision(_NODE, "rejected", answer.reason or "the clinician rejected the write")
-                ],
-                "timeline": [timeline(f"{spec.label} rejected", request.summary, "error")],
-            }
-        if answer.action == "edit":
-            args = {**args, **(answer.args or {})}
-            check, parsed = validate_call(spec, args, evidence=None, has_image=False)
-            if not check.ok:
-                outcome = ToolOutcome(
-                    error_type=check.error_type, missing_fields=check.missing_fields
-                )
-                result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
-                return {
-                    **update,
-                    "tool_results": [result],
-                    "decisions": [decision(_NODE, "invalid_edit", check.reason)],
-                }
-            request = approval_request(spec, args, deps.thread_id, turn)
-        ctx = {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key}
+        gate = approve_write(spec, args, parsed, state, deps, retry=retry)
+        if gate.stopped is not None:
+            return {**update, **gate.stopped}
+        args, parsed, ctx = gate.args, gate.parsed, gate.context
 
     emit(
         ToolCalled(

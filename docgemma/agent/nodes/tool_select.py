@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
 from docgemma.agent.context import (
+    classifier_text,
     entity_hints,
     history_text,
     image_text,
@@ -25,7 +26,6 @@ from docgemma.agent.context import (
     results_text,
 )
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.nodes.intent_classify import classifier_text
 from docgemma.agent.prompts import (
     ANALYTICAL_PREFIX,
     NO_FURTHER_TOOL,

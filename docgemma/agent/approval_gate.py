@@ -1,0 +1,108 @@
+"""The approval gate of tool execution: no EHR write runs without the clinician's yes.
+
+A write pauses the graph (``interrupt``) with its proposal; the clinician approves,
+edits or rejects it. An edited write is validated again (the clinician's values are
+given, so not checked against the message), and a write already executed in this
+thread is not proposed twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph.types import interrupt
+from pydantic import BaseModel
+
+from docgemma.agent.approval import approval_request
+from docgemma.agent.deps import AgentDeps
+from docgemma.agent.outcome import ApprovalDecision
+from docgemma.agent.state import AgentState, ToolResult
+from docgemma.agent.tool_run import to_result
+from docgemma.agent.tracing import decision, timeline
+from docgemma.agent.validation import validate_call
+from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
+
+_NODE = "tool_execute"
+
+
+@dataclass(frozen=True)
+class GateVerdict:
+    """Run the write with ``args`` as the clinician approved them, or stop with ``stopped``."""
+
+    args: dict[str, Any]
+    parsed: BaseModel | None = None
+    context: dict[str, Any] = field(default_factory=dict)
+    """``approved_by`` and ``idempotency_key`` for the tool's context."""
+    stopped: dict[str, Any] | None = None
+    """The node's state update when the write does not run."""
+
+
+def approve_write(
+    spec: ToolSpec,
+    args: dict[str, Any],
+    parsed: BaseModel | None,
+    state: AgentState,
+    deps: AgentDeps,
+    *,
+    retry: bool,
+) -> GateVerdict:
+    """Ask the clinician about a proposed write (pausing the graph) and act on the answer."""
+    labels = deps.registry.labels()
+    turn = state.get("turn_number", 0)
+    request = approval_request(spec, args, deps.thread_id, turn)
+
+    def record(call_args: dict[str, Any], outcome: ToolOutcome) -> ToolResult:
+        return to_result(spec, call_args, outcome, labels, retry=retry, executed=False)
+
+    if request.idempotency_key in (state.get("executed_writes") or []):
+        done = ToolOutcome(
+            data={"already_written": True}, formatted=f"{request.summary} was already saved."
+        )
+        return GateVerdict(
+            args,
+            stopped={
+                "tool_results": [record(args, done)],
+                "decisions": [
+                    decision(_NODE, "skip_write", "this exact write was already executed")
+                ],
+            },
+        )
+    answer = ApprovalDecision.model_validate(interrupt(request.model_dump(mode="json")))
+    if answer.action == "reject":
+        rejected = record(
+            args,
+            ToolOutcome(
+                error_type=ToolErrorType.REJECTED_BY_CLINICIAN,
+                entity=request.summary,
+                error_detail=answer.reason,
+            ),
+        )
+        reason = answer.reason or "the clinician rejected the write"
+        return GateVerdict(
+            args,
+            stopped={
+                "tool_results": [rejected],
+                "error_messages": [rejected["formatted_result"]],
+                "decisions": [decision(_NODE, "rejected", reason)],
+                "timeline": [timeline(f"{spec.label} rejected", request.summary, "error")],
+            },
+        )
+    if answer.action == "edit":
+        args = {**args, **(answer.args or {})}
+        check, parsed = validate_call(spec, args, evidence=None, has_image=False)
+        if not check.ok:
+            invalid = ToolOutcome(error_type=check.error_type, missing_fields=check.missing_fields)
+            return GateVerdict(
+                args,
+                stopped={
+                    "tool_results": [record(args, invalid)],
+                    "decisions": [decision(_NODE, "invalid_edit", check.reason)],
+                },
+            )
+        request = approval_request(spec, args, deps.thread_id, turn)
+    return GateVerdict(
+        args,
+        parsed,
+        {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key},
+    )
