@@ -7,11 +7,22 @@ Tool names are not here: they belong to the tool registry.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal, get_args
 
 Intent = Literal["DIRECT", "TOOL_NEEDED"]
-ResultQuality = Literal[
-    "success_rich", "success_partial", "no_results", "error_retryable", "error_fatal"
-]
+
+
+class ResultQuality(StrEnum):
+    """The class of a tool result (seed 002 §4 node ⑤): what happened, not what to do next."""
+
+    SUCCESS_RICH = "success_rich"
+    SUCCESS_PARTIAL = "success_partial"
+    NO_RESULTS = "no_results"
+    ERROR_RETRYABLE = "error_retryable"
+    ERROR_FATAL = "error_fatal"
+
+
 INTENTS: tuple[Intent, ...] = get_args(Intent)
-RESULT_QUALITIES: tuple[ResultQuality, ...] = get_args(ResultQuality)
+RESULT_QUALITIES: tuple[str, ...] = tuple(q.value for q in ResultQuality)
+"""The result classes as plain strings, for classifiers trained on labels."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from docgemma.agent.state import ToolResult
+from docgemma.labels import ResultQuality
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.facts import ToolRole
 from docgemma.tools.outcomes import NOT_REPEATABLE, Note, ToolErrorType, error_message
@@ -24,7 +25,8 @@ MAX_RETRIES = 2
 MAX_TOTAL_RETRIES = 4
 """Retries across all tools in one turn."""
 
-ERROR_QUALITIES = frozenset({"error_retryable", "error_fatal"})
+ERROR_QUALITIES = frozenset({ResultQuality.ERROR_RETRYABLE, ResultQuality.ERROR_FATAL})
+SUCCESS_QUALITIES = frozenset({ResultQuality.SUCCESS_RICH, ResultQuality.SUCCESS_PARTIAL})
 
 
 def with_label(tool_label: str, text: str) -> str:
@@ -255,9 +257,9 @@ def confidence_level(
     if intent != "TOOL_NEEDED" or not results:
         return "medium"
     qualities = [r.get("quality") for r in results]
-    ok = [q for q in qualities if q in ("success_rich", "success_partial")]
+    ok = [q for q in qualities if q in SUCCESS_QUALITIES]
     if not ok:
         return "low"
-    if all(q == "success_rich" for q in qualities):
+    if all(q == ResultQuality.SUCCESS_RICH for q in qualities):
         return "high"
     return "medium"

@@ -21,7 +21,7 @@ from docgemma.agent.rules import ERROR_QUALITIES
 from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, ResultAssessment
 from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
-from docgemma.labels import RESULT_QUALITIES
+from docgemma.labels import RESULT_QUALITIES, ResultQuality
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text
 from docgemma.tools.outcomes import RETRYABLE_ERRORS
@@ -44,13 +44,14 @@ def result_messages(state: AgentState, result: ToolResult) -> list[Message]:
     ]
 
 
-def consistent_quality(quality: str, result: ToolResult) -> str:
+def consistent_quality(quality: ResultQuality, result: ToolResult) -> ResultQuality:
     """The class, corrected where it contradicts what the tool itself reported."""
     error = result["error_type"]
     if error and quality not in ERROR_QUALITIES:
-        return "error_retryable" if error in RETRYABLE_ERRORS else "error_fatal"
+        retryable = error in RETRYABLE_ERRORS
+        return ResultQuality.ERROR_RETRYABLE if retryable else ResultQuality.ERROR_FATAL
     if not error and quality in ERROR_QUALITIES:
-        return "success_partial" if result["result"] else "no_results"
+        return ResultQuality.SUCCESS_PARTIAL if result["result"] else ResultQuality.NO_RESULTS
     return quality
 
 
