@@ -2,7 +2,8 @@
 
 Formats recent history, extracts patient IDs, drugs and action verbs without the
 model, pre-fetches the selected patient's summary, and turns an attached image into
-findings when the backend can see. It also starts the turn: per-turn fields reset.
+findings when the backend can see. It also starts the turn: the state's per-turn
+fields go back to their start values (``state.turn_start``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
-from docgemma.agent.state import RESET, AgentState
+from docgemma.agent.state import RESET, AgentState, turn_start
 from docgemma.agent.tracing import decision, timeline, traced
 from docgemma.llm.types import Message
 
@@ -43,42 +44,12 @@ class ImageFindings(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
 
 
-def turn_reset() -> dict[str, Any]:
-    """Per-turn fields back to their start values; history and image findings are kept."""
-    return {
-        "tool_results": RESET,
-        "error_messages": RESET,
-        "skipped_tools": RESET,
-        "timeline": RESET,
-        "decisions": RESET,
-        "llm_calls": RESET,
-        "notices": RESET,
-        "nodes_visited": RESET,
-        "intent": None,
-        "task_summary": "",
-        "suggested_tool": None,
-        "current_tool": None,
-        "current_args": None,
-        "pending_stage2_only": False,
-        "retrying": False,
-        "step_count": 0,
-        "retry_counts": {},
-        "total_retries": 0,
-        "last_result_classification": None,
-        "last_result_summary": None,
-        "clarification_request": None,
-        "fallback": False,
-        "final_response": None,
-        "patient_summary": None,
-    }
-
-
 @traced("input_assembly")
 async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
     query = state["user_query"]
     has_image = bool(state.get("has_image"))
-    update = turn_reset()
+    update = turn_start()
     update["turn_number"] = state.get("turn_number", 0) + 1
     entities = {
         "patient_ids": patient_ids(query),
