@@ -127,9 +127,10 @@ class AgentState(TypedDict, total=False):
     follow_up_questions: list[str]
 
     # ── Trace ──
-    timeline: Annotated[list[dict[str, Any]], PerTurn(), accumulate]
+    trace: Annotated[list[dict[str, Any]], PerTurn(), accumulate]
+    """This turn's steps (``events.Step`` as JSON), each recorded once as it was streamed;
+    its decisions and reasoning timeline are read from here (``tracing.recorded``)."""
     nodes_visited: Annotated[list[str], PerTurn(), accumulate]
-    decisions: Annotated[list[dict[str, str]], PerTurn(), accumulate]
     llm_calls: Annotated[list[str], PerTurn(), accumulate]
     """One entry (the purpose) per model call of this turn; its length is the call count."""
     notices: Annotated[list[str], PerTurn(), accumulate]

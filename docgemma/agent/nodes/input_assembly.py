@@ -21,7 +21,7 @@ from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
 from docgemma.agent.state import RESET, AgentState, turn_start
-from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
 
 log = logging.getLogger(__name__)
@@ -59,9 +59,10 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     }
     update["extracted_entities"] = entities
     update["conversation_history"] = (state.get("conversation") or [])[-HISTORY_MESSAGES:]
-    update["timeline"] = [
+    update["trace"] = [
         *RESET,
-        timeline(
+        note(
+            "input_assembly",
             "Read the question",
             "; ".join(
                 f"{k.replace('_', ' ')}: {', '.join(v)}"
@@ -84,8 +85,15 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     )
     if question:  # asked before any model call: a guess here would become a tool argument
         update["clarification_request"] = question
-        update["decisions"] = [decision("input_assembly", "ask_user", question)]
-        update["timeline"].append(timeline("Need more information", question))
+        update["trace"].append(
+            decision(
+                "input_assembly",
+                "ask_user",
+                question,
+                title="Need more information",
+                detail=question,
+            )
+        )
     notices: list[str] = []
     if patient_id and deps.patient_summary is not None:
         try:
@@ -100,12 +108,14 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
                     "Could you check the ID or search by name?"
                 )
                 update["active_patient_id"] = None
-                update["decisions"] = [
+                update["trace"].append(
                     decision("input_assembly", "ask_user", f"unknown patient ID {patient_id}")
-                ]
+                )
             else:
                 update["patient_summary"] = summary
-                update["timeline"].append(timeline("Loaded the active patient", summary[:200]))
+                update["trace"].append(
+                    note("input_assembly", "Loaded the active patient", summary[:200])
+                )
 
     if has_image:
         image = await _image_findings(deps)
