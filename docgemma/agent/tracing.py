@@ -58,15 +58,19 @@ def record(event: Step) -> dict[str, Any]:
     return event.model_dump(mode="json")
 
 
-def decision(node: str, what: str, reason: str, **account: Any) -> dict[str, Any]:
-    """Record a decision; ``title`` (with ``detail``, ``status``) shows it in the timeline."""
+Status = Literal["done", "error"]
+
+
+def decision(
+    node: str, what: str, reason: str, title: str = "", detail: str = "", status: Status = "done"
+) -> dict[str, Any]:
+    """Record a decision; with a ``title`` it is also a step of the reasoning timeline."""
+    account = {"title": title, "detail": detail, "status": status}
     label = NODE_LABELS.get(node, "")
     return record(Decision(node=node, label=label, decision=what, reason=reason, **account))
 
 
-def note(
-    node: str, title: str, detail: str = "", status: Literal["done", "error"] = "done"
-) -> dict[str, Any]:
+def note(node: str, title: str, detail: str = "", status: Status = "done") -> dict[str, Any]:
     """Record a timeline step that decides nothing."""
     label = NODE_LABELS.get(node, "")
     return record(StepNote(node=node, label=label, title=title, detail=detail, status=status))
