@@ -32,7 +32,8 @@ class NodeFinished(_Event):
 
 
 class _Account(BaseModel):
-    """A step told for the reasoning timeline; ``title`` empty when it is not shown there."""
+    """A step told for the reasoning timeline; ``title`` empty when it is not shown there.
+    A decision's ``detail`` defaults to its ``reason``."""
 
     title: str = ""
     detail: str = ""
@@ -51,6 +52,7 @@ class StepNote(_Event, _Account):
     """A step that decides nothing but belongs in the timeline, e.g. the patient loaded."""
 
     kind: Literal["step_note"] = "step_note"
+    title: str
 
 
 class ToolCalled(_Event):

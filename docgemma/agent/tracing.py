@@ -64,7 +64,8 @@ Status = Literal["done", "error"]
 def decision(
     node: str, what: str, reason: str, title: str = "", detail: str = "", status: Status = "done"
 ) -> dict[str, Any]:
-    """Record a decision; with a ``title`` it is also a step of the reasoning timeline."""
+    """Record a decision; with a ``title`` it is also a step of the reasoning timeline, whose
+    ``detail`` is the reason unless given."""
     account = {"title": title, "detail": detail, "status": status}
     label = NODE_LABELS.get(node, "")
     return record(Decision(node=node, label=label, decision=what, reason=reason, **account))
@@ -101,7 +102,10 @@ def _entry(event: TraceEvent) -> TimelineEntry | None:
         case ResultClassified():
             detail = f"{event.quality.replace('_', ' ')}: {event.summary}"
             return TimelineEntry(title="Checked the result", detail=detail)
-        case Decision() | StepNote() if event.title:
+        case Decision() if event.title:
+            detail = event.detail or event.reason
+            return TimelineEntry(title=event.title, detail=detail, status=event.status)
+        case StepNote():
             return TimelineEntry(title=event.title, detail=event.detail, status=event.status)
     return None
 

@@ -58,9 +58,12 @@ async def test_the_streamed_steps_are_the_recorded_ones_and_the_timeline_comes_f
     assert consulted.detail.startswith("Boxed warning: risk of Torsade de Pointes")
 
 
-def test_a_failed_tool_and_an_untitled_decision_in_the_timeline() -> None:
+def test_timeline_entries_of_a_failed_tool_and_of_titled_and_untitled_decisions() -> None:
     trace = [
         Decision(node="tool_select", decision="search_patient", reason="chosen").model_dump(),
+        Decision(
+            node="error_handler", decision="ask_user", reason="Which patient?", title="Need more"
+        ).model_dump(),
         ToolFinished(
             node="tool_execute",
             tool="search_patient",
@@ -72,11 +75,12 @@ def test_a_failed_tool_and_an_untitled_decision_in_the_timeline() -> None:
         ).model_dump(),
     ]
     assert reasoning_timeline({"trace": trace}) == [
+        TimelineEntry(title="Need more", detail="Which patient?"),
         TimelineEntry(
             title="Consulted the Patient search",
             detail="The patient search did not answer in time.",
             status="error",
             duration_s=30.0,
-        )
+        ),
     ]
     assert reasoning_timeline({}) == []

@@ -54,13 +54,7 @@ async def error_handler(
             update={
                 "clarification_request": verdict.message,
                 "trace": [
-                    decision(
-                        _NODE,
-                        "ask_user",
-                        verdict.message,
-                        title="Need more information",
-                        detail=verdict.message,
-                    )
+                    decision(_NODE, "ask_user", verdict.message, title="Need more information")
                 ],
             },
         )
@@ -76,7 +70,6 @@ async def error_handler(
                         "skip",
                         verdict.message,
                         title=f"Skipped the {last['tool_label']}",
-                        detail=verdict.message,
                         status="error",
                     )
                 ],

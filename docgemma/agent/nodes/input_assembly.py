@@ -86,13 +86,7 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     if question:  # asked before any model call: a guess here would become a tool argument
         update["clarification_request"] = question
         update["trace"].append(
-            decision(
-                "input_assembly",
-                "ask_user",
-                question,
-                title="Need more information",
-                detail=question,
-            )
+            decision("input_assembly", "ask_user", question, title="Need more information")
         )
     notices: list[str] = []
     if patient_id and deps.patient_summary is not None:

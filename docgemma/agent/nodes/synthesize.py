@@ -210,5 +210,5 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             patient=bool(state.get("active_patient_id")),
         ),
         "llm_calls": calls,
-        "trace": [decision(_NODE, "answer", how, title="Wrote the answer", detail=how)],
+        "trace": [decision(_NODE, "answer", how, title="Wrote the answer")],
     }

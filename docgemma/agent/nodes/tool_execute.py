@@ -137,7 +137,6 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
                     "invalid_args",
                     check.reason,
                     title=f"Could not use the {spec.label}",
-                    detail=check.reason,
                     status="error",
                 )
             ],

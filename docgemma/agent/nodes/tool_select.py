@@ -176,11 +176,7 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "current_args": None,
                     "trace": [
                         decision(
-                            "tool_select",
-                            "synthesize",
-                            reason,
-                            title="No further source needed",
-                            detail=reason,
+                            "tool_select", "synthesize", reason, title="No further source needed"
                         )
                     ],
                 }
