@@ -122,9 +122,10 @@ class AgentState(TypedDict, total=False):
 
     # ── Synthesis (seed 003 dual output) ──
     final_response: Annotated[str | None, PerTurn()]
-    confidence_level: Literal["high", "medium", "low"]
-    sources_used: list[dict[str, Any]]
-    follow_up_questions: list[str]
+    confidence_level: Annotated[Literal["high", "medium", "low"], PerTurn("medium")]
+    sources_used: Annotated[list[dict[str, Any]], PerTurn([])]
+    follow_up_questions: Annotated[list[str], PerTurn([])]
+    """Per turn, so a turn paused for approval never shows the previous turn's sources."""
 
     # ── Trace ──
     trace: Annotated[list[dict[str, Any]], PerTurn(), accumulate]

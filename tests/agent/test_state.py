@@ -21,9 +21,6 @@ CROSS_TURN = {
     "image_findings",
     "active_patient_id",
     "executed_writes",
-    "confidence_level",
-    "sources_used",
-    "follow_up_questions",
 }
 """What a turn inherits from the one before (history, findings, patient, writes done)."""
 
