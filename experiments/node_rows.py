@@ -140,6 +140,16 @@ def _same(got: Any, expected: Any) -> bool:
 
 
 def decided_by(row: NodeRow, deps: AgentDeps, out: dict[str, Any]) -> str:
+    """Who made the row's decision: for tool selection, who chose the tool (the arguments
+    are always the model's), as the node's own decision record says."""
+    if row.node == "tool_select":
+        reasons = [
+            d["reason"] for d in out.get("decisions", []) if d["decision"] == out["current_tool"]
+        ]
+        for who in ("task pattern", "embedding classifier"):
+            if any(who in r for r in reasons):
+                return who
+        return "model"
     if out.get("llm_calls"):
         return "model"
     task = CLASSIFIER_TASK.get(row.node)
