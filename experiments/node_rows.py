@@ -100,17 +100,17 @@ async def run_row(row: NodeRow, runtime: Runtime[AgentDeps]) -> tuple[dict[str, 
     """The row's node run alone: what it decided, and its raw update."""
     if row.node == "intent_classify":
         out = await intent_classify(await assembled(row.query, runtime), runtime)
-        return {"intent": out["intent"], "suggested_tool": out["suggested_tool"]}, out
+        return {"intent": out.get("intent"), "suggested_tool": out.get("suggested_tool")}, out
     if row.node == "tool_select":
         state = await assembled(row.query, runtime)
         state.update(task_summary=row.query, suggested_tool=row.suggested_tool)
         out = await tool_select(state, runtime)
-        return {"tool": out["current_tool"], "args": out["current_args"]}, out
+        return {"tool": out.get("current_tool"), "args": out.get("current_args")}, out
     record = tool_record(row, runtime.context.registry)
     if row.node == "result_classify":
         state = {"user_query": row.query, "task_summary": row.query, "tool_results": [record]}
         out = await result_classify(state, runtime)
-        return {"quality": out["last_result_classification"]}, out
+        return {"quality": out.get("last_result_classification")}, out
     state = {
         "user_query": row.query,
         "tool_results": [record],
@@ -144,7 +144,9 @@ def decided_by(row: NodeRow, deps: AgentDeps, out: dict[str, Any]) -> str:
     are always the model's), as the node's own decision record says."""
     if row.node == "tool_select":
         reasons = [
-            d["reason"] for d in out.get("decisions", []) if d["decision"] == out["current_tool"]
+            d["reason"]
+            for d in out.get("decisions", [])
+            if d["decision"] == out.get("current_tool")
         ]
         for who in ("task pattern", "embedding classifier"):
             if any(who in r for r in reasons):

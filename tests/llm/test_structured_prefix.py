@@ -17,6 +17,7 @@ import respx
 from pydantic import BaseModel
 
 from docgemma.llm import chat_format
+from docgemma.llm.errors import ConfigurationError
 from docgemma.llm.grammar import gbnf
 from docgemma.llm.openai import OpenAIBackend, response_format
 from docgemma.llm.scripted import ScriptedBackend
@@ -102,8 +103,6 @@ async def test_llamacpp_dialect_sends_a_raw_completion_with_the_schema_grammar()
 
 
 async def test_llamacpp_dialect_refuses_an_image_it_cannot_put_in_a_raw_prompt() -> None:
-    from docgemma.llm.errors import ConfigurationError
-
     backend = OpenAIBackend(BASE, "m", dialect="llamacpp")
     pictured = [Message(role="user", content="x", images=(ImageInput(data=b"png"),))]
     with pytest.raises(ConfigurationError, match="image"):
