@@ -208,7 +208,14 @@ def summary_markdown(frame: pd.DataFrame, model: str) -> str:
     )
 
 
-def save(frame: pd.DataFrame, settings: Settings, model: str, results_dir: Path) -> Path:
+def save(
+    frame: pd.DataFrame,
+    settings: Settings,
+    model: str,
+    results_dir: Path,
+    revision: str | None = None,
+) -> Path:
+    """Write the run folder; ``revision`` is the code's when the run started (default: now)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder = results_dir / "nodes" / f"{model.replace('/', '_')}-{stamp}"
     folder.mkdir(parents=True, exist_ok=False)
@@ -219,7 +226,7 @@ def save(frame: pd.DataFrame, settings: Settings, model: str, results_dir: Path)
         "model": model,
         "rows": len(frame),
         "settings": settings_manifest(settings),
-        "git_revision": git_revision(),
+        "git_revision": revision or git_revision(),
         "packages": package_versions(),
         "platform": platform.platform(),
         "written_at": datetime.now(UTC).isoformat(),
@@ -238,6 +245,7 @@ def run_nodes(profile: str | None, results_dir: Path, ids: list[str] | None = No
     from experiments.evaluation.run import profile_settings
 
     settings = profile_settings(profile)
+    revision = git_revision()
     rows = [r for r in load_node_rows() if not ids or r.id in ids]
     llm = create_backend(settings)
     try:
@@ -245,4 +253,4 @@ def run_nodes(profile: str | None, results_dir: Path, ids: list[str] | None = No
         frame = asyncio.run(evaluate_rows(rows, agent.deps))
     finally:
         asyncio.run(llm.aclose())
-    return save(frame, settings, profile or llm.model, results_dir)
+    return save(frame, settings, profile or llm.model, results_dir, revision)
