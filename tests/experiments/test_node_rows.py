@@ -74,7 +74,10 @@ async def test_a_subset_on_the_real_model_and_classifiers(settings, real_llm, tm
     )
     frame = await evaluate_rows(rows, deps)
     by_id = frame.set_index("id")
+    # the profile's embedding classifiers decide intent and tool; they are deterministic
     assert by_id.loc["intent-greeting", "decided_by"] == "embedding classifier"
+    assert by_id.loc["intent-greeting", "correct"]
+    assert by_id.loc["select-fda-warnings", "decided_by"] == "embedding classifier"
     assert json.loads(by_id.loc["select-fda-warnings", "got"])["tool"] == "check_drug_safety"
     assert by_id.loc["select-fda-warnings", "model_calls"] >= 1  # the arguments are the model's
     # a failed call is an error whatever the classifier says; a drug not found is skipped by code
