@@ -24,6 +24,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.events import Decision
 from docgemma.agent.nodes.error_handler import error_handler
 from docgemma.agent.nodes.input_assembly import input_assembly
 from docgemma.agent.nodes.intent_classify import intent_classify
@@ -31,6 +32,7 @@ from docgemma.agent.nodes.result_classify import result_classify
 from docgemma.agent.nodes.tool_execute import to_result
 from docgemma.agent.nodes.tool_select import tool_select
 from docgemma.agent.state import ToolResult
+from docgemma.agent.tracing import recorded
 from docgemma.config import Settings
 from docgemma.tools.base import ToolOutcome, ToolRegistry
 from experiments.report import markdown_table
@@ -118,7 +120,7 @@ async def run_row(row: NodeRow, runtime: Runtime[AgentDeps]) -> tuple[dict[str, 
         "total_retries": row.retry_count,
     }
     out = (await error_handler(state, runtime)).update
-    return {"action": out["decisions"][-1]["decision"]}, out
+    return {"action": recorded(out, Decision)[-1].decision}, out
 
 
 def is_correct(row: NodeRow, got: dict[str, Any]) -> bool:
@@ -144,9 +146,7 @@ def decided_by(row: NodeRow, deps: AgentDeps, out: dict[str, Any]) -> str:
     are always the model's), as the node's own decision record says."""
     if row.node == "tool_select":
         reasons = [
-            d["reason"]
-            for d in out.get("decisions", [])
-            if d["decision"] == out.get("current_tool")
+            d.reason for d in recorded(out, Decision) if d.decision == out.get("current_tool")
         ]
         for who in ("task pattern", "embedding classifier"):
             if any(who in r for r in reasons):
@@ -165,7 +165,7 @@ async def evaluate_rows(rows: list[NodeRow], deps: AgentDeps) -> pd.DataFrame:
     for row in rows:
         start = time.perf_counter()
         got, out = await run_row(row, runtime)
-        decisions = out.get("decisions") or [{}]
+        decisions = recorded(out, Decision)
         lines.append(
             {
                 "id": row.id,
@@ -175,7 +175,7 @@ async def evaluate_rows(rows: list[NodeRow], deps: AgentDeps) -> pd.DataFrame:
                 "got": json.dumps(got),
                 "correct": is_correct(row, got),
                 "decided_by": decided_by(row, deps, out),
-                "reason": str(decisions[-1].get("reason", "")),
+                "reason": decisions[-1].reason if decisions else "",
                 "model_calls": len(out.get("llm_calls") or []),
                 "latency_s": round(time.perf_counter() - start, 3),
             }

@@ -13,6 +13,7 @@ import pytest
 from langgraph.runtime import Runtime
 
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.events import Decision
 from docgemma.agent.nodes.error_handler import error_handler
 from docgemma.agent.nodes.intent_classify import intent_classify
 from docgemma.agent.nodes.result_classify import result_classify
@@ -23,6 +24,7 @@ from docgemma.agent.nodes.tool_select import tool_select
 from docgemma.agent.prompts import ANALYTICAL_PREFIX
 from docgemma.agent.rules import format_error
 from docgemma.agent.schemas import TOOL_ARG_SCHEMAS, IntentClassification, ResultAssessment
+from docgemma.agent.tracing import recorded
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import NO_TOOL, ToolErrorType, ToolOutcome
@@ -163,7 +165,7 @@ async def test_tool_select_none_on_re_entry_ends_the_loop_when_no_pattern_waits(
     assert out["current_tool"] is None and route_after_select(out) == "synthesize"
     assert NO_TOOL in get_args(llm.calls[0].schema.model_fields["tool_name"].annotation)
     assert "choose none" in llm.calls[0].prompt and len(llm.calls) == 1  # no argument call
-    assert out["decisions"][0]["decision"] == "synthesize"
+    assert recorded(out, Decision)[0].decision == "synthesize"
 
 
 async def test_tool_select_none_is_overruled_while_a_task_pattern_waits(settings, tools) -> None:
@@ -173,7 +175,7 @@ async def test_tool_select_none_is_overruled_while_a_task_pattern_waits(settings
     state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
     out = await tool_select(state, runtime)
     assert out["current_tool"] == "get_patient_chart"
-    assert [d["decision"] for d in out["decisions"]] == [NO_TOOL, "get_patient_chart"]
+    assert [d.decision for d in recorded(out, Decision)] == [NO_TOOL, "get_patient_chart"]
 
 
 async def test_first_selection_cannot_answer_none(settings, tools) -> None:
@@ -221,7 +223,7 @@ async def test_error_handler_rows(settings, tools, row: NodeRow) -> None:
         "total_retries": row.retry_count,
     }
     command = await error_handler(state, deps(settings, llm, tools))
-    assert command.update["decisions"][-1]["decision"] == action
+    assert recorded(command.update, Decision)[-1].decision == action
     assert len(llm.calls) == int(is_retry)
     assert command.goto == ("tool_execute" if action == "retry_same" else "synthesize")
 
@@ -239,7 +241,7 @@ async def test_result_class_contradicting_the_tool_is_corrected(settings, tools)
     runtime = deps(settings, ScriptedBackend([quality("success_rich")]), tools)
     out = await result_classify({"user_query": "q", "tool_results": [failed]}, runtime)
     assert out["last_result_classification"] == "error_retryable"
-    assert "corrected" in out["decisions"][0]["reason"]
+    assert "corrected" in recorded(out, Decision)[0].reason
 
 
 def test_a_long_result_is_cut_visibly_not_silently(tools) -> None:
@@ -373,7 +375,7 @@ async def test_first_selection_follows_the_task_patterns(
     runtime = deps(settings, llm, tools)
     state = await assembled(query, runtime)
     out = await tool_select({**state, "task_summary": "t"}, runtime)
-    assert out["current_tool"] == chosen and out["decisions"][-1]["decision"] == chosen
+    assert out["current_tool"] == chosen and recorded(out, Decision)[-1].decision == chosen
     assert llm.calls[1].schema is tools.registry()[chosen].args
 
 
@@ -385,4 +387,4 @@ async def test_code_never_substitutes_a_record_write(settings, tools) -> None:
     state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
     out = await tool_select(state, runtime)
     assert out["current_tool"] is None  # the duplicate guard ends the loop; nothing proposed
-    assert all(d["decision"] != "prescribe_medication" for d in out["decisions"])
+    assert all(d.decision != "prescribe_medication" for d in recorded(out, Decision))

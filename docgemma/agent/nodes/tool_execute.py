@@ -25,7 +25,7 @@ from docgemma.agent.grounding import Evidence
 from docgemma.agent.outcome import ApprovalDecision
 from docgemma.agent.rules import format_error, scrub_tool_names
 from docgemma.agent.state import AgentState, ToolResult
-from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.agent.tracing import NODE_LABELS, decision, emit, record, traced
 from docgemma.agent.validation import validate_call
 from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
 
@@ -131,8 +131,15 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         return {
             **update,
             "tool_results": [result],
-            "decisions": [decision(_NODE, "invalid_args", check.reason)],
-            "timeline": [timeline(f"Could not use the {spec.label}", check.reason, "error")],
+            "trace": [
+                decision(
+                    _NODE,
+                    "invalid_args",
+                    check.reason,
+                    title=f"Could not use the {spec.label}",
+                    status="error",
+                )
+            ],
         }
 
     decisions = []
@@ -153,9 +160,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             return {
                 **update,
                 "tool_results": [result],
-                "decisions": [
-                    decision(_NODE, "skip_write", "this exact write was already executed")
-                ],
+                "trace": [decision(_NODE, "skip_write", "this exact write was already executed")],
             }
         answer = ApprovalDecision.model_validate(interrupt(request.model_dump(mode="json")))
         if answer.action == "reject":
@@ -169,10 +174,16 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
                 **update,
                 "tool_results": [result],
                 "error_messages": [result["formatted_result"]],
-                "decisions": [
-                    decision(_NODE, "rejected", answer.reason or "the clinician rejected the write")
+                "trace": [
+                    decision(
+                        _NODE,
+                        "rejected",
+                        answer.reason or "the clinician rejected the write",
+                        title=f"{spec.label} rejected",
+                        detail=request.summary,
+                        status="error",
+                    )
                 ],
-                "timeline": [timeline(f"{spec.label} rejected", request.summary, "error")],
             }
         if answer.action == "edit":
             args = {**args, **(answer.args or {})}
@@ -191,7 +202,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
                 return {
                     **update,
                     "tool_results": [result],
-                    "decisions": [decision(_NODE, "invalid_edit", check.reason)],
+                    "trace": [decision(_NODE, "invalid_edit", check.reason)],
                 }
             request = approval_request(spec, args, deps.thread_id, turn)
         ctx = {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key}
@@ -205,7 +216,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     outcome = await run_tool(spec, parsed, deps, **ctx)
     duration = time.perf_counter() - start
     result = to_result(spec, args, outcome, labels, retry=retry, executed=True)
-    emit(
+    finished = record(
         ToolFinished(
             node=_NODE,
             label=NODE_LABELS[_NODE],
@@ -221,17 +232,9 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         update["executed_writes"] = [*(state.get("executed_writes") or []), ctx["idempotency_key"]]
     update["tool_results"] = [result]
     update["current_args"] = args
-    update["decisions"] = decisions
+    update["trace"] = [*decisions, finished]
     if spec.name == "search_patient" and outcome.ok and outcome.patient_matches in (None, 1):
         found = patient_ids_in(outcome.data)
         if len(found) == 1:
             update["active_patient_id"] = found[0]
-    update["timeline"] = [
-        timeline(
-            f"Consulted the {spec.label}",
-            result["formatted_result"][:200],
-            "done" if outcome.ok else "error",
-            round(duration, 4),
-        )
-    ]
     return update

@@ -36,7 +36,7 @@ from docgemma.agent.prompts import (
 )
 from docgemma.agent.rules import PATIENT_TOOLS, proposes_duplicate, required_in_order
 from docgemma.agent.state import AgentState
-from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
 from docgemma.tools.base import NO_TOOL, ToolRegistry
 
@@ -174,8 +174,11 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "pending_stage2_only": False,
                     "current_tool": None,
                     "current_args": None,
-                    "decisions": [decision("tool_select", "synthesize", reason)],
-                    "timeline": [timeline("No further source needed", reason)],
+                    "trace": [
+                        decision(
+                            "tool_select", "synthesize", reason, title="No further source needed"
+                        )
+                    ],
                 }
         decisions.append(decision("tool_select", tool, f"chosen by the {source}"))
         spec = deps.registry[tool]
@@ -192,8 +195,17 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
             "fallback": True,
             "current_tool": None,
             "llm_calls": calls + exc.calls,
-            "decisions": [*decisions, decision("tool_select", "fallback", str(exc))],
-            "timeline": [timeline("Choosing a source", "the model is unavailable", "error")],
+            "trace": [
+                *decisions,
+                decision(
+                    "tool_select",
+                    "fallback",
+                    str(exc),
+                    title="Choosing a source",
+                    detail="the model is unavailable",
+                    status="error",
+                ),
+            ],
         }
     args = args_value.model_dump(mode="json", exclude_none=True)
     update: dict[str, Any] = {"llm_calls": calls, "pending_stage2_only": False}
@@ -204,8 +216,6 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
         update.update(current_tool=None, current_args=None)
     else:
         update.update(current_tool=tool, current_args=args)
-    update["decisions"] = decisions
-    update["timeline"] = [
-        timeline(f"Chose the {spec.label}", ", ".join(f"{k}: {v}" for k, v in args.items()))
-    ]
+    shown = ", ".join(f"{k}: {v}" for k, v in args.items())
+    update["trace"] = [*decisions, note("tool_select", f"Chose the {spec.label}", shown)]
     return update
