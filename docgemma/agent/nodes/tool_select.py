@@ -65,7 +65,6 @@ def selection_messages(state: AgentState, registry: ToolRegistry) -> list[Messag
         previous_results=results_text(state.get("tool_results", []))
         + (NO_FURTHER_TOOL if _succeeded(state) else ""),
         entity_hints=entity_hints(state),
-        analytical_prefix=ANALYTICAL_PREFIX,
     )
     return [Message(role="system", content=system), Message(role="user", content=user)]
 
@@ -161,6 +160,7 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "tool_select_1",
                     selection_messages(state, deps.registry),
                     deps.registry.selection_model(allow_none=bool(_succeeded(state))),
+                    prefix=ANALYTICAL_PREFIX,
                 )
                 tool, source = choice.tool_name, "model"
             needed = _pattern_choice(state, deps, tool)
