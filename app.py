@@ -33,13 +33,14 @@ from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.experts import load_profiles
 from docgemma.kb import prepare_knowledge_base
+from docgemma.once import BuiltOnce
 from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
 from docgemma.ui.patients import EHRPatients
 from docgemma.ui.retention import keep_tidy
 from docgemma.ui.session import TurnRunner
-from docgemma.ui.triage_tab import TriageFactory, TriageHandlers, TriageSlot, shared_model_triage
+from docgemma.ui.triage_tab import TriageFactory, TriageHandlers, shared_model_triage
 
 log = logging.getLogger("docgemma.app")
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -67,31 +68,18 @@ async def build_agent(settings: Settings, ehr: EHRClient) -> TurnRunner:
     return await factory.build_agent(settings, ehr)
 
 
-class AgentSlot:
-    """Builds the agent once, on first use or at start-up, whichever comes first.
+class AgentSlot(BuiltOnce[TurnRunner]):
+    """The agent, built on first use or at start-up, whichever comes first.
 
     The app starts building it in the background as soon as it serves; a turn that
     arrives earlier waits for the same build (the page shows that the model is loading).
     """
 
     def __init__(self, settings: Settings, ehr: EHRClient, factory: AgentFactory) -> None:
-        self._settings, self._ehr, self._factory = settings, ehr, factory
-        self._agent: TurnRunner | None = None
-        self._lock = asyncio.Lock()
-
-    async def get(self) -> TurnRunner:
-        async with self._lock:
-            if self._agent is None:
-                made = self._factory(self._settings, self._ehr)
-                self._agent = await made if inspect.isawaitable(made) else made
-            return self._agent
-
-    def ready(self) -> bool:
-        """True once the agent is built: a turn will not wait for the model to load."""
-        return self._agent is not None
+        super().__init__(lambda: factory(settings, ehr))
 
     async def close(self) -> None:
-        closer = getattr(self._agent, "aclose", None)
+        closer = getattr(self.built(), "aclose", None)
         if closer is not None:
             await closer()
 
@@ -126,7 +114,12 @@ def create_app(
     ehr = EHRClient.from_settings(settings)
     slot = AgentSlot(settings, ehr, agent_factory)
     patients = EHRPatients(ehr)
-    triage_slot = TriageSlot(settings, slot.get, triage_factory)
+
+    async def build_triage() -> Any:  # on the agent's model, so the agent comes first
+        made = triage_factory(settings, await slot.get())
+        return await made if inspect.isawaitable(made) else made
+
+    triage_slot = BuiltOnce(build_triage)
     api = create_api(settings, hosted_runtime(slot.get, triage_slot.get, ehr, slot.ready))
 
     upload_dir = settings.data_dir / "uploads"

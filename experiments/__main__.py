@@ -1,7 +1,8 @@
 """Command line: ``python -m experiments run <suite> --backend <name> [--n N] [--strategies ...]``.
 
 Also ``python -m experiments list`` (suites and their strategies),
-``python -m experiments eval --model PROFILE [--n N]`` (the end-to-end quality evaluation)
+``python -m experiments eval --model PROFILE [--n N]`` (the end-to-end quality evaluation),
+``python -m experiments nodes --model PROFILE`` (seed 002 §15's node rows on a real model)
 and ``python -m experiments bench [--runs N] [--quick]`` (the per-path speed benchmark).
 The results folder's path is printed last so scripts can pick it up.
 """
@@ -47,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--n", type=int, default=None, help="cases, spread over categories")
     evaluation.add_argument("--ids", nargs="+", default=None, help="only these case ids")
     evaluation.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
+    nodes = commands.add_parser("nodes", help="seed 002 §15 node rows on a real model")
+    nodes.add_argument("--model", default=None, help="model profile or GGUF path")
+    nodes.add_argument("--ids", nargs="+", default=None, help="only these row ids")
+    nodes.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
     bench = commands.add_parser("bench", help="per-path speed benchmark of the agent")
     bench.add_argument("--model", default=None, help="model profile or GGUF path")
     bench.add_argument("--runs", type=int, default=10, help="timed runs per path")
@@ -65,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
 
         _, folder = run_eval(args.model, args.n, args.results_dir, ids=args.ids)
         sys.stdout.write(f"{folder}\n")
+        return 0
+    if args.command == "nodes":
+        from experiments.node_rows import run_nodes
+
+        sys.stdout.write(f"{run_nodes(args.model, args.results_dir, args.ids)}\n")
         return 0
     if args.command == "bench":
         from experiments.bench import run_bench

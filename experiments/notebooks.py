@@ -1,8 +1,9 @@
 """The notebooks under ``notebooks/``, generated from one place so they stay consistent.
 
 Each suite notebook runs a small subset on a backend (the embedded model by default)
-and shows the tidy table, the comparison with the seed and the figures inline; a
-last notebook loads two saved run folders and compares them. The first code cell of
+and shows the tidy table, the comparison with the seed and the figures inline; one
+notebook loads two saved run folders and compares them, another compares the model
+profiles' committed evaluation runs (``experiments.notebook_profiles``). The first code cell of
 each notebook is tagged ``parameters`` and ``with_parameters`` rewrites it, which is
 how the tests run them on a temporary results folder.
 
@@ -16,14 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbformat.v4 import new_code_cell, new_markdown_cell
+
+from experiments.notebook_cells import FIND_ROOT, notebook, parameter_cell, parameters
+from experiments.notebook_profiles import profiles_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
-
-FIND_ROOT = """\
-ROOT = next(p for p in (Path.cwd(), *Path.cwd().parents) if (p / "experiments").is_dir())
-RESULTS_DIR = Path(RESULTS_DIR) if RESULTS_DIR else ROOT / "experiments" / "results\""""
 
 SUITE_NOTEBOOKS: dict[str, dict[str, Any]] = {
     "thinking": {
@@ -76,14 +76,6 @@ SUITE_NOTEBOOKS: dict[str, dict[str, Any]] = {
 ORDER = ["thinking", "tool_selection", "routing", "synthesis", "classifiers"]
 
 
-def _parameters(**values: Any) -> str:
-    return "\n".join(f"{name} = {value!r}" for name, value in values.items())
-
-
-def _parameter_cell(source: str):
-    return new_code_cell(source, metadata={"tags": ["parameters"]})
-
-
 def suite_notebook(suite: str) -> nbformat.NotebookNode:
     spec = SUITE_NOTEBOOKS[suite]
     cells = [
@@ -94,8 +86,8 @@ def suite_notebook(suite: str) -> nbformat.NotebookNode:
             "shows the harness, not MedGemma's numbers. For the full "
             f"suite run `python -m experiments run {suite} --backend <name>`."
         ),
-        _parameter_cell(
-            _parameters(
+        parameter_cell(
+            parameters(
                 BACKEND="llamacpp",
                 N=spec["n"],
                 STRATEGIES=spec["strategies"],
@@ -136,7 +128,7 @@ for figure in suite_figures(frame, suite).values():
     figure.show()"""),
         new_code_cell("run_sync(backend.aclose())"),
     ]
-    return _notebook(cells)
+    return notebook(cells)
 
 
 def compare_notebook() -> nbformat.NotebookNode:
@@ -148,7 +140,7 @@ def compare_notebook() -> nbformat.NotebookNode:
             "Typical use: the embedded model against MedGemma served by vLLM, or one backend "
             "before and after a change."
         ),
-        _parameter_cell(_parameters(SUITE="classifiers", RUN_A=None, RUN_B=None, RESULTS_DIR=None)),
+        parameter_cell(parameters(SUITE="classifiers", RUN_A=None, RUN_B=None, RESULTS_DIR=None)),
         new_code_cell(f"""from pathlib import Path
 
 import pandas as pd
@@ -182,7 +174,7 @@ for column in [c for c in side_by_side.columns if c.startswith("ours")]:
 figure.update_layout(barmode="group", title="run A against run B", yaxis={"range": [0, 1.05]})
 figure.show()"""),
     ]
-    return _notebook(cells)
+    return notebook(cells)
 
 
 def api_notebook() -> nbformat.NotebookNode:
@@ -195,8 +187,8 @@ def api_notebook() -> nbformat.NotebookNode:
             "step timeline, a patient-triage turn, and the stored history. The tiny default "
             'here keeps the notebook fast; set `MODEL = "qwen2.5-1.5b"` for readable answers.'
         ),
-        _parameter_cell(
-            _parameters(
+        parameter_cell(
+            parameters(
                 MODEL="gemma3-270m",
                 QUESTION="Check FDA warnings for dofetilide",
                 SYMPTOMS="I have had a runny nose and sneezing for two days",
@@ -271,21 +263,7 @@ print(f"{len(triage.thinking)} characters of reasoning, never part of the histor
 pd.DataFrame(history["messages"])[["role", "content"]], len(sessions)"""),
         new_code_cell("server.terminate()\nserver.wait(30)"),
     ]
-    return _notebook(cells)
-
-
-def _notebook(cells) -> nbformat.NotebookNode:
-    return new_notebook(
-        cells=cells,
-        metadata={
-            "kernelspec": {
-                "name": "python3",
-                "display_name": "Python 3 (ipykernel)",
-                "language": "python",
-            },
-            "language_info": {"name": "python"},
-        },
-    )
+    return notebook(cells)
 
 
 def all_notebooks() -> dict[str, nbformat.NotebookNode]:
@@ -294,6 +272,7 @@ def all_notebooks() -> dict[str, nbformat.NotebookNode]:
     }
     books[f"{len(ORDER) + 1:02d}_compare_runs.ipynb"] = compare_notebook()
     books[f"{len(ORDER) + 2:02d}_api_client.ipynb"] = api_notebook()
+    books[f"{len(ORDER) + 3:02d}_compare_profiles.ipynb"] = profiles_notebook()
     return books
 
 
@@ -302,7 +281,7 @@ def with_parameters(notebook: nbformat.NotebookNode, **values: Any) -> nbformat.
     copy = nbformat.from_dict(json.loads(json.dumps(notebook)))
     for cell in copy.cells:
         if "parameters" in cell.get("metadata", {}).get("tags", []):
-            cell.source = cell.source + "\n" + _parameters(**values)
+            cell.source = cell.source + "\n" + parameters(**values)
             return copy
     raise ValueError("notebook has no cell tagged 'parameters'")
 

@@ -22,6 +22,7 @@ from docgemma.llm.base import LLMBackend
 from docgemma.tools.registry import build_registry
 from experiments.calls import Caller
 from experiments.cases import load_cases
+from experiments.journal import Journal
 from experiments.run_folder import save_run, settings_manifest
 from experiments.suites import suite_module
 from experiments.trial import PARAMETERS, Context, RunConfig, Strategy, make_backend, run_settings
@@ -79,8 +80,14 @@ def pick_cases(cases: list[Any], n: int | None, stratum: Callable[[Any], str] | 
 
 
 async def arun_suite(
-    suite: str, config: RunConfig | dict, backend: LLMBackend | None = None
+    suite: str,
+    config: RunConfig | dict,
+    backend: LLMBackend | None = None,
+    *,
+    journaled: bool = False,
 ) -> pd.DataFrame:
+    """Run every chosen trial; ``journaled`` writes each finished trial down as it completes
+    and skips the trials an interrupted run of the same command already finished."""
     config = _config(suite, config)
     module = suite_module(suite)
     strategies = select_strategies(module, config.strategies)
@@ -97,19 +104,35 @@ async def arun_suite(
         caller = Caller(backend, concurrency=config.concurrency, token_cap=config.token_cap)
         if hasattr(module, "prepare"):
             await module.prepare(ctx, caller)
-        jobs = []
-        for strategy in strategies:
-            eligible = [c for c in cases if strategy.applies(c)]
-            chosen = pick_cases(eligible, config.n, getattr(module, "stratum", None))
-            jobs += [_trial(strategy, case, caller, ctx) for case in chosen]
+        plan = [
+            (strategy, case)
+            for strategy in strategies
+            for case in pick_cases(
+                [c for c in cases if strategy.applies(c)],
+                config.n,
+                getattr(module, "stratum", None),
+            )
+        ]
         log.info(
             "%s: %d trials over %d strategies on %s",
             suite,
-            len(jobs),
+            len(plan),
             len(strategies),
             backend.model,
         )
-        rows = await asyncio.gather(*jobs)
+        planned = {(strategy.name, case.id) for strategy, case in plan}
+        journal = Journal.for_run(config, backend.model) if journaled else None
+        done = journal.finished() if journal else {}
+        progress = _Progress(suite, len(plan) - len(done.keys() & planned), journal)
+        fresh = await asyncio.gather(
+            *[
+                progress.track(_trial(strategy, case, caller, ctx))
+                for strategy, case in plan
+                if (strategy.name, case.id) not in done
+            ]
+        )
+        found = {(row["strategy"], row["case_id"]): row for row in [*done.values(), *fresh]}
+        rows = [found[(strategy.name, case.id)] for strategy, case in plan]
     finally:
         for extra in ctx.extras.get("close", []) if ctx else []:
             await extra.aclose()
@@ -132,6 +155,23 @@ async def arun_suite(
     }
     frame.attrs["cases"] = [c.model_dump(mode="json") for c in cases]
     return frame
+
+
+class _Progress:
+    """Logs each finished trial and writes it to the journal, if the run keeps one."""
+
+    def __init__(self, suite: str, total: int, journal: Journal | None) -> None:
+        self._suite, self._total, self._journal, self._count = suite, total, journal, 0
+
+    async def track(self, trial: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+        row = await trial
+        self._count += 1
+        if self._journal:
+            self._journal.write(row)
+        log.info(
+            "%s: trial %d done (%s %s)", self._suite, self._count, row["strategy"], row["case_id"]
+        )
+        return row
 
 
 def _loaded_path(backend: LLMBackend) -> str | None:
@@ -178,8 +218,10 @@ def run_and_save(
 ) -> RunOutput:
     """Run a suite and write its timestamped results folder."""
     config = _config(suite, config)
-    frame = run_suite(suite, config, backend)
-    return RunOutput(frame, save_run(frame, config, suite_module(suite)))
+    frame = run_sync(arun_suite(suite, config, backend, journaled=True))
+    folder = save_run(frame, config, suite_module(suite))
+    Journal.for_run(config, frame.attrs["run"]["model"]).close()
+    return RunOutput(frame, folder)
 
 
 def run_sync(coro: Coroutine[Any, Any, R]) -> R:

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("profiles", "labels", "experts", "transcript"),  # vocabularies and data shapes
+    ("profiles", "labels", "experts", "transcript", "once"),  # vocabularies, shapes, helpers
     ("config",),
     ("assets",),  # model files shipped in PyPI packages
     ("llm", "ehr", "embed"),

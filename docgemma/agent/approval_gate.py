@@ -19,7 +19,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.outcome import ApprovalDecision
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tool_run import to_result
-from docgemma.agent.tracing import decision, timeline
+from docgemma.agent.tracing import decision
 from docgemma.agent.validation import validate_call
 from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
 
@@ -63,9 +63,7 @@ def approve_write(
             args,
             stopped={
                 "tool_results": [record(args, done)],
-                "decisions": [
-                    decision(_NODE, "skip_write", "this exact write was already executed")
-                ],
+                "trace": [decision(_NODE, "skip_write", "this exact write was already executed")],
             },
         )
     answer = ApprovalDecision.model_validate(interrupt(request.model_dump(mode="json")))
@@ -84,8 +82,16 @@ def approve_write(
             stopped={
                 "tool_results": [rejected],
                 "error_messages": [rejected["formatted_result"]],
-                "decisions": [decision(_NODE, "rejected", reason)],
-                "timeline": [timeline(f"{spec.label} rejected", request.summary, "error")],
+                "trace": [
+                    decision(
+                        _NODE,
+                        "rejected",
+                        reason,
+                        title=f"{spec.label} rejected",
+                        detail=request.summary,
+                        status="error",
+                    )
+                ],
             },
         )
     if answer.action == "edit":
@@ -97,7 +103,7 @@ def approve_write(
                 args,
                 stopped={
                     "tool_results": [record(args, invalid)],
-                    "decisions": [decision(_NODE, "invalid_edit", check.reason)],
+                    "trace": [decision(_NODE, "invalid_edit", check.reason)],
                 },
             )
         request = approval_request(spec, args, deps.thread_id, turn)

@@ -3,6 +3,9 @@
 Nodes emit these through LangGraph's custom stream (``get_stream_writer``); consumers
 read ``stream_mode="custom"`` and rebuild them with ``parse_event``. They carry no UI
 strings beyond a short clinician-facing ``label``; presentation belongs to the consumer.
+
+A node's steps (``Step``) are also kept in the state's ``trace``, each once: the
+turn's decisions and its reasoning timeline are read from there (``agent.tracing``).
 """
 
 from __future__ import annotations
@@ -28,12 +31,28 @@ class NodeFinished(_Event):
     duration_s: float = 0.0
 
 
-class Decision(_Event):
+class _Account(BaseModel):
+    """A step told for the reasoning timeline; ``title`` empty when it is not shown there.
+    A decision's ``detail`` defaults to its ``reason``."""
+
+    title: str = ""
+    detail: str = ""
+    status: Literal["done", "error"] = "done"
+
+
+class Decision(_Event, _Account):
     """A routing or classification outcome and the reason for it."""
 
     kind: Literal["decision"] = "decision"
     decision: str
     reason: str = ""
+
+
+class StepNote(_Event, _Account):
+    """A step that decides nothing but belongs in the timeline, e.g. the patient loaded."""
+
+    kind: Literal["step_note"] = "step_note"
+    title: str
 
 
 class ToolCalled(_Event):
@@ -114,6 +133,7 @@ TraceEvent = Annotated[
     NodeStarted
     | NodeFinished
     | Decision
+    | StepNote
     | ToolCalled
     | ToolFinished
     | ResultClassified
@@ -126,6 +146,9 @@ TraceEvent = Annotated[
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[TraceEvent] = TypeAdapter(TraceEvent)
+
+Step = Decision | StepNote | ToolFinished | ResultClassified
+"""The events a node records in the state's ``trace`` as well as streaming them."""
 
 
 def parse_event(payload: dict[str, Any]) -> TraceEvent:

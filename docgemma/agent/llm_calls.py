@@ -38,9 +38,18 @@ class ModelFailure(Exception):
 
 
 async def structured(
-    deps: AgentDeps, node: str, purpose: NodeCall, messages: Sequence[Message], schema: type[T]
+    deps: AgentDeps,
+    node: str,
+    purpose: NodeCall,
+    messages: Sequence[Message],
+    schema: type[T],
+    *,
+    prefix: str = "",
 ) -> tuple[T, list[str]]:
-    """A constrained call; ``max_tokens`` is never below the schema's worst case, so JSON closes."""
+    """A constrained call; ``max_tokens`` is never below the schema's worst case, so JSON closes.
+
+    ``prefix`` opens the model's turn (the backend puts it before the constrained object).
+    """
     cfg = generation_for(purpose, deps.settings)
     max_tokens = max(cfg.max_tokens, token_budget(schema))
     calls: list[str] = []
@@ -48,7 +57,7 @@ async def structured(
         calls.append(purpose)
         try:
             gen = await deps.llm.structured(
-                messages, schema, temperature=cfg.temperature, max_tokens=max_tokens
+                messages, schema, temperature=cfg.temperature, max_tokens=max_tokens, prefix=prefix
             )
         except ModelUnavailable as exc:
             log.warning("%s: model unavailable: %s", purpose, exc)

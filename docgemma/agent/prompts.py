@@ -76,8 +76,7 @@ TOOL_SELECT_USER = Prompt(
     """\
 ${history}${image}User query: ${user_query}
 Clinical context: ${task_summary}
-${previous_results}${entity_hints}
-${analytical_prefix}""",
+${previous_results}${entity_hints}""",
 )
 
 TOOL_ARGS_SYSTEM = Prompt(
@@ -169,3 +168,4 @@ findings, each as a short phrase, with your overall confidence from 0 to 1.""",
 NO_FURTHER_TOOL = "If the results so far already answer the query, choose none.\n"
 
 ANALYTICAL_PREFIX = "Analyzing the task requirements, "
+"""Stage 1's completion prefix: the opening words of the model's own turn, not the user's."""

@@ -1,14 +1,17 @@
 """The graph's state (seed 002 §5), in sections, with the reducers LangGraph merges by.
 
 The state persists per conversation thread in the checkpointer, so everything here
-is plain JSON-like data. Per-turn lists use ``accumulate``: nodes append to them, and
-``input_assembly`` resets them at the start of each turn by returning ``RESET``.
-Conversation history and image findings deliberately survive across turns.
+is plain JSON-like data. A field marked ``PerTurn`` starts each turn afresh
+(``turn_start``, returned by ``input_assembly``); per-turn lists use ``accumulate``:
+nodes append to them and ``RESET`` empties them. Unmarked fields — conversation
+history, image findings, the active patient, executed writes — survive across turns.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+import copy
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypedDict, get_type_hints
 
 from docgemma.labels import ResultQuality
 from docgemma.tools.outcomes import ToolErrorType
@@ -23,6 +26,13 @@ def accumulate(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
     if right and right[0] == RESET_MARKER:
         return list(right[1:])
     return (left or []) + (right or [])
+
+
+@dataclass(frozen=True)
+class PerTurn:
+    """Marks a state field that each turn starts at ``start`` (accumulated lists: empty)."""
+
+    start: Any = None
 
 
 class ExtractedEntities(TypedDict):
@@ -81,48 +91,69 @@ class AgentState(TypedDict, total=False):
     has_image: bool
     image_findings: ImageFindingsState | None
     active_patient_id: str | None
-    patient_summary: str | None
+    patient_summary: Annotated[str | None, PerTurn()]
 
     # ── Intent classification ──
-    intent: Literal["DIRECT", "TOOL_NEEDED"] | None
-    task_summary: str
-    suggested_tool: str | None
+    intent: Annotated[Literal["DIRECT", "TOOL_NEEDED"] | None, PerTurn()]
+    task_summary: Annotated[str, PerTurn("")]
+    suggested_tool: Annotated[str | None, PerTurn()]
 
     # ── Tool loop ──
-    current_tool: str | None
-    current_args: dict[str, Any] | None
-    retrying: bool
+    current_tool: Annotated[str | None, PerTurn()]
+    current_args: Annotated[dict[str, Any] | None, PerTurn()]
+    retrying: Annotated[bool, PerTurn(False)]
     """Set by the error handler: the next execution is a retry, not a new step."""
-    pending_stage2_only: bool
+    pending_stage2_only: Annotated[bool, PerTurn(False)]
     """Set by a retry with different arguments: keep the tool, re-extract its arguments."""
-    tool_results: Annotated[list[ToolResult], accumulate]
-    step_count: int
-    retry_counts: dict[str, int]
-    total_retries: int
+    tool_results: Annotated[list[ToolResult], PerTurn(), accumulate]
+    step_count: Annotated[int, PerTurn(0)]
+    retry_counts: Annotated[dict[str, int], PerTurn({})]
+    total_retries: Annotated[int, PerTurn(0)]
     executed_writes: list[str]
     """Idempotency keys of EHR writes already executed in this thread."""
 
     # ── Result classification ──
-    last_result_classification: str | None
-    last_result_summary: str | None
+    last_result_classification: Annotated[str | None, PerTurn()]
+    last_result_summary: Annotated[str | None, PerTurn()]
 
     # ── Error handling ──
-    error_messages: Annotated[list[str], accumulate]
-    clarification_request: str | None
-    skipped_tools: Annotated[list[str], accumulate]
-    fallback: bool
+    error_messages: Annotated[list[str], PerTurn(), accumulate]
+    clarification_request: Annotated[str | None, PerTurn()]
+    skipped_tools: Annotated[list[str], PerTurn(), accumulate]
+    fallback: Annotated[bool, PerTurn(False)]
     """The model became unavailable; the turn ends with the pre-written fallback."""
 
     # ── Synthesis (seed 003 dual output) ──
-    final_response: str | None
-    confidence_level: Literal["high", "medium", "low"]
-    sources_used: list[dict[str, Any]]
-    follow_up_questions: list[str]
+    final_response: Annotated[str | None, PerTurn()]
+    confidence_level: Annotated[Literal["high", "medium", "low"], PerTurn("medium")]
+    sources_used: Annotated[list[dict[str, Any]], PerTurn([])]
+    follow_up_questions: Annotated[list[str], PerTurn([])]
+    """Per turn, so a turn paused for approval never shows the previous turn's sources."""
 
     # ── Trace ──
-    timeline: Annotated[list[dict[str, Any]], accumulate]
-    nodes_visited: Annotated[list[str], accumulate]
-    decisions: Annotated[list[dict[str, str]], accumulate]
-    llm_calls: Annotated[list[str], accumulate]
+    trace: Annotated[list[dict[str, Any]], PerTurn(), accumulate]
+    """This turn's steps (``events.Step`` as JSON), each recorded once as it was streamed;
+    its decisions and reasoning timeline are read from here (``tracing.recorded``)."""
+    nodes_visited: Annotated[list[str], PerTurn(), accumulate]
+    llm_calls: Annotated[list[str], PerTurn(), accumulate]
     """One entry (the purpose) per model call of this turn; its length is the call count."""
-    notices: Annotated[list[str], accumulate]
+    notices: Annotated[list[str], PerTurn(), accumulate]
+
+
+def _per_turn() -> dict[str, Any]:
+    """Each ``PerTurn`` field and its start value, read from the annotations above."""
+    fields: dict[str, Any] = {}
+    for name, hint in get_type_hints(AgentState, include_extras=True).items():
+        marks = getattr(hint, "__metadata__", ())
+        for mark in marks:
+            if isinstance(mark, PerTurn):
+                fields[name] = RESET if accumulate in marks else mark.start
+    return fields
+
+
+PER_TURN: dict[str, Any] = _per_turn()
+
+
+def turn_start() -> dict[str, Any]:
+    """The update that starts a turn: every ``PerTurn`` field back to its start value."""
+    return copy.deepcopy(PER_TURN)

@@ -1,7 +1,10 @@
-"""Trace events out of the nodes, and the node wrapper that times each step.
+"""Trace events out of the nodes, the node wrapper that times each step, and the views
+of a turn's recorded steps.
 
 Events go to LangGraph's custom stream; outside a graph run (a node called directly
-in a unit test) there is no writer and events are dropped.
+in a unit test) there is no writer and events are dropped. A step (``events.Step``)
+is also returned by ``record`` for the node to put in the state's ``trace``: that one
+record is where the turn's decisions and its reasoning timeline come from.
 """
 
 from __future__ import annotations
@@ -9,13 +12,24 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, TypeVar
 
 from langgraph.config import get_stream_writer
 from langgraph.types import Command
 
-from docgemma.agent.events import Decision, NodeFinished, NodeStarted, TraceEvent
+from docgemma.agent.events import (
+    Decision,
+    NodeFinished,
+    NodeStarted,
+    ResultClassified,
+    Step,
+    StepNote,
+    ToolFinished,
+    TraceEvent,
+    parse_event,
+)
+from docgemma.agent.outcome import TimelineEntry
 
 log = logging.getLogger(__name__)
 
@@ -38,16 +52,62 @@ def emit(event: TraceEvent) -> None:
     writer(event.model_dump(mode="json"))
 
 
-def decision(node: str, what: str, reason: str) -> dict[str, str]:
-    """Emit a decision event and return it as the state's record of it."""
-    emit(Decision(node=node, label=NODE_LABELS.get(node, ""), decision=what, reason=reason))
-    return {"node": node, "decision": what, "reason": reason}
+def record(event: Step) -> dict[str, Any]:
+    """Emit a step and return it as the entry for the state's ``trace``."""
+    emit(event)
+    return event.model_dump(mode="json")
 
 
-def timeline(
-    title: str, detail: str = "", status: str = "done", duration_s: float | None = None
+Status = Literal["done", "error"]
+
+
+def decision(
+    node: str, what: str, reason: str, title: str = "", detail: str = "", status: Status = "done"
 ) -> dict[str, Any]:
-    return {"title": title, "detail": detail, "status": status, "duration_s": duration_s}
+    """Record a decision; with a ``title`` it is also a step of the reasoning timeline, whose
+    ``detail`` is the reason unless given."""
+    account = {"title": title, "detail": detail, "status": status}
+    label = NODE_LABELS.get(node, "")
+    return record(Decision(node=node, label=label, decision=what, reason=reason, **account))
+
+
+def note(node: str, title: str, detail: str = "", status: Status = "done") -> dict[str, Any]:
+    """Record a timeline step that decides nothing."""
+    label = NODE_LABELS.get(node, "")
+    return record(StepNote(node=node, label=label, title=title, detail=detail, status=status))
+
+
+E = TypeVar("E")
+
+
+def recorded(values: Mapping[str, Any], kind: type[E]) -> list[E]:
+    """The turn's recorded steps of one kind, e.g. ``recorded(state, Decision)``."""
+    return [e for e in map(parse_event, values.get("trace") or []) if isinstance(e, kind)]
+
+
+def reasoning_timeline(values: Mapping[str, Any]) -> list[TimelineEntry]:
+    """The clinician-readable steps of the turn, in order, read from its ``trace``."""
+    entries = (_entry(parse_event(payload)) for payload in values.get("trace") or [])
+    return [entry for entry in entries if entry is not None]
+
+
+def _entry(event: TraceEvent) -> TimelineEntry | None:
+    match event:
+        case ToolFinished():
+            status = "done" if event.ok else "error"
+            title = f"Consulted the {event.tool_label}"
+            return TimelineEntry(
+                title=title, detail=event.summary, status=status, duration_s=event.duration_s
+            )
+        case ResultClassified():
+            detail = f"{event.quality.replace('_', ' ')}: {event.summary}"
+            return TimelineEntry(title="Checked the result", detail=detail)
+        case Decision() if event.title:
+            detail = event.detail or event.reason
+            return TimelineEntry(title=event.title, detail=detail, status=event.status)
+        case StepNote():
+            return TimelineEntry(title=event.title, detail=event.detail, status=event.status)
+    return None
 
 
 NodeFn = Callable[..., Awaitable[Any]]

@@ -6,13 +6,14 @@ from typing import Any
 
 from docgemma.agent.answer import error_notes
 from docgemma.agent.outcome import ApprovalRequest, TimelineEntry, ToolCallRecord, TurnResult
+from docgemma.agent.tracing import reasoning_timeline
 from docgemma.tools.base import Source
 
 
 def _common(values: dict[str, Any], notices: list[str]) -> dict[str, Any]:
     results = values.get("tool_results", [])
     return {
-        "reasoning_timeline": [TimelineEntry(**t) for t in values.get("timeline", [])],
+        "reasoning_timeline": reasoning_timeline(values),
         "intent": values.get("intent"),
         "tool_calls": [
             ToolCallRecord(

@@ -7,12 +7,11 @@ with no backend is refused per request.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
@@ -21,9 +20,9 @@ from docgemma.api.triage_mode import TriageMode
 from docgemma.config import Settings
 from docgemma.experts import Mode, Profile
 from docgemma.llm.base import LLMBackend
+from docgemma.once import BuiltOnce
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 class ConversationBackend(Protocol):
@@ -74,20 +73,6 @@ class Runtime:
 RuntimeFactory = Callable[[Settings], AbstractAsyncContextManager[Runtime]]
 
 
-def built_once(build: Callable[[], Awaitable[T]]) -> Callable[[], Awaitable[T]]:
-    """``build`` on the first call only; concurrent first callers wait for the same build."""
-    lock = asyncio.Lock()
-    made: list[T] = []
-
-    async def get() -> T:
-        async with lock:
-            if not made:
-                made.append(await build())
-        return made[0]
-
-    return get
-
-
 def ehr_probe(ehr: Any) -> Callable[[], Awaitable[bool]]:
     """A cheap FHIR read; any failure means unreachable (the reason is logged)."""
 
@@ -118,7 +103,7 @@ async def agent_runtime(
         async def built() -> Agent:
             return agent
 
-        triage = built_once(lambda: build_triage(settings, agent.deps.llm))
+        triage = BuiltOnce(lambda: build_triage(settings, agent.deps.llm)).get
         modes = {Mode.CLINICIAN: AgentMode(built), Mode.TRIAGE: TriageMode(triage)}
         try:
             yield Runtime(modes=modes, fhir_reachable=ehr_probe(ehr))

@@ -34,8 +34,14 @@ class LLMBackend(Protocol):
         *,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        prefix: str = "",
     ) -> StructuredGeneration[T]:
-        """Generate an object valid against ``schema``; ``max_tokens`` defaults to its bound."""
+        """Generate an object valid against ``schema``; ``max_tokens`` defaults to its bound.
+
+        ``prefix`` opens the model's own turn (seed 002's analytical prefix): the model
+        continues after those words, so the schema constrains only what follows them,
+        and the returned text is the object alone. It is never part of a user message.
+        """
 
     async def generate(
         self,

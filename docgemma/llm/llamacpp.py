@@ -179,13 +179,14 @@ class LlamaCppBackend:
         *,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        prefix: str = "",
     ) -> StructuredGeneration[T]:
         grammar = self._grammar(schema)
         budget = max_tokens if max_tokens is not None else token_budget(schema)
         prompt, prefix_chars = self._rendered(messages)
         gen = await asyncio.to_thread(
             self._complete_sync,
-            prompt,
+            prompt + prefix,  # the grammar applies from the first generated token on
             temperature=temperature,
             max_tokens=budget,
             stop=(),

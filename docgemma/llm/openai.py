@@ -8,12 +8,11 @@ within the configured timeout.
 
 from __future__ import annotations
 
-import base64
 import json
-import re
+import logging
 import time
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 from pydantic import BaseModel
@@ -21,78 +20,23 @@ from pydantic import BaseModel
 from docgemma.config import Settings
 from docgemma.llm import chat_format
 from docgemma.llm.errors import ConfigurationError, SchemaNotSupported
+from docgemma.llm.grammar import gbnf
 from docgemma.llm.http_retry import RequestRejected, RetryingClient
-from docgemma.llm.schema import check_bounded, json_schema, token_budget, validated
-from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
+from docgemma.llm.openai_request import (
+    Dialect,
+    completion_stop_fields,
+    message_payload,
+    response_format,
+    usage_of,
+)
+from docgemma.llm.schema import check_bounded, token_budget, validated
+from docgemma.llm.types import Generation, Message, StructuredGeneration, T
 
 __all__ = ["Dialect", "OpenAIBackend", "RequestRejected", "response_format"]
 
-Dialect = Literal["vllm", "llamacpp", "openai"]
+log = logging.getLogger(__name__)
+
 _CHARS_PER_TOKEN = 4
-_SPECIAL_TOKEN = re.compile(r"<[^<>\s]+>")
-"""What a special-token stop looks like: ``<unused95>``, ``<end_of_turn>``, ``<|im_end|>``."""
-
-
-def response_format(schema: type[BaseModel], dialect: Dialect) -> dict[str, Any]:
-    """The ``response_format`` value this server dialect accepts for ``schema``.
-
-    llama-cpp-python's server rejects the ``json_schema`` form and takes the schema
-    beside ``json_object``; vLLM and OpenAI take the ``json_schema`` envelope.
-    """
-    body = json_schema(schema)
-    if dialect == "llamacpp":
-        return {"type": "json_object", "schema": body}
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": schema.__name__, "schema": body, "strict": True},
-    }
-
-
-def completion_stop_fields(stop: Sequence[str], dialect: Dialect) -> dict[str, Any]:
-    """``stop`` for a raw completion, and on vLLM the switch that lets special tokens match.
-
-    Servers drop special tokens (MedGemma's ``<unused95>``) from the text before
-    matching stop strings, so such a stop never fires. vLLM keeps them when asked with
-    ``skip_special_tokens: false``; llama.cpp servers and OpenAI have no portable
-    switch, so there a special-token delimiter is not seen and budget forcing closes
-    thinking only at its token budget.
-    """
-    if not stop:
-        return {}
-    fields: dict[str, Any] = {"stop": list(stop)}
-    if dialect == "vllm" and any(_SPECIAL_TOKEN.fullmatch(s) for s in stop):
-        fields["skip_special_tokens"] = False
-    return fields
-
-
-def message_payload(message: Message, supports_vision: bool) -> dict[str, Any]:
-    """One chat message in OpenAI form; images become data-URL content parts."""
-    if not message.images:
-        return {"role": message.role, "content": message.content}
-    if not supports_vision:
-        raise ConfigurationError(
-            "this model does not accept images; "
-            "set DOCGEMMA_OPENAI_SUPPORTS_VISION=true for a vision model"
-        )
-    parts: list[dict[str, Any]] = [
-        {
-            "type": "image_url",
-            "image_url": {
-                "url": f"data:{img.mime_type};base64,{base64.b64encode(img.data).decode()}"
-            },
-        }
-        for img in message.images
-    ]
-    parts.append({"type": "text", "text": message.content})
-    return {"role": message.role, "content": parts}
-
-
-def _usage(data: dict[str, Any]) -> Usage:
-    usage = data.get("usage") or {}
-    return Usage(
-        prompt_tokens=usage.get("prompt_tokens") or 0,
-        completion_tokens=usage.get("completion_tokens") or 0,
-    )
 
 
 class OpenAIBackend:
@@ -117,6 +61,7 @@ class OpenAIBackend:
         self.dialect = dialect
         self.supports_vision = supports_vision
         self.seed = seed
+        self._warned_prefix = False
         self.chat_format = "gemma" if chat_format_name == "auto" else chat_format_name
         self._render, self._turn_stops = chat_format.get_format(self.chat_format)
         self._http = RetryingClient(
@@ -179,28 +124,72 @@ class OpenAIBackend:
         *,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        prefix: str = "",
     ) -> StructuredGeneration[T]:
+        """A constrained reply; how ``prefix`` opens the model's turn depends on the dialect.
+
+        vLLM continues a final assistant message (``continue_final_message``) and
+        constrains only what it adds. llama.cpp servers cannot continue a chat message,
+        so there the prompt is rendered here, the prefix appended, and the schema's
+        grammar sent with a raw completion. The hosted OpenAI API has no way to start the
+        model's turn: the prefix is left out, with a warning.
+        """
         self.prepare([schema])
+        budget = max_tokens if max_tokens is not None else token_budget(schema)
         start = time.perf_counter()
-        data = await self._http.post_json(
-            "/chat/completions",
-            self._payload(
-                messages=self._chat(messages),
-                temperature=temperature,
-                max_tokens=max_tokens if max_tokens is not None else token_budget(schema),
-                response_format=response_format(schema, self.dialect),
-            ),
-        )
-        choice = data["choices"][0]
+        if prefix and self.dialect == "llamacpp":
+            if any(m.images for m in messages):
+                raise ConfigurationError("an image cannot go into a raw completion with a prefix")
+            data = await self._http.post_json(
+                "/completions",
+                self._payload(
+                    prompt=self.render(messages) + prefix,
+                    temperature=temperature,
+                    max_tokens=budget,
+                    grammar=gbnf(schema),
+                ),
+            )
+            choice = data["choices"][0]
+            text = choice.get("text") or ""
+        else:
+            data = await self._http.post_json(
+                "/chat/completions",
+                self._payload(
+                    temperature=temperature,
+                    max_tokens=budget,
+                    response_format=response_format(schema, self.dialect),
+                    **self._continued(messages, prefix),
+                ),
+            )
+            choice = data["choices"][0]
+            text = choice["message"].get("content") or ""
         return validated(
             schema,
             Generation(
-                text=choice["message"].get("content") or "",
-                usage=_usage(data),
+                text=text,
+                usage=usage_of(data),
                 latency_s=time.perf_counter() - start,
                 finish_reason=choice.get("finish_reason"),
             ),
         )
+
+    def _continued(self, messages: Sequence[Message], prefix: str) -> dict[str, Any]:
+        """Chat fields whose assistant turn starts with ``prefix`` where the server allows it."""
+        chat = self._chat(messages)
+        if not prefix:
+            return {"messages": chat}
+        if self.dialect == "vllm":
+            return {
+                "messages": [*chat, {"role": "assistant", "content": prefix}],
+                "continue_final_message": True,
+                "add_generation_prompt": False,
+            }
+        if not self._warned_prefix:
+            log.warning(
+                "the %s dialect cannot start the model's turn; prefix left out", self.dialect
+            )
+            self._warned_prefix = True
+        return {"messages": chat}
 
     async def generate(
         self,
@@ -223,7 +212,7 @@ class OpenAIBackend:
         choice = data["choices"][0]
         return Generation(
             text=choice["message"].get("content") or "",
-            usage=_usage(data),
+            usage=usage_of(data),
             latency_s=time.perf_counter() - start,
             finish_reason=choice.get("finish_reason"),
         )
@@ -269,7 +258,7 @@ class OpenAIBackend:
         choice = data["choices"][0]
         return Generation(
             text=choice.get("text") or "",
-            usage=_usage(data),
+            usage=usage_of(data),
             latency_s=time.perf_counter() - start,
             finish_reason=choice.get("finish_reason"),
         )

@@ -31,6 +31,8 @@ class RecordedCall:
     temperature: float
     max_tokens: int | None
     prompt: str = ""
+    prefix: str = ""
+    """The words the call put at the start of the model's turn (the end of ``prompt``)."""
 
 
 class ScriptedBackend:
@@ -79,10 +81,12 @@ class ScriptedBackend:
         *,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        prefix: str = "",
     ) -> StructuredGeneration[T]:
+        prompt = self.render(messages) + prefix
         self.calls.append(
             RecordedCall(
-                "structured", list(messages), schema, temperature, max_tokens, self.render(messages)
+                "structured", list(messages), schema, temperature, max_tokens, prompt, prefix
             )
         )
         start = time.perf_counter()
@@ -98,7 +102,7 @@ class ScriptedBackend:
             Generation(
                 text=raw,
                 usage=Usage(
-                    prompt_tokens=self.count_tokens(self.render(messages)),
+                    prompt_tokens=self.count_tokens(prompt),
                     completion_tokens=self.count_tokens(raw),
                 ),
                 latency_s=time.perf_counter() - start,

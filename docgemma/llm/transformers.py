@@ -167,10 +167,11 @@ class TransformersBackend:
         *,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        prefix: str = "",
     ) -> StructuredGeneration[T]:
         budget = max_tokens if max_tokens is not None else token_budget(schema)
-        gen = await asyncio.to_thread(
-            self._structured_sync, self.render(messages), schema, temperature, budget
+        gen = await asyncio.to_thread(  # Outlines constrains only the tokens it generates
+            self._structured_sync, self.render(messages) + prefix, schema, temperature, budget
         )
         return validated(schema, gen)
 

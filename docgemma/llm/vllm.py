@@ -104,9 +104,10 @@ class VLLMBackend:
             turns, tokenize=False, add_generation_prompt=add_generation_prompt
         )
 
-    def _inputs(self, messages: Sequence[Message]) -> dict[str, Any]:
+    def _inputs(self, messages: Sequence[Message], prefix: str = "") -> dict[str, Any]:
+        """The engine's input; ``prefix`` opens the model's turn, before any constrained token."""
         images = [img for m in messages for img in m.images]
-        inputs: dict[str, Any] = {"prompt": self.render(messages)}
+        inputs: dict[str, Any] = {"prompt": self.render(messages) + prefix}
         if images:
             if not self.supports_vision:
                 raise ConfigurationError(
@@ -165,6 +166,7 @@ class VLLMBackend:
         *,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        prefix: str = "",
     ) -> list[StructuredGeneration[T] | StructuredOutputError]:
         """Constrain a batch of conversations in one engine call; invalid items come back
         as ``StructuredOutputError`` values rather than failing the batch."""
@@ -175,7 +177,7 @@ class VLLMBackend:
             schema=schema,
         )
         results: list[StructuredGeneration[T] | StructuredOutputError] = []
-        for gen in self._run([self._inputs(m) for m in batch], params):
+        for gen in self._run([self._inputs(m, prefix) for m in batch], params):
             try:
                 results.append(validated(schema, gen))
             except StructuredOutputError as exc:
@@ -189,6 +191,7 @@ class VLLMBackend:
         *,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        prefix: str = "",
     ) -> StructuredGeneration[T]:
         check_bounded(schema)
         params = self._params(
@@ -196,7 +199,7 @@ class VLLMBackend:
             max_tokens=max_tokens if max_tokens is not None else token_budget(schema),
             schema=schema,
         )
-        [gen] = await asyncio.to_thread(self._run, [self._inputs(messages)], params)
+        [gen] = await asyncio.to_thread(self._run, [self._inputs(messages, prefix)], params)
         return validated(schema, gen)
 
     async def generate(

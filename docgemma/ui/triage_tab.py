@@ -8,7 +8,6 @@ annotations``: Gradio reads handler annotations at run time.
 
 import asyncio
 import html
-import inspect
 import logging
 import re
 import uuid
@@ -56,27 +55,6 @@ async def shared_model_triage(settings: Settings, agent: Any) -> TriageRunner:
     if llm is None:
         llm = await asyncio.to_thread(create_backend, settings)
     return await build_triage(settings, llm)
-
-
-class TriageSlot:
-    """Builds the triage service once, on first use."""
-
-    def __init__(
-        self,
-        settings: Settings,
-        get_agent: Callable[[], Awaitable[Any]],
-        factory: TriageFactory = shared_model_triage,
-    ) -> None:
-        self._settings, self._get_agent, self._factory = settings, get_agent, factory
-        self._service: TriageRunner | None = None
-        self._lock = asyncio.Lock()
-
-    async def get(self) -> TriageRunner:
-        async with self._lock:
-            if self._service is None:
-                made = self._factory(self._settings, await self._get_agent())
-                self._service = await made if inspect.isawaitable(made) else made
-            return self._service
 
 
 @dataclass

@@ -14,20 +14,24 @@ from langgraph.runtime import Runtime
 
 from docgemma.agent.answer import error_notes
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.nodes.input_assembly import input_assembly
+from docgemma.agent.events import Decision
+from docgemma.agent.nodes.error_handler import error_handler
 from docgemma.agent.nodes.intent_classify import intent_classify
 from docgemma.agent.nodes.result_classify import result_classify
 from docgemma.agent.nodes.router import route_after_select
 from docgemma.agent.nodes.tool_select import tool_select
+from docgemma.agent.prompts import ANALYTICAL_PREFIX
 from docgemma.agent.schemas import IntentClassification, ResultAssessment
 from docgemma.agent.tool_run import to_result
+from docgemma.agent.tracing import recorded
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import NO_TOOL, ToolErrorType, ToolOutcome
 from docgemma.tools.outcomes import error_message
 from docgemma.tools.registry import build_registry
+from experiments.node_rows import NodeRow, assembled, is_correct, load_node_rows, tool_record
 
-from .conftest import intent, quality, select
+from .conftest import intent, quality, retry, select
 from .fakes import DEFAULT_OUTCOMES, FakeTools, KeywordClassifier
 
 
@@ -35,49 +39,26 @@ def deps(settings: Settings, llm: ScriptedBackend, tools: FakeTools, **kw) -> Ru
     return Runtime(context=AgentDeps(settings=settings, llm=llm, registry=tools.registry(), **kw))
 
 
-async def assembled(query: str, runtime: Runtime[AgentDeps], **state) -> dict:
-    update = await input_assembly({"user_query": query, **state}, runtime)
-    return {
-        "user_query": query,
-        **state,
-        **{
-            k: v[1:] if isinstance(v, list) and v[:1] == ["__reset__"] else v
-            for k, v in update.items()
-        },
-    }
+def rows(node: str) -> list:
+    """The §15 rows of ``node``, shared with the real-model run (``experiments nodes``)."""
+    return [pytest.param(row, id=row.id) for row in load_node_rows(node=node)]
 
 
-@pytest.mark.parametrize(
-    ("query", "reply", "expected_intent", "expected_tool"),
-    [
-        ("Hello", intent("DIRECT", "greeting"), "DIRECT", None),
-        (
-            "Check FDA warnings for dofetilide",
-            intent("TOOL_NEEDED", "FDA warnings", "check_drug_safety"),
-            "TOOL_NEEDED",
-            "check_drug_safety",
-        ),
-        ("What is hypertension?", intent("DIRECT", "definition"), "DIRECT", None),
-        (
-            "Find patient John Smith and check his meds",
-            intent("TOOL_NEEDED", "lookup", "search_patient"),
-            "TOOL_NEEDED",
-            "search_patient",
-        ),
-    ],
-)
-async def test_intent_classify_rows(
-    settings, tools, query, reply, expected_intent, expected_tool
-) -> None:
-    llm = ScriptedBackend([reply])
+@pytest.mark.parametrize("row", rows("intent_classify"))
+async def test_intent_classify_rows(settings, tools, row: NodeRow) -> None:
+    expected = row.expected
+    suggested = expected.get("suggested_tool")
+    llm = ScriptedBackend([intent(expected["intent"], "summary", suggested)])
     runtime = deps(settings, llm, tools)
-    out = await intent_classify(await assembled(query, runtime), runtime)
-    assert (out["intent"], out["suggested_tool"]) == (expected_intent, expected_tool)
+    out = await intent_classify(await assembled(row.query, runtime), runtime)
+    assert (out["intent"], out["suggested_tool"]) == (expected["intent"], suggested)
+    assert is_correct(row, {"intent": out["intent"], "suggested_tool": out["suggested_tool"]})
     assert out["llm_calls"] == ["intent"] and out["nodes_visited"] == ["intent_classify"]
     call = llm.calls[0]
     assert call.schema is IntentClassification and call.temperature == 0.0
     assert (
-        f"User query: {query}" in call.prompt and "DIRECT: General medical questions" in call.prompt
+        f"User query: {row.query}" in call.prompt
+        and "DIRECT: General medical questions" in call.prompt
     )
 
 
@@ -116,55 +97,27 @@ async def test_intent_from_a_confident_embedding_classifier_makes_no_model_call(
     assert out["llm_calls"] == ["intent"]  # below the threshold the model decides
 
 
-@pytest.mark.parametrize(
-    ("query", "suggested", "tool", "args", "hint"),
-    [
-        (
-            "Check FDA warnings for dofetilide",
-            "check_drug_safety",
-            "check_drug_safety",
-            {"drug_name": "dofetilide"},
-            "Detected drug name: dofetilide",
-        ),
-        (
-            "Check interactions between warfarin and aspirin",
-            "check_drug_interactions",
-            "check_drug_interactions",
-            {"drug_names": ["warfarin", "aspirin"]},
-            "Detected drug names: warfarin, aspirin",
-        ),
-        (
-            "Check amoxicillin info for my patient",
-            "check_drug_safety",
-            "check_drug_safety",
-            {"drug_name": "amoxicillin"},
-            "Detected drug name: amoxicillin",
-        ),
-        (
-            "Write a note for patient abc-123",
-            "save_clinical_note",
-            "save_clinical_note",
-            {"patient_id": "abc-123", "note_type": "progress", "note_text": "Stable."},
-            "Detected patient ID: abc-123",
-        ),
-    ],
-)
-async def test_tool_select_rows(settings, tools, query, suggested, tool, args, hint) -> None:
+@pytest.mark.parametrize("row", rows("tool_select"))
+async def test_tool_select_rows(settings, tools, row: NodeRow) -> None:
+    tool, args = row.expected["tool"], row.expected["args"]
     llm = ScriptedBackend([select(tool), args])
     runtime = deps(settings, llm, tools)
-    state = await assembled(query, runtime)
-    state.update(task_summary="task", suggested_tool=suggested)
+    state = await assembled(row.query, runtime)
+    state.update(task_summary="task", suggested_tool=row.suggested_tool)
     out = await tool_select(state, runtime)
     assert (out["current_tool"], out["current_args"]) == (tool, args)
+    assert is_correct(row, {"tool": out["current_tool"], "args": out["current_args"]})
     assert out["llm_calls"] == ["tool_select_1", "tool_select_2"]
     stage1, stage2 = llm.calls
-    # stage 1: one enum field, full descriptions of all ten tools, analytical prefix
+    # stage 1: one enum field, full descriptions of all ten tools
     assert list(stage1.schema.model_fields) == ["tool_name"]
     assert all(spec.description in stage1.prompt for spec in runtime.context.registry)
-    assert "Analyzing the task requirements, " in stage1.prompt
+    # the analytical prefix opens the model's turn; the clinician's message does not carry it
+    assert stage1.prefix == ANALYTICAL_PREFIX and stage1.prompt.endswith(ANALYTICAL_PREFIX)
+    assert all(ANALYTICAL_PREFIX not in m.content for m in stage1.messages)
     # stage 2: only the chosen tool's schema, with the code-extracted entity as a hint
-    assert stage2.schema is build_registry()[tool].args
-    assert hint in stage2.prompt and stage2.temperature == 0.0
+    assert stage2.schema is build_registry()[tool].args and stage2.prefix == ""
+    assert row.hint in stage2.prompt and stage2.temperature == 0.0
 
 
 async def test_one_shot_example_is_matched_to_the_suggested_tool(settings, tools) -> None:
@@ -214,7 +167,7 @@ async def test_tool_select_none_on_re_entry_ends_the_loop_when_no_pattern_waits(
     assert out["current_tool"] is None and route_after_select(out) == "synthesize"
     assert NO_TOOL in get_args(llm.calls[0].schema.model_fields["tool_name"].annotation)
     assert "choose none" in llm.calls[0].prompt and len(llm.calls) == 1  # no argument call
-    assert out["decisions"][0]["decision"] == "synthesize"
+    assert recorded(out, Decision)[0].decision == "synthesize"
 
 
 async def test_tool_select_none_is_overruled_while_a_task_pattern_waits(settings, tools) -> None:
@@ -224,7 +177,7 @@ async def test_tool_select_none_is_overruled_while_a_task_pattern_waits(settings
     state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
     out = await tool_select(state, runtime)
     assert out["current_tool"] == "get_patient_chart"
-    assert [d["decision"] for d in out["decisions"]] == [NO_TOOL, "get_patient_chart"]
+    assert [d.decision for d in recorded(out, Decision)] == [NO_TOOL, "get_patient_chart"]
 
 
 async def test_first_selection_cannot_answer_none(settings, tools) -> None:
@@ -236,38 +189,45 @@ async def test_first_selection_cannot_answer_none(settings, tools) -> None:
     assert "choose none" not in llm.calls[0].prompt
 
 
-@pytest.mark.parametrize(
-    ("outcome", "reply", "expected"),
-    [
-        (DEFAULT_OUTCOMES["check_drug_safety"], quality("success_rich"), "success_rich"),
-        (ToolOutcome(data={}, formatted=""), quality("no_results"), "no_results"),
-        (
-            ToolOutcome(error_type=ToolErrorType.TIMEOUT, error_detail="ReadTimeout('openfda')"),
-            quality("error_retryable"),
-            "error_retryable",
-        ),
-    ],
-)
-async def test_result_classify_rows(settings, tools, outcome, reply, expected) -> None:
+@pytest.mark.parametrize("row", rows("result_classify"))
+async def test_result_classify_rows(settings, tools, row: NodeRow) -> None:
     registry = tools.registry()
-    spec = registry["search_medical_literature"]
-    record = to_result(
-        spec, {"query": "dofetilide"}, outcome, registry.labels(), retry=False, executed=True
-    )
-    llm = ScriptedBackend([reply])
+    expected = row.expected["quality"]
+    llm = ScriptedBackend([quality(expected)])
     runtime = deps(settings, llm, tools)
+    record = tool_record(row, registry)
     out = await result_classify(
-        {"user_query": "q", "task_summary": "t", "tool_results": [record]}, runtime
+        {"user_query": row.query, "task_summary": "t", "tool_results": [record]}, runtime
     )
     assert (
         out["last_result_classification"] == expected
         and out["tool_results"][-1]["quality"] == expected
     )
     prompt = llm.calls[0].prompt
-    assert llm.calls[0].schema is ResultAssessment and "Tool used: Medical Literature" in prompt
-    assert "search_medical_literature" not in prompt and "ReadTimeout" not in prompt
-    if outcome.error_type:
-        assert error_message("timeout", "Medical Literature") in prompt
+    assert llm.calls[0].schema is ResultAssessment
+    assert f"Tool used: {registry[row.tool].label}" in prompt and row.tool not in prompt
+    if row.outcome.error_type:
+        assert error_message(row.outcome.error_type, registry[row.tool].label) in prompt
+        assert row.outcome.error_detail not in prompt  # the raw error never reaches the model
+
+
+@pytest.mark.parametrize("row", rows("error_handler"))
+async def test_error_handler_rows(settings, tools, row: NodeRow) -> None:
+    """Code asks or skips; only a retry style is the model's (a scripted reply here)."""
+    action = row.expected["action"]
+    is_retry = action.startswith("retry_")
+    llm = ScriptedBackend([retry(action)] if is_retry else [])
+    registry = tools.registry()
+    state = {
+        "user_query": row.query,
+        "tool_results": [tool_record(row, registry)],
+        "retry_counts": {row.tool: row.retry_count},
+        "total_retries": row.retry_count,
+    }
+    command = await error_handler(state, deps(settings, llm, tools))
+    assert recorded(command.update, Decision)[-1].decision == action
+    assert len(llm.calls) == int(is_retry)
+    assert command.goto == ("tool_execute" if action == "retry_same" else "synthesize")
 
 
 async def test_result_class_contradicting_the_tool_is_corrected(settings, tools) -> None:
@@ -283,7 +243,7 @@ async def test_result_class_contradicting_the_tool_is_corrected(settings, tools)
     runtime = deps(settings, ScriptedBackend([quality("success_rich")]), tools)
     out = await result_classify({"user_query": "q", "tool_results": [failed]}, runtime)
     assert out["last_result_classification"] == "error_retryable"
-    assert "corrected" in out["decisions"][0]["reason"]
+    assert "corrected" in recorded(out, Decision)[0].reason
 
 
 def test_a_long_result_is_cut_visibly_not_silently(tools) -> None:
@@ -417,7 +377,7 @@ async def test_first_selection_follows_the_task_patterns(
     runtime = deps(settings, llm, tools)
     state = await assembled(query, runtime)
     out = await tool_select({**state, "task_summary": "t"}, runtime)
-    assert out["current_tool"] == chosen and out["decisions"][-1]["decision"] == chosen
+    assert out["current_tool"] == chosen and recorded(out, Decision)[-1].decision == chosen
     assert llm.calls[1].schema is tools.registry()[chosen].args
 
 
@@ -429,4 +389,4 @@ async def test_code_never_substitutes_a_record_write(settings, tools) -> None:
     state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
     out = await tool_select(state, runtime)
     assert out["current_tool"] is None  # the duplicate guard ends the loop; nothing proposed
-    assert all(d["decision"] != "prescribe_medication" for d in out["decisions"])
+    assert all(d.decision != "prescribe_medication" for d in recorded(out, Decision))

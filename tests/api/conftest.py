@@ -26,9 +26,9 @@ from typing import Any
 
 import httpx
 import pytest
+from fhir_server import embedded_fhir
 
 from docgemma.api.auth import hash_key
-from docgemma.ehr.server import serve_in_thread
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -89,13 +89,14 @@ class Server:
                 self.kill()
 
 
+FHIR_TOKEN = secrets.token_urlsafe(16)
+api_fhir_url = embedded_fhir("module", write_token=FHIR_TOKEN)
+
+
 @pytest.fixture(scope="module")
-def fhir_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """The embedded FHIR server in this process: (url, write token)."""
-    token = secrets.token_urlsafe(16)
-    folder = tmp_path_factory.mktemp("fhir")
-    with serve_in_thread(folder / "fhir.db", write_token=token) as url:
-        yield url, token
+def fhir_server(api_fhir_url: str) -> tuple[str, str]:
+    """The embedded FHIR server in this process, guarded as in the app: (url, write token)."""
+    return api_fhir_url, FHIR_TOKEN
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import nbformat
+import pandas as pd
 import pytest
 
 from experiments.notebooks import NOTEBOOK_DIR, all_notebooks, execute, with_parameters
@@ -88,3 +90,47 @@ def test_api_notebook_talks_to_a_real_server(python3_kernel):
     text = "".join(str(o.get("text", "")) + str(o.get("data", {})) for o in outputs)
     assert "fhir_reachable" in text and "input_assembly" in text  # health, then the steps
     assert "confidence:" in text and "Urgency:" in text and "never part of the history" in text
+
+
+def _text(outputs: list[dict]) -> str:
+    return "".join(
+        str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs
+    )
+
+
+def _eval_run(root, profile: str, stamp: str, frame) -> None:
+    folder = root / "eval" / f"{profile}-{stamp}"
+    folder.mkdir(parents=True)
+    frame.to_parquet(folder / "results.parquet", index=False)
+    manifest = {"model": profile, "written_at": f"2026-01-01T{stamp}:00+00:00"}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_profiles_notebook_compares_only_shared_cases_at_their_latest_run(python3_kernel, tmp_path):
+    """Profile B measured case 3 twice (the re-run counts); case 4 only A measured."""
+    committed = sorted((NOTEBOOK_DIR.parent / "experiments/results/eval").glob("*/results.parquet"))
+    base = pd.read_parquet(committed[0]).head(4).assign(route_ok=True, latency_s=1.0)
+    _eval_run(tmp_path, "profile-a", "01:00", base)
+    b = base.head(3).assign(route_ok=[True, False, False])
+    _eval_run(tmp_path, "profile-b", "02:00", b)
+    _eval_run(tmp_path, "profile-b", "03:00", b.tail(1).assign(route_ok=True))
+    book = with_parameters(all_notebooks()["08_compare_profiles.ipynb"], RESULTS_DIR=str(tmp_path))
+    outputs = _outputs(execute(book))
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    text = _text(outputs)
+    assert "3 cases measured on every profile: profile-a, profile-b" in text
+    plain = [o.get("data", {}).get("text/plain", "") for o in outputs]
+    table = next(t for t in plain if "latency_median_s" in t)
+    rows = {line.split()[0]: line.split() for line in table.splitlines()[2:4]}
+    assert rows["profile-a"][2] == "1.000000" and rows["profile-b"][2] == "0.666667"
+    assert "no §15 node-row run saved" in text
+    assert sum("application/vnd.plotly.v1+json" in o.get("data", {}) for o in outputs) == 2
+
+
+def test_profiles_notebook_runs_on_the_committed_runs(python3_kernel):
+    outputs = _outputs(execute(all_notebooks()["08_compare_profiles.ipynb"]))
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    text = _text(outputs)
+    for profile in ("gemma3-270m", "qwen2.5-0.5b", "qwen2.5-1.5b"):
+        assert profile in text.split("cases measured on every profile:")[1].splitlines()[0]
+    assert any("application/vnd.plotly.v1+json" in o.get("data", {}) for o in outputs)

@@ -19,7 +19,7 @@ from docgemma.agent.prompts import RETRY_SYSTEM, RETRY_USER
 from docgemma.agent.rules import decide_error, retry_strategy
 from docgemma.agent.schemas import RetryStrategy
 from docgemma.agent.state import AgentState, ToolResult
-from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.agent.tracing import decision, traced
 from docgemma.llm.types import Message
 
 _NODE = "error_handler"
@@ -55,8 +55,9 @@ async def error_handler(
             goto="synthesize",
             update={
                 "clarification_request": verdict.message,
-                "decisions": [decision(_NODE, "ask_user", verdict.message)],
-                "timeline": [timeline("Need more information", verdict.message)],
+                "trace": [
+                    decision(_NODE, "ask_user", verdict.message, title="Need more information")
+                ],
             },
         )
     if verdict.action == "skip":
@@ -65,9 +66,14 @@ async def error_handler(
             update={
                 "error_messages": [verdict.message],
                 "skipped_tools": [tool],
-                "decisions": [decision(_NODE, "skip", verdict.message)],
-                "timeline": [
-                    timeline(f"Skipped the {last['tool_label']}", verdict.message, "error")
+                "trace": [
+                    decision(
+                        _NODE,
+                        "skip",
+                        verdict.message,
+                        title=f"Skipped the {last['tool_label']}",
+                        status="error",
+                    )
                 ],
             },
         )
@@ -82,7 +88,7 @@ async def error_handler(
                 "fallback": True,
                 "llm_calls": exc.calls,
                 "error_messages": [last["formatted_result"]],
-                "decisions": [decision(_NODE, "fallback", str(exc))],
+                "trace": [decision(_NODE, "fallback", str(exc))],
             },
         )
     counts[tool] = counts.get(tool, 0) + 1
@@ -97,8 +103,15 @@ async def error_handler(
         "llm_calls": calls,
         "current_tool": tool,
         "current_args": last["args"],
-        "decisions": [decision(_NODE, chosen, reason)],
-        "timeline": [timeline(f"Retrying the {last['tool_label']}", chosen.replace("_", " "))],
+        "trace": [
+            decision(
+                _NODE,
+                chosen,
+                reason,
+                title=f"Retrying the {last['tool_label']}",
+                detail=chosen.replace("_", " "),
+            )
+        ],
     }
     if chosen == "retry_same":
         return Command(goto="tool_execute", update=update)

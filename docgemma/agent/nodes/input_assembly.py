@@ -2,7 +2,8 @@
 
 Formats recent history, extracts patient IDs, drugs and action verbs without the
 model, pre-fetches the selected patient's summary, and turns an attached image into
-findings when the backend can see. It also starts the turn: per-turn fields reset.
+findings when the backend can see. It also starts the turn: the state's per-turn
+fields go back to their start values (``state.turn_start``).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
 from docgemma.agent.schemas import ImageFindings
-from docgemma.agent.state import RESET, AgentState
-from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.agent.state import RESET, AgentState, turn_start
+from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
 
 log = logging.getLogger(__name__)
@@ -31,42 +32,12 @@ RECORD_UNAVAILABLE = (
 )
 
 
-def turn_reset() -> dict[str, Any]:
-    """Per-turn fields back to their start values; history and image findings are kept."""
-    return {
-        "tool_results": RESET,
-        "error_messages": RESET,
-        "skipped_tools": RESET,
-        "timeline": RESET,
-        "decisions": RESET,
-        "llm_calls": RESET,
-        "notices": RESET,
-        "nodes_visited": RESET,
-        "intent": None,
-        "task_summary": "",
-        "suggested_tool": None,
-        "current_tool": None,
-        "current_args": None,
-        "pending_stage2_only": False,
-        "retrying": False,
-        "step_count": 0,
-        "retry_counts": {},
-        "total_retries": 0,
-        "last_result_classification": None,
-        "last_result_summary": None,
-        "clarification_request": None,
-        "fallback": False,
-        "final_response": None,
-        "patient_summary": None,
-    }
-
-
 @traced("input_assembly")
 async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
     query = state["user_query"]
     has_image = bool(state.get("has_image"))
-    update = turn_reset()
+    update = turn_start()
     update["turn_number"] = state.get("turn_number", 0) + 1
     entities = {
         "patient_ids": patient_ids(query),
@@ -76,9 +47,10 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     }
     update["extracted_entities"] = entities
     update["conversation_history"] = (state.get("conversation") or [])[-HISTORY_MESSAGES:]
-    update["timeline"] = [
+    update["trace"] = [
         *RESET,
-        timeline(
+        note(
+            "input_assembly",
             "Read the question",
             "; ".join(
                 f"{k.replace('_', ' ')}: {', '.join(v)}"
@@ -101,8 +73,9 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     )
     if question:  # asked before any model call: a guess here would become a tool argument
         update["clarification_request"] = question
-        update["decisions"] = [decision("input_assembly", "ask_user", question)]
-        update["timeline"].append(timeline("Need more information", question))
+        update["trace"].append(
+            decision("input_assembly", "ask_user", question, title="Need more information")
+        )
     notices: list[str] = []
     if patient_id and deps.patient_summary is not None:
         try:
@@ -117,12 +90,14 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
                     "Could you check the ID or search by name?"
                 )
                 update["active_patient_id"] = None
-                update["decisions"] = [
+                update["trace"].append(
                     decision("input_assembly", "ask_user", f"unknown patient ID {patient_id}")
-                ]
+                )
             else:
                 update["patient_summary"] = summary
-                update["timeline"].append(timeline("Loaded the active patient", summary[:200]))
+                update["trace"].append(
+                    note("input_assembly", "Loaded the active patient", summary[:200])
+                )
 
     if has_image:
         image = await _image_findings(deps)

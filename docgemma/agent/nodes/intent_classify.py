@@ -17,7 +17,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
-from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.agent.tracing import decision, traced
 from docgemma.labels import INTENTS
 from docgemma.llm.types import Message
 from docgemma.tools.text import shorten
@@ -72,9 +72,15 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
             return {
                 "fallback": True,
                 "llm_calls": exc.calls,
-                "decisions": [decision("intent_classify", "fallback", str(exc))],
-                "timeline": [
-                    timeline("Understanding the request", "the model is unavailable", "error")
+                "trace": [
+                    decision(
+                        "intent_classify",
+                        "fallback",
+                        str(exc),
+                        title="Understanding the request",
+                        detail="the model is unavailable",
+                        status="error",
+                    )
                 ],
             }
     suggested = result.suggested_tool if result.suggested_tool in deps.registry else None
@@ -83,6 +89,13 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
         "task_summary": result.task_summary,
         "suggested_tool": suggested,
         "llm_calls": calls,
-        "decisions": [decision("intent_classify", result.intent, f"classified by the {source}")],
-        "timeline": [timeline("Understood the request", f"{result.intent}: {result.task_summary}")],
+        "trace": [
+            decision(
+                "intent_classify",
+                result.intent,
+                f"classified by the {source}",
+                title="Understood the request",
+                detail=f"{result.intent}: {result.task_summary}",
+            )
+        ],
     }

@@ -20,7 +20,7 @@ from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
 from docgemma.agent.rules import ERROR_QUALITIES
 from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, ResultAssessment
 from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
-from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.agent.tracing import NODE_LABELS, decision, record, traced
 from docgemma.labels import RESULT_QUALITIES, ResultQuality
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text
@@ -89,7 +89,7 @@ async def result_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
             return {
                 "fallback": True,
                 "llm_calls": exc.calls,
-                "decisions": [decision(_NODE, "fallback", str(exc))],
+                "trace": [decision(_NODE, "fallback", str(exc))],
             }
     quality = consistent_quality(assessment.quality, last)
     reason = f"classified by the {source}"
@@ -98,7 +98,7 @@ async def result_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
             f"an error ({last['error_type']})" if last["error_type"] else "no error"
         )
     last["quality"] = quality
-    emit(
+    classified = record(
         ResultClassified(
             node=_NODE, label=NODE_LABELS[_NODE], quality=quality, summary=assessment.brief_summary
         )
@@ -109,10 +109,5 @@ async def result_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
         "last_result_classification": quality,
         "last_result_summary": assessment.brief_summary,
         "llm_calls": calls,
-        "decisions": [decision(_NODE, quality, reason)],
-        "timeline": [
-            timeline(
-                "Checked the result", f"{quality.replace('_', ' ')}: {assessment.brief_summary}"
-            )
-        ],
+        "trace": [classified, decision(_NODE, quality, reason)],
     }

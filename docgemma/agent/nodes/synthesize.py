@@ -33,7 +33,7 @@ from docgemma.agent.knowledge import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
 from docgemma.agent.rules import confidence_level
 from docgemma.agent.state import AgentState, ToolResult
-from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.agent.tracing import NODE_LABELS, decision, emit, traced
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
 
@@ -194,6 +194,5 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             patient=bool(state.get("active_patient_id")),
         ),
         "llm_calls": calls,
-        "decisions": [decision(_NODE, "answer", how)],
-        "timeline": [timeline("Wrote the answer", how)],
+        "trace": [decision(_NODE, "answer", how, title="Wrote the answer")],
     }

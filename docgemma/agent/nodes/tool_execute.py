@@ -18,7 +18,7 @@ from docgemma.agent.events import ToolCalled, ToolFinished
 from docgemma.agent.grounding import Evidence
 from docgemma.agent.state import AgentState
 from docgemma.agent.tool_run import run_tool, to_result
-from docgemma.agent.tracing import NODE_LABELS, decision, emit, timeline, traced
+from docgemma.agent.tracing import NODE_LABELS, decision, emit, record, traced
 from docgemma.agent.validation import validate_call
 from docgemma.tools.base import ToolOutcome
 from docgemma.tools.facts import ToolRole
@@ -50,8 +50,15 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         return {
             **update,
             "tool_results": [result],
-            "decisions": [decision(_NODE, "invalid_args", check.reason)],
-            "timeline": [timeline(f"Could not use the {spec.label}", check.reason, "error")],
+            "trace": [
+                decision(
+                    _NODE,
+                    "invalid_args",
+                    check.reason,
+                    title=f"Could not use the {spec.label}",
+                    status="error",
+                )
+            ],
         }
 
     decisions = []
@@ -76,7 +83,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     outcome = await run_tool(spec, parsed, deps, **ctx)
     duration = time.perf_counter() - start
     result = to_result(spec, args, outcome, labels, retry=retry, executed=True)
-    emit(
+    finished = record(
         ToolFinished(
             node=_NODE,
             label=NODE_LABELS[_NODE],
@@ -92,17 +99,9 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         update["executed_writes"] = [*(state.get("executed_writes") or []), ctx["idempotency_key"]]
     update["tool_results"] = [result]
     update["current_args"] = args
-    update["decisions"] = decisions
+    update["trace"] = [*decisions, finished]
     if spec.role is ToolRole.FINDS_PATIENT and outcome.ok and outcome.patient_matches in (None, 1):
         found = patient_ids_in(outcome.data)
         if len(found) == 1:
             update["active_patient_id"] = found[0]
-    update["timeline"] = [
-        timeline(
-            f"Consulted the {spec.label}",
-            result["formatted_result"][:200],
-            "done" if outcome.ok else "error",
-            round(duration, 4),
-        )
-    ]
     return update

@@ -36,7 +36,7 @@ from docgemma.agent.prompts import (
 )
 from docgemma.agent.rules import proposes_duplicate, required_in_order
 from docgemma.agent.state import AgentState
-from docgemma.agent.tracing import decision, timeline, traced
+from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
 from docgemma.tools.base import NO_TOOL, ToolRegistry
 from docgemma.tools.facts import ToolRole
@@ -66,7 +66,6 @@ def selection_messages(state: AgentState, registry: ToolRegistry) -> list[Messag
         previous_results=results_text(state.get("tool_results", []))
         + (NO_FURTHER_TOOL if _succeeded(state) else ""),
         entity_hints=entity_hints(state),
-        analytical_prefix=ANALYTICAL_PREFIX,
     )
     return [Message(role="system", content=system), Message(role="user", content=user)]
 
@@ -160,6 +159,7 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "tool_select_1",
                     selection_messages(state, deps.registry),
                     deps.registry.selection_model(allow_none=bool(_succeeded(state))),
+                    prefix=ANALYTICAL_PREFIX,
                 )
                 tool, source = choice.tool_name, "model"
             needed = _pattern_choice(state, deps, tool)
@@ -173,8 +173,11 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "pending_stage2_only": False,
                     "current_tool": None,
                     "current_args": None,
-                    "decisions": [decision("tool_select", "synthesize", reason)],
-                    "timeline": [timeline("No further source needed", reason)],
+                    "trace": [
+                        decision(
+                            "tool_select", "synthesize", reason, title="No further source needed"
+                        )
+                    ],
                 }
         decisions.append(decision("tool_select", tool, f"chosen by the {source}"))
         spec = deps.registry[tool]
@@ -191,8 +194,17 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
             "fallback": True,
             "current_tool": None,
             "llm_calls": calls + exc.calls,
-            "decisions": [*decisions, decision("tool_select", "fallback", str(exc))],
-            "timeline": [timeline("Choosing a source", "the model is unavailable", "error")],
+            "trace": [
+                *decisions,
+                decision(
+                    "tool_select",
+                    "fallback",
+                    str(exc),
+                    title="Choosing a source",
+                    detail="the model is unavailable",
+                    status="error",
+                ),
+            ],
         }
     args = args_value.model_dump(mode="json", exclude_none=True)
     update: dict[str, Any] = {"llm_calls": calls, "pending_stage2_only": False}
@@ -203,8 +215,6 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
         update.update(current_tool=None, current_args=None)
     else:
         update.update(current_tool=tool, current_args=args)
-    update["decisions"] = decisions
-    update["timeline"] = [
-        timeline(f"Chose the {spec.label}", ", ".join(f"{k}: {v}" for k, v in args.items()))
-    ]
+    shown = ", ".join(f"{k}: {v}" for k, v in args.items())
+    update["trace"] = [*decisions, note("tool_select", f"Chose the {spec.label}", shown)]
     return update

@@ -1,0 +1,62 @@
+"""The grounding-threshold study: its question set, its sweep, and the default it chose."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from docgemma.config import Settings
+from docgemma.embed import get_embedder
+from docgemma.tools.literature_index import Hit, load_abstracts
+from experiments.cases import load_jsonl
+from experiments.evaluation.cases import load_eval_cases
+from experiments.grounding_threshold import PARAPHRASES, Paraphrase, Probe, probe, sweep
+
+
+def test_every_paraphrase_restates_an_indexed_study_in_other_words():
+    titles = {a.id: a.title for a in load_abstracts()}
+    paraphrases = load_jsonl(PARAPHRASES, Paraphrase)
+    assert len(paraphrases) >= 20
+    for item in paraphrases:
+        assert item.id in titles
+        assert item.question.lower() != titles[item.id].lower()
+
+
+def test_sweep_counts_right_and_wrong_groundings_per_threshold():
+    probes = [
+        Probe("a", 0.80, True, "paraphrase"),
+        Probe("b", 0.62, False, "paraphrase"),
+        Probe("c", 0.58, False, "direct"),
+        Probe("d", 0.40, True, "direct"),
+    ]
+    table = sweep(probes, (0.55, 0.60, 0.85)).set_index("threshold")
+    assert table.loc[0.55, "paraphrases on their own study"] == 1
+    assert table.loc[0.55, "paraphrases on a wrong study"] == 1
+    assert table.loc[0.55, "direct, passage without the answer"] == 1
+    assert table.loc[0.55, "wrong share of groundings"] == pytest.approx(0.67, abs=0.01)
+    assert table.loc[0.60, "direct questions grounded"] == 0
+    assert pd.isna(table.loc[0.85, "wrong share of groundings"])
+
+
+def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_its_answer():
+    """Real embedder over the paraphrased studies: own study found, nothing else grounded."""
+    wanted = {p.id for p in load_jsonl(PARAPHRASES, Paraphrase)}
+    abstracts = [a for a in load_abstracts() if a.id in wanted]
+    embedder = get_embedder()
+    vectors = embedder.embed([f"{a.title} {a.text[:300]}" for a in abstracts])
+    vectors = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+    def search(query: str, k: int = 1) -> list[Hit]:
+        q = embedder.embed([query])[0]
+        scores = vectors @ (q / np.linalg.norm(q))
+        best = int(np.argmax(scores))
+        return [Hit(abstracts[best].title, abstracts[best].text, float(scores[best]))]
+
+    direct = [c for c in load_eval_cases() if c.category == "direct"]
+    probes = probe(search, load_jsonl(PARAPHRASES, Paraphrase), direct)
+    threshold = Settings().grounding_threshold
+    (row,) = sweep(probes, (threshold,)).to_dict("records")
+    assert row["direct, passage without the answer"] == 0
+    assert row["paraphrases on a wrong study"] == 0
+    assert row["paraphrases on their own study"] >= 14
