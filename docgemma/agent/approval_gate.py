@@ -23,8 +23,6 @@ from docgemma.agent.tracing import decision
 from docgemma.agent.validation import validate_call
 from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
 
-_NODE = "tool_execute"
-
 
 @dataclass(frozen=True)
 class GateVerdict:
@@ -46,8 +44,10 @@ def approve_write(
     deps: AgentDeps,
     *,
     retry: bool,
+    node: str,
 ) -> GateVerdict:
-    """Ask the clinician about a proposed write (pausing the graph) and act on the answer."""
+    """Ask the clinician about a proposed write (pausing the graph) and act on the answer;
+    ``node`` names the node the decisions are recorded under."""
     labels = deps.registry.labels()
     turn = state.get("turn_number", 0)
     request = approval_request(spec, args, deps.thread_id, turn)
@@ -63,7 +63,7 @@ def approve_write(
             args,
             stopped={
                 "tool_results": [record(args, done)],
-                "trace": [decision(_NODE, "skip_write", "this exact write was already executed")],
+                "trace": [decision(node, "skip_write", "this exact write was already executed")],
             },
         )
     answer = ApprovalDecision.model_validate(interrupt(request.model_dump(mode="json")))
@@ -84,7 +84,7 @@ def approve_write(
                 "error_messages": [rejected["formatted_result"]],
                 "trace": [
                     decision(
-                        _NODE,
+                        node,
                         "rejected",
                         reason,
                         title=f"{spec.label} rejected",
@@ -103,7 +103,7 @@ def approve_write(
                 args,
                 stopped={
                     "tool_results": [record(args, invalid)],
-                    "trace": [decision(_NODE, "invalid_edit", check.reason)],
+                    "trace": [decision(node, "invalid_edit", check.reason)],
                 },
             )
         request = approval_request(spec, args, deps.thread_id, turn)

@@ -69,7 +69,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         )
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
-        gate = approve_write(spec, args, parsed, state, deps, retry=retry)
+        gate = approve_write(spec, args, parsed, state, deps, retry=retry, node=_NODE)
         if gate.stopped is not None:
             return {**update, **gate.stopped}
         args, parsed, ctx = gate.args, gate.parsed, gate.context
