@@ -146,5 +146,7 @@ def _explain(exc: ValidationError, model: type[BaseModel]) -> str:
     parts = []
     for err in exc.errors():
         name = ".".join(str(p) for p in err["loc"]) or model.__name__
-        parts.append(f"{name.replace('_', ' ')}: {err['msg'].lower()}")
+        # a cleared box reaches the model as None; say what is wrong in the card's terms
+        problem = "this field is required" if err.get("input") is None else err["msg"].lower()
+        parts.append(f"{name.replace('_', ' ')}: {problem}")
     return "Please check the edited fields — " + "; ".join(parts)

@@ -34,6 +34,7 @@ CSS = (
     """
 #approval-card { border: 2px solid var(--color-accent); border-radius: 8px; padding: 8px; }
 #input-error { color: var(--error-text-color); }
+#approval-key { display: none !important; }
 """
     + TRIAGE_CSS
 )
@@ -181,6 +182,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     info=field.hint,
                     elem_id=f"edit-{field.name}",
                     elem_classes=["edit-field"],
+                    interactive=True,
                 )
                 for field in h.editor_fields(state, key, request)
             ]

@@ -75,7 +75,7 @@ def test_unchanged_edit_is_a_plain_approve():
 
 def test_invalid_edit_is_refused_with_a_readable_message_and_blocks_approve():
     state = edit(proposed(), {"dosage": ""}, PRESCRIBE)
-    assert state.error and "dosage" in state.error
+    assert state.error and "dosage: this field is required" in state.error
     assert state.args["dosage"] == "500 mg"
     assert submit(state, "approve")[1] is None
     assert submit(state, "reject")[1].action == "reject"
