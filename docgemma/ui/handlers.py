@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import gradio as gr
-from pydantic import BaseModel
 from gradio.utils import get_upload_folder
+from pydantic import BaseModel
 
 from docgemma.auth import Access, Mode
 from docgemma.config import Settings

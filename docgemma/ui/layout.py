@@ -3,8 +3,9 @@
 Only components and wiring live here; what happens on each event is in
 ``handlers.py``. The approval card's edit boxes are drawn by ``gr.render`` from the
 proposal's argument model whenever the card shows a new proposal (its key changes);
-Approve is wired inside that render because its inputs are those boxes. Tabs leave room for the patient triage mode beside the clinician one.
-``CSS`` goes to ``gr.mount_gradio_app`` (Gradio 6 takes styling at mount/launch time).
+Approve is wired inside that render because its inputs are those boxes. Tabs leave
+room for the patient triage mode beside the clinician one. ``CSS`` goes to
+``gr.mount_gradio_app`` (Gradio 6 takes styling at mount/launch time).
 """
 
 from __future__ import annotations

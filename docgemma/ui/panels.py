@@ -57,7 +57,9 @@ def redraw(
         view.follow_row: gr.update(visible=bool(ups)),
     }
     for i, button in enumerate(view.follow_ups):
-        out[button] = gr.update(value=ups[i], visible=True) if i < len(ups) else gr.update(visible=False)
+        out[button] = (
+            gr.update(value=ups[i], visible=True) if i < len(ups) else gr.update(visible=False)
+        )
     state = session.approval
     if card_text is None or state.request is None:
         return out | {

@@ -17,7 +17,6 @@ from docgemma.ui.approval import (
     submit,
 )
 
-
 PRESCRIBE = build_registry()["prescribe_medication"].args
 
 

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from live_app import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_app
+from live_app import ARTIFACTS, CHROMIUM, chromium_tab, running_app, settle
 
 from docgemma.agent import factory
 from docgemma.llm.scripted import ScriptedBackend
 
 pytestmark = pytest.mark.browser
 PATIENT = "abc-123"
-ALLERGY = {"patient_id": PATIENT, "substance": "penicillin", "reaction": "hives", "severity": "mild"}
+ALLERGY = {
+    "patient_id": PATIENT,
+    "substance": "penicillin",
+    "reaction": "hives",
+    "severity": "mild",
+}
 SCRIPT = [
     {"intent": "TOOL_NEEDED", "task_summary": "record an allergy", "suggested_tool": None},
     {"tool_name": "add_allergy"},
@@ -30,8 +35,6 @@ SCRIPT = [
 def page(tmp_path, monkeypatch):
     if not CHROMIUM.exists():
         pytest.fail("Chromium is missing at /usr/bin/chromium; make test installs it")
-    from playwright.sync_api import sync_playwright
-
     monkeypatch.setattr(factory, "create_backend", lambda _settings: ScriptedBackend(SCRIPT))
     with (
         running_app(
@@ -40,15 +43,10 @@ def page(tmp_path, monkeypatch):
             backend="scripted",
             literature_index_size=10,
         ) as url,
-        sync_playwright() as pw,
+        chromium_tab(url) as tab,
     ):
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        tab = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        tab.goto(url)
-        tab.wait_for_selector("#msg textarea", timeout=60_000)
         tab.app_url = url
         yield tab
-        browser.close()
 
 
 def allergies(url: str) -> list[dict]:
@@ -57,22 +55,6 @@ def allergies(url: str) -> list[dict]:
     )
     reply.raise_for_status()
     return [e["resource"] for e in reply.json().get("entry", [])]
-
-
-def settle(page, quiet_ms: int = 750) -> None:
-    """Wait until no component shows Gradio's progress overlay (chained events done)."""
-    page.evaluate("window.__idleSince = null")
-    page.wait_for_function(
-        f"""() => {{
-            if (document.querySelector('.progress-text')) {{
-                window.__idleSince = null;
-                return false;
-            }}
-            window.__idleSince ??= Date.now();
-            return Date.now() - window.__idleSince > {quiet_ms};
-        }}""",
-        timeout=60_000,
-    )
 
 
 def shot(page, name: str) -> None:
@@ -92,8 +74,7 @@ def test_the_card_offers_the_proposals_fields_and_an_edit_is_written_only_on_app
     boxes = page.locator("#approval-card .edit-field")
     boxes.first.wait_for(state="visible", timeout=30_000)
     labels = [
-        boxes.nth(i).locator("[data-testid=block-info]").inner_text()
-        for i in range(boxes.count())
+        boxes.nth(i).locator("[data-testid=block-info]").inner_text() for i in range(boxes.count())
     ]
     assert labels == ["Patient id", "Substance", "Reaction", "Severity"]
     assert page.get_by_label("Substance").input_value() == "penicillin"
