@@ -3,7 +3,8 @@
 Pure and immutable: every transition returns a new ``ApprovalState``. ``submit``
 hands out an ``ApprovalDecision`` at most once per proposal, so a double click on
 Approve (or Approve then Reject) can never reach the agent twice; edits are checked
-against the tool's own argument model before they can be approved. An edited patient
+against the tool's own argument model (its ``ToolSpec.args``, passed in by the caller,
+which reads it from the registry) before they can be approved. An edited patient
 id is not approvable until the card has shown that patient (``show_patient``), and
 every decision carries its proposal's idempotency key, so the agent refuses it if a
 newer proposal has taken its place.
@@ -18,7 +19,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest
-from docgemma.agent.schemas import TOOL_ARG_SCHEMAS
 
 
 class Phase(StrEnum):
@@ -69,25 +69,23 @@ def show_patient(state: ApprovalState, notice: str) -> ApprovalState:
     return replace(state, shown_patient=state.args.get("patient_id"), notice=notice)
 
 
-def edit(state: ApprovalState, changes: dict[str, Any]) -> ApprovalState:
-    """Apply edited field values; invalid values keep the previous arguments and set ``error``."""
+def edit(state: ApprovalState, changes: dict[str, Any], model: type[BaseModel]) -> ApprovalState:
+    """Apply edited field values; invalid values keep the previous arguments and set ``error``.
+
+    Only the argument model's own fields can be edited; anything else in ``changes`` is
+    ignored, so a client cannot add arguments the tool does not take.
+    """
     if not state.open or state.request is None:
         return state
-    merged = {
-        **state.args,
-        **{k: (v.strip() if isinstance(v, str) else v) for k, v in changes.items()},
-    }
-    merged = {k: (None if v == "" else v) for k, v in merged.items()}
-    model = TOOL_ARG_SCHEMAS.get(state.request.tool)
-    original = dict(state.request.args)
-    if model is not None:
-        try:
-            merged = model.model_validate(merged).model_dump()
-        except ValidationError as exc:
-            return replace(state, error=_explain(exc, model))
-        original = {**dict.fromkeys(model.model_fields), **original}
-    changed = merged != original
-    return replace(state, args=merged, edited=changed, error=None)
+    fields = model.model_fields
+    typed = {k: (v.strip() if isinstance(v, str) else v) for k, v in changes.items() if k in fields}
+    merged = {k: (None if v == "" else v) for k, v in {**state.args, **typed}.items()}
+    try:
+        merged = model.model_validate(merged).model_dump()
+    except ValidationError as exc:
+        return replace(state, error=_explain(exc, model))
+    original = {**dict.fromkeys(fields), **state.request.args}
+    return replace(state, args=merged, edited=merged != original, error=None)
 
 
 def submit(
@@ -120,17 +118,35 @@ def settle(state: ApprovalState, decision: ApprovalDecision, ok: bool) -> Approv
     return replace(state, phase=Phase.REJECTED if decision.action == "reject" else Phase.APPROVED)
 
 
-def field_labels(tool: str) -> dict[str, str]:
-    """Clinician-facing labels for a write tool's fields, from its argument model."""
-    model = TOOL_ARG_SCHEMAS.get(tool)
-    if model is None:
-        return {}
-    return {name: name.replace("_", " ").capitalize() for name in model.model_fields}
+@dataclass(frozen=True)
+class EditableField:
+    """One box of the card's editor: an argument of the proposed tool and its current value."""
+
+    name: str
+    label: str
+    value: str
+    hint: str | None = None
+
+
+def editable_fields(state: ApprovalState, model: type[BaseModel]) -> list[EditableField]:
+    """The editor's boxes: every field of the tool's argument model, in its order, with the
+    value as it stands (the proposal's, or the clinician's last valid edit)."""
+    return [
+        EditableField(
+            name=name,
+            label=name.replace("_", " ").capitalize(),
+            value="" if state.args.get(name) is None else str(state.args[name]),
+            hint=info.description,
+        )
+        for name, info in model.model_fields.items()
+    ]
 
 
 def _explain(exc: ValidationError, model: type[BaseModel]) -> str:
     parts = []
     for err in exc.errors():
         name = ".".join(str(p) for p in err["loc"]) or model.__name__
-        parts.append(f"{name.replace('_', ' ')}: {err['msg'].lower()}")
+        # a cleared box reaches the model as None; say what is wrong in the card's terms
+        problem = "this field is required" if err.get("input") is None else err["msg"].lower()
+        parts.append(f"{name.replace('_', ' ')}: {problem}")
     return "Please check the edited fields — " + "; ".join(parts)

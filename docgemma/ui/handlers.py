@@ -13,14 +13,25 @@ from typing import Any, Protocol
 
 import gradio as gr
 from gradio.utils import get_upload_folder
+from pydantic import BaseModel
 
 from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
 from docgemma.ehr.ids import is_fhir_id
-from docgemma.ui.approval import edit, field_labels, patient_changed, show_patient
+from docgemma.tools.base import ToolRegistry
+from docgemma.tools.registry import build_registry
+from docgemma.ui.approval import (
+    ApprovalState,
+    EditableField,
+    edit,
+    editable_fields,
+    patient_changed,
+    show_patient,
+)
 from docgemma.ui.conversation_tools import clinician_profiles, profiled
+from docgemma.ui.panels import PanelView, attachment_note, redraw
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
@@ -29,7 +40,6 @@ from docgemma.ui.untrusted import plain
 from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
 
 log = logging.getLogger(__name__)
-MAX_FIELDS = 6
 BUSY = "Please wait for the current answer to finish."
 INVALID_PATIENT = "That is not a valid patient id; pick a patient from the search results."
 FOREIGN = "This conversation belongs to another signed-in user; nothing was done."
@@ -65,8 +75,11 @@ class Handlers:
         access: Access | None = None,
         agent_ready: Callable[[], bool] = lambda: True,
         record: Recorder | None = None,
+        tools: ToolRegistry | None = None,
     ) -> None:
         self.settings = settings
+        self._tools = tools or build_registry()
+        """Where a proposed write's argument model comes from (the card's fields, checks)."""
         self._record = record
         """Keeps a copy of each finished turn (the API's ``local`` tenant), when given."""
         self._get_agent = get_agent
@@ -187,9 +200,10 @@ class Handlers:
             yield refusal
             return
         state = session.approval
-        if state.open:
-            changes = dict(zip(_editable(state.args), values, strict=False))
-            session.approval = state = edit(state, changes)
+        model = self._arg_model(state)
+        if state.open and model is not None:
+            changes = dict(zip(model.model_fields, values, strict=False))
+            session.approval = state = edit(state, changes, model)
         if state.error:
             yield session.history, f"⚠️ {state.error}"
             return
@@ -258,44 +272,50 @@ class Handlers:
     def open_editor(self) -> Any:
         return gr.Column(visible=True)
 
-    async def panels(self, session: SessionState, request: gr.Request) -> list[Any]:
-        """Follow-ups, the attachment note and the approval card, redrawn after each event."""
+    def panels_for(self, view: PanelView) -> Callable[..., Awaitable[dict[Any, Any]]]:
+        """The event that redraws ``view`` after each chat event (see ``panels``)."""
+
+        async def panels(session: SessionState, request: gr.Request) -> dict[Any, Any]:
+            return await self.panels(view, session, request)
+
+        return panels
+
+    async def panels(
+        self, view: PanelView, session: SessionState, request: gr.Request | None
+    ) -> dict[Any, Any]:
+        """Follow-ups, the attachment note and the approval card, keyed by component."""
         owned = self.owns(session, request)
-        ups = session.follow_ups if owned else []
-        picker = gr.update() if session.attached else gr.update(value=None)
-        note = _attachment_note(session) if owned else ""
-        out: list[Any] = [note, picker, gr.Row(visible=bool(ups))]
-        out += [
-            gr.Button(value=ups[i], visible=True) if i < len(ups) else gr.Button(visible=False)
-            for i in range(3)
-        ]
         state = session.approval
-        if not state.open or state.request is None or not owned:
-            return (
-                out
-                + [gr.Group(visible=False), gr.update(), "", gr.Column(visible=False)]
-                + [gr.Textbox(visible=False)] * MAX_FIELDS
-                + [""]
-            )
-        labels = field_labels(state.request.tool)
-        keys = _editable(state.args)
-        out += [
-            gr.Group(visible=True),
-            approval_card(
-                state.request, state.args, state.edited, await self._card_patient(state.args)
-            ),
-            f"⚠️ {state.error or state.notice}" if state.error or state.notice else "",
-            gr.Column(visible=bool(state.error or state.notice)),  # keep the editor open
-        ]
-        out += [
-            gr.Textbox(
-                label=labels.get(keys[i], keys[i]), value=_text(state.args[keys[i]]), visible=True
-            )
-            if i < len(keys)
-            else gr.Textbox(visible=False)
-            for i in range(MAX_FIELDS)
-        ]
-        return [*out, state.request.idempotency_key]
+        card = None
+        if owned and state.open and state.request is not None:
+            patient = await self._card_patient(state.args)
+            card = approval_card(state.request, state.args, state.edited, patient)
+        return redraw(view, session, owned, card)
+
+    def editor_fields(
+        self, session: SessionState, key: str, request: gr.Request | None
+    ) -> list[EditableField]:
+        """The editor's boxes for the card ``key`` names: the proposed tool's arguments.
+
+        Only the session's owner gets them, and only for the proposal on the card (a
+        replaced one gets none). Another user is refused with an error rather than an
+        empty editor, so that their call leaves the owner's open editor as it is.
+        """
+        if not self.owns(session, request):
+            raise gr.Error(FOREIGN)
+        state = session.approval
+        model = self._arg_model(state)
+        if not state.open or state.request is None or model is None:
+            return []
+        if key != state.request.idempotency_key:
+            return []
+        return editable_fields(state, model)
+
+    def _arg_model(self, state: ApprovalState) -> type[BaseModel] | None:
+        """The proposed tool's argument model, from the registry (None for an unknown tool)."""
+        if state.request is None or state.request.tool not in self._tools:
+            return None
+        return self._tools[state.request.tool].args
 
     async def _card_patient(self, args: dict[str, Any]) -> PatientMatch | None:
         patient_id = args.get("patient_id")
@@ -367,7 +387,7 @@ class Handlers:
         except (EHRUnavailable, UploadRejected) as exc:
             return f"⚠️ {exc}"
         session.attached = Attachment(image=image, image_path=str(shown), label=label)
-        return _attachment_note(session)
+        return attachment_note(session)
 
     def clear_patient(
         self, session: SessionState, request: gr.Request | None = None
@@ -396,19 +416,5 @@ def _banner(session: SessionState) -> str:
     return f"**Active patient:** {plain(session.patient_name)} (`{session.patient_id}`)"
 
 
-def _attachment_note(session: SessionState) -> str:
-    if session.attached is None:
-        return ""
-    return f"📎 **{plain(session.attached.label)}** will be attached to your next message."
-
-
 def _image_picker(stored: list[StoredImage], info: str) -> Any:
     return gr.update(choices=[(img.label, img.id) for img in stored], value=None, info=info)
-
-
-def _editable(args: dict[str, Any]) -> list[str]:
-    return list(args)[:MAX_FIELDS]
-
-
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)

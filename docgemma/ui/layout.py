@@ -1,8 +1,11 @@
 """The Gradio page: tabs, the clinician chat, approval card, patient panel and settings.
 
 Only components and wiring live here; what happens on each event is in
-``handlers.py``. Tabs leave room for the patient triage mode beside the clinician one.
-``CSS`` goes to ``gr.mount_gradio_app`` (Gradio 6 takes styling at mount/launch time).
+``handlers.py``. The approval card's edit boxes are drawn by ``gr.render`` from the
+proposal's argument model whenever the card shows a new proposal (its key changes);
+Approve is wired inside that render because its inputs are those boxes. Tabs leave
+room for the patient triage mode beside the clinician one. ``CSS`` goes to
+``gr.mount_gradio_app`` (Gradio 6 takes styling at mount/launch time).
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ import gradio as gr
 from docgemma.auth import OPEN_BANNER
 from docgemma.config import Settings
 from docgemma.ui.conversation_tools import add_conversation_tools
-from docgemma.ui.handlers import MAX_FIELDS, Handlers
-from docgemma.ui.session import new_session
+from docgemma.ui.handlers import Handlers
+from docgemma.ui.panels import FOLLOW_UPS, PanelView
+from docgemma.ui.session import SessionState, new_session
 from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
 
 EXAMPLES = (
@@ -31,6 +35,7 @@ CSS = (
     """
 #approval-card { border: 2px solid var(--color-accent); border-radius: 8px; padding: 8px; }
 #input-error { color: var(--error-text-color); }
+#approval-key { display: none !important; }
 """
     + TRIAGE_CSS
 )
@@ -64,14 +69,11 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
         with gr.Column(scale=3):
             chatbot = gr.Chatbot(label="Conversation", height=560, elem_id="chat", buttons=["copy"])
             with gr.Group(visible=False, elem_id="approval-card") as card:
-                card_md = gr.Markdown()
-                with gr.Column(visible=False) as edit_box:
-                    fields = [
-                        gr.Textbox(visible=False, elem_id=f"edit-field-{i}")
-                        for i in range(MAX_FIELDS)
-                    ]
+                card_md = gr.Markdown(elem_id="approval-text")
+                edit_box = gr.Column(visible=False, elem_id="approval-editor")  # filled below
                 card_error = gr.Markdown(elem_id="approval-error")
-                shown_key = gr.Textbox(visible=False, elem_id="approval-key")
+                # in the page (hidden), not left out of it: its change event redraws the editor
+                shown_key = gr.Textbox(visible="hidden", elem_id="approval-key")
                 reason = gr.Textbox(
                     label="Reason (optional, for Reject)", max_lines=1, elem_id="reject-reason"
                 )
@@ -80,7 +82,9 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     edit = gr.Button("Edit", elem_id="edit-btn")
                     reject = gr.Button("Reject", variant="stop", elem_id="reject-btn")
             with gr.Row(visible=False) as follow_row:
-                follow = [gr.Button(size="sm", elem_classes=["follow-up"]) for _ in range(3)]
+                follow = [
+                    gr.Button(size="sm", elem_classes=["follow-up"]) for _ in range(FOLLOW_UPS)
+                ]
             msg = gr.MultimodalTextbox(
                 placeholder="Ask a clinical question; attach an image (PNG, JPEG, DICOM) if needed",
                 file_count="single",
@@ -144,22 +148,48 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                 )
                 add_conversation_tools(settings, session)
 
-    panels = [attach_note, images, follow_row, *follow, card, card_md, card_error, edit_box]
-    panels += [*fields, shown_key]
+    view = PanelView(
+        attachment_note=attach_note,
+        image_picker=images,
+        follow_row=follow_row,
+        follow_ups=tuple(follow),
+        card=card,
+        card_text=card_md,
+        card_error=card_error,
+        editor=edit_box,
+        card_key=shown_key,
+    )
+    panels, redrawn = h.panels_for(view), view.outputs()
     turn_out = [chatbot, msg, input_error]
     agent = {"concurrency_id": "agent", "concurrency_limit": 1}
 
-    msg.submit(h.submit, [msg, session], turn_out, **agent).then(h.panels, session, panels)
+    msg.submit(h.submit, [msg, session], turn_out, **agent).then(panels, session, redrawn)
     for button in (*follow, *examples):
-        button.click(h.ask, [button, session], turn_out, **agent).then(h.panels, session, panels)
+        button.click(h.ask, [button, session], turn_out, **agent).then(panels, session, redrawn)
     decided = [chatbot, card_error]
-    approve.click(h.approve, [session, shown_key, *fields], decided, **agent).then(
-        h.panels, session, panels
-    )
     reject.click(h.reject, [session, shown_key, reason], decided, **agent).then(
-        h.panels, session, panels
+        panels, session, redrawn
     )
     edit.click(h.open_editor, None, edit_box)
+
+    with edit_box:
+
+        @gr.render(inputs=[session, shown_key], triggers=[shown_key.change])
+        def editor(state: SessionState, key: str, request: gr.Request) -> None:
+            boxes = [
+                gr.Textbox(
+                    label=field.label,
+                    value=field.value,
+                    info=field.hint,
+                    elem_id=f"edit-{field.name}",
+                    elem_classes=["edit-field"],
+                    interactive=True,
+                )
+                for field in h.editor_fields(state, key, request)
+            ]
+            approve.click(h.approve, [session, shown_key, *boxes], decided, **agent).then(
+                panels, session, redrawn
+            )
 
     for control in (thinking, budget):
         control.change(h.set_thinking, [thinking, budget, session], None, queue=False)

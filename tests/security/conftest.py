@@ -19,13 +19,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))  # the shared live_app helper
 
+from gradio_http import run  # noqa: E402
 from live_app import running_app  # noqa: E402
 from ui_fakes import FakeAgent  # noqa: E402
 
 from docgemma.agent import factory  # noqa: E402
 from docgemma.auth import hash_password  # noqa: E402
 from docgemma.llm.scripted import ScriptedBackend  # noqa: E402
-from docgemma.ui.handlers import MAX_FIELDS  # noqa: E402
 
 PATIENT = "abc-123"
 METFORMIN = {
@@ -106,7 +106,10 @@ class Page:
     """One browser session spoken over Gradio's HTTP API, as the page's JavaScript does.
 
     ``session_hash`` forges the session a request claims to belong to: Gradio takes
-    whatever hash a client sends.
+    whatever hash a client sends. Approve is not a fixed event of the page: the card's
+    editor is a ``gr.render`` that adds the edit boxes and the Approve event to the
+    session when the card shows a new proposal, so ``card`` runs that render as the
+    page does and ``approve`` calls the event it added.
     """
 
     def __init__(
@@ -115,9 +118,12 @@ class Page:
         from gradio_client import Client
 
         # a patient timeout: the shared test machine can be slow to answer
+        self.url = url
         self.client = Client(url, auth=auth, verbose=False, httpx_kwargs={"timeout": 120})
         if session_hash is not None:
             self.client.session_hash = session_hash
+        self.editor: Editor | None = None
+        """The editor the last card rendered (its Approve event and boxes)."""
 
     @property
     def session_hash(self) -> str:
@@ -128,23 +134,80 @@ class Page:
         return history
 
     def card(self) -> Card:
-        """The approval card as the page would redraw it now."""
-        out = self.client.predict(api_name="/panels")
-        fields = [f.get("value") if isinstance(f, dict) else f for f in out[-7:-1]]
-        return Card(markdown=_text(out[-9]), error=_text(out[-8]), fields=fields, key=out[-1])
+        """The approval card as the page would redraw it now (and its editor, when shown)."""
+        config = self._config()
+        [panels] = [d for d in config["dependencies"] if d.get("api_name") == "panels"]
+        out = run(self.url, panels["id"], [None], self.session_hash, self.client.cookies)
+        by_id = dict(zip(panels["outputs"], out["data"], strict=True))
+        ids = _ids_by_elem(config)
+        key = by_id[ids["approval-key"]]
+        if key:
+            self.editor = self.render_editor(key)
+        return Card(
+            markdown=_text(by_id[ids["approval-text"]]),
+            error=_text(by_id[ids["approval-error"]]),
+            fields=list(self.editor.fields.values()) if key and self.editor else [],
+            key=key,
+        )
 
-    def approve(self, key: str, fields: list[Any]) -> tuple[list[dict[str, Any]], str]:
-        values = [("" if v is None else str(v)) for v in fields]
-        values += [""] * (MAX_FIELDS - len(values))  # the card's unused boxes
-        return self.client.predict(key, *values, api_name="/approve")
+    def render_editor(self, key: str) -> Editor:
+        """Run the card editor's render for ``key``, as the page does when the key changes."""
+        config = self._config()
+        ids = _ids_by_elem(config)
+        [render] = [
+            d
+            for d in config["dependencies"]
+            if [ids["approval-key"], "change"] in [list(t) for t in d["targets"]]
+        ]
+        data = [None if i != ids["approval-key"] else key for i in render["inputs"]]
+        made = run(self.url, render["id"], data, self.session_hash, self.client.cookies)
+        rendered = made["render_config"]
+        [approve] = [
+            d
+            for d in rendered["dependencies"]
+            if [ids["approve-btn"], "click"] in [list(t) for t in d["targets"]]
+        ]
+        props = {c["id"]: c.get("props", {}) for c in rendered["components"]}
+        boxes = approve["inputs"][2:]  # after the session and the card's key
+        fields = {props[i]["label"]: props[i].get("value") for i in boxes}
+        return Editor(approve_fn=approve["id"], fields=fields)
+
+    def approve(
+        self, key: str, fields: list[Any], editor: Editor | None = None
+    ) -> tuple[list[dict[str, Any]], str]:
+        """Press Approve on ``editor`` (this page's last one, else one rendered for ``key``)."""
+        editor = editor or self.editor or self.render_editor(key)
+        values = [("" if v is None else str(v)) for v in fields] + [""] * len(editor.fields)
+        data = [None, key, *values[: len(editor.fields)]]  # one value per box, blanks after
+        out = run(self.url, editor.approve_fn, data, self.session_hash, self.client.cookies)
+        history, message = out["data"]
+        return history, message
 
     def reject(self, key: str, reason: str = "") -> tuple[list[dict[str, Any]], str]:
         return self.client.predict(key, reason, api_name="/reject")
+
+    def _config(self) -> dict[str, Any]:
+        reply = httpx.get(f"{self.url}/config", cookies=self.client.cookies, timeout=30)
+        reply.raise_for_status()
+        return reply.json()
+
+
+class Editor:
+    def __init__(self, approve_fn: int, fields: dict[str, Any]) -> None:
+        self.approve_fn, self.fields = approve_fn, fields
 
 
 class Card:
     def __init__(self, markdown: str, error: str, fields: list[Any], key: str) -> None:
         self.markdown, self.error, self.fields, self.key = markdown, error, fields, key
+
+
+def _ids_by_elem(config: dict[str, Any]) -> dict[str, int]:
+    return {
+        c["props"]["elem_id"]: c["id"]
+        for c in config["components"]
+        if c.get("props", {}).get("elem_id")
+    }
 
 
 def _text(value: Any) -> str:

@@ -27,13 +27,25 @@ def fn_index(url: str, api_name: str) -> int:
 
 def call(url: str, api_name: str, data: list[Any], session_hash: str | None = None) -> list[Any]:
     """Run one event to its end; the outputs of its last update (raises on an app error)."""
+    return run(url, fn_index(url, api_name), data, session_hash).get("data", [])
+
+
+def run(
+    url: str,
+    fn: int,
+    data: list[Any],
+    session_hash: str | None = None,
+    cookies: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run event ``fn`` (also one a render added to the session) to its end; its whole output,
+    e.g. ``render_config`` for a render (raises on an app error)."""
     session_hash = session_hash or secrets.token_hex(8)
-    with httpx.Client(base_url=url, timeout=120) as http:
+    with httpx.Client(base_url=url, timeout=120, cookies=cookies) as http:
         http.post(
             f"{API}/queue/join",
             json={
                 "data": data,
-                "fn_index": fn_index(url, api_name),
+                "fn_index": fn,
                 "session_hash": session_hash,
                 "event_data": None,
                 "trigger_id": None,
@@ -48,7 +60,7 @@ def call(url: str, api_name: str, data: list[Any], session_hash: str | None = No
                     output = msg.get("output") or {}
                     if not msg.get("success", False):
                         raise EventFailed(str(output.get("error")))
-                    return output.get("data", [])
+                    return output
     raise RuntimeError("the event stream ended without a result")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import METFORMIN, after_write, fhir_search, proposal
-from live_app import CHROMIUM, CHROMIUM_ARGS
+from live_app import CHROMIUM, chromium_tab, settle
 
 from docgemma.llm.scripted import ScriptedBackend
 
@@ -22,33 +22,10 @@ OTHER = "lchen-002"
 def page(live):
     if not CHROMIUM.exists():
         pytest.fail("Chromium is missing at /usr/bin/chromium; make test installs it")
-    from playwright.sync_api import sync_playwright
-
     llm = ScriptedBackend([*proposal(METFORMIN), *after_write()])
-    with live(llm) as url, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        tab = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        tab.goto(url)
-        tab.wait_for_selector("#msg textarea", timeout=60_000)
+    with live(llm) as url, chromium_tab(url) as tab:
         tab.app_url = url
         yield tab
-        browser.close()
-
-
-def settle(page, quiet_ms: int = 750) -> None:
-    """Wait until no component shows Gradio's progress overlay (chained events done)."""
-    page.evaluate("window.__idleSince = null")
-    page.wait_for_function(
-        f"""() => {{
-            if (document.querySelector('.progress-text')) {{
-                window.__idleSince = null;
-                return false;
-            }}
-            window.__idleSince ??= Date.now();
-            return Date.now() - window.__idleSince > {quiet_ms};
-        }}""",
-        timeout=60_000,
-    )
 
 
 def orders(url: str, patient: str) -> list[dict]:

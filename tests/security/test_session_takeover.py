@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from conftest import (
     METFORMIN,
     PASSWORDS,
@@ -22,6 +23,7 @@ from conftest import (
     proposal,
     texts,
 )
+from gradio_http import EventFailed
 
 from docgemma.ehr.codes import SESSION_SYSTEM
 from docgemma.llm.scripted import ScriptedBackend
@@ -88,7 +90,11 @@ def test_another_user_presenting_the_session_hash_is_refused(live, user_hashes) 
         # Worst case: the hash itself leaked. Another signed-in user presents it.
         mallory = Page(url, auth=("mallory", PASSWORDS["mallory"]), session_hash=lee.session_hash)
         assert mallory.card().markdown == ""  # the card is not shown to her
-        history, message = mallory.approve(card.key, [PATIENT, "metformin", "5000 mg", "hourly"])
+        with pytest.raises(EventFailed, match="another signed-in user"):
+            mallory.render_editor(card.key)  # nor are its edit boxes
+        # the Approve event the owner's editor added to the shared session, called by her
+        edits = [PATIENT, "metformin", "5000 mg", "hourly"]
+        history, message = mallory.approve(card.key, edits, editor=lee.editor)
         assert message == f"⚠️ {FOREIGN}" and history == []
         _, message = mallory.reject(card.key, "mine now")
         assert message == f"⚠️ {FOREIGN}"

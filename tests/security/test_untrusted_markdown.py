@@ -112,6 +112,10 @@ def test_remote_images_never_load_and_hidden_html_shows_as_text(app_url, bait_ur
             card_text = card.inner_text()
             assert "double the dose" in card_text and "<span" in card_text
             assert "<img" in card_text  # the summary's tag is shown, not run
+            page.click("#edit-btn")
+            box = page.locator("#edit-frequency textarea")
+            box.wait_for(state="visible", timeout=30_000)
+            assert box.input_value() == f"daily {HIDDEN}"  # the edit box holds the raw text
             assert page.locator("#chat a[href^='javascript:']").count() == 0
             violations = [c for c in console if "Content Security Policy" in c]
             assert violations == [], violations  # Gradio's own page runs under the policy

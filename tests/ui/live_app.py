@@ -68,3 +68,35 @@ def running_app(
     finally:
         server.should_exit = True
         thread.join(timeout=15)
+
+
+@contextmanager
+def chromium_tab(url: str) -> Iterator[Any]:
+    """Debian's headless Chromium with the page at ``url`` loaded; yields the Playwright page."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            tab = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            tab.goto(url)
+            tab.wait_for_selector("#msg textarea", timeout=60_000)
+            yield tab
+        finally:
+            browser.close()
+
+
+def settle(page: Any, quiet_ms: int = 750) -> None:
+    """Wait until no component shows Gradio's progress overlay (chained events done)."""
+    page.evaluate("window.__idleSince = null")
+    page.wait_for_function(
+        f"""() => {{
+            if (document.querySelector('.progress-text')) {{
+                window.__idleSince = null;
+                return false;
+            }}
+            window.__idleSince ??= Date.now();
+            return Date.now() - window.__idleSince > {quiet_ms};
+        }}""",
+        timeout=60_000,
+    )

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from ui_fakes import PRESCRIPTION
 
+from docgemma.tools.registry import build_registry
 from docgemma.ui.approval import (
     ApprovalState,
     Phase,
     edit,
-    field_labels,
+    editable_fields,
     patient_changed,
     propose,
     settle,
     show_patient,
     submit,
 )
+
+PRESCRIBE = build_registry()["prescribe_medication"].args
 
 
 def proposed() -> ApprovalState:
@@ -55,7 +58,7 @@ def test_failed_write_is_recorded():
 
 
 def test_edit_turns_approve_into_an_edit_decision_with_the_new_args():
-    state = edit(proposed(), {"dosage": " 850 mg ", "notes": ""})
+    state = edit(proposed(), {"dosage": " 850 mg ", "notes": ""}, PRESCRIBE)
     assert state.edited and state.error is None and state.args["dosage"] == "850 mg"
     assert state.args["notes"] is None
     _, decision = submit(state, "approve")
@@ -64,18 +67,18 @@ def test_edit_turns_approve_into_an_edit_decision_with_the_new_args():
 
 
 def test_unchanged_edit_is_a_plain_approve():
-    state = edit(proposed(), {"dosage": "500 mg"})
+    state = edit(proposed(), {"dosage": "500 mg"}, PRESCRIBE)
     assert not state.edited
     assert submit(state, "approve")[1].action == "approve"
 
 
 def test_invalid_edit_is_refused_with_a_readable_message_and_blocks_approve():
-    state = edit(proposed(), {"dosage": ""})
-    assert state.error and "dosage" in state.error
+    state = edit(proposed(), {"dosage": ""}, PRESCRIBE)
+    assert state.error and "dosage: this field is required" in state.error
     assert state.args["dosage"] == "500 mg"
     assert submit(state, "approve")[1] is None
     assert submit(state, "reject")[1].action == "reject"
-    fixed = edit(state, {"dosage": "1 g"})
+    fixed = edit(state, {"dosage": "1 g"}, PRESCRIBE)
     assert fixed.error is None and submit(fixed, "approve")[1].args["dosage"] == "1 g"
 
 
@@ -87,13 +90,30 @@ def test_a_new_proposal_reopens_the_card():
 
 def test_edits_after_submission_are_ignored():
     state, _ = submit(proposed(), "approve")
-    assert edit(state, {"dosage": "1 g"}) is state
+    assert edit(state, {"dosage": "1 g"}, PRESCRIBE) is state
 
 
-def test_field_labels_come_from_the_tool_arguments():
-    labels = field_labels("prescribe_medication")
-    assert labels["medication_name"] == "Medication name" and "frequency" in labels
-    assert field_labels("no_such_tool") == {}
+def test_the_editor_has_exactly_the_tools_arguments_with_the_values_as_they_stand():
+    fields = editable_fields(proposed(), PRESCRIBE)
+    assert [f.name for f in fields] == [
+        "patient_id",
+        "medication_name",
+        "dosage",
+        "frequency",
+        "notes",
+    ]
+    by_name = {f.name: f for f in fields}
+    assert by_name["medication_name"].label == "Medication name"
+    assert by_name["dosage"].value == "500 mg" and by_name["notes"].value == ""
+    assert by_name["dosage"].hint == "Dose with unit, e.g. 500 mg"
+    edited = edit(proposed(), {"dosage": "850 mg"}, PRESCRIBE)
+    assert {f.name: f.value for f in editable_fields(edited, PRESCRIBE)}["dosage"] == "850 mg"
+
+
+def test_an_edit_cannot_add_an_argument_the_tool_does_not_take():
+    state = edit(proposed(), {"dosage": "1 g", "route": "intravenous"}, PRESCRIBE)
+    assert state.error is None and "route" not in state.args
+    assert state.args["dosage"] == "1 g"
 
 
 def test_every_decision_carries_the_proposals_key():
@@ -103,7 +123,7 @@ def test_every_decision_carries_the_proposals_key():
 
 
 def test_a_changed_patient_must_be_shown_before_approve():
-    state = edit(proposed(), {"patient_id": "p2"})
+    state = edit(proposed(), {"patient_id": "p2"}, PRESCRIBE)
     assert patient_changed(state)
     blocked, decision = submit(state, "approve")
     assert decision is None and blocked is state  # not approvable yet

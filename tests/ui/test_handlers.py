@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import gradio as gr
+import pytest
 from live_app import load_app_module
 from PIL import Image
-from ui_fakes import PRESCRIPTION, FakeAgent
+from ui_fakes import PRESCRIPTION, FakeAgent, panel_view
 
 from docgemma.agent.outcome import TurnResult
+from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.ui.handlers import Handlers
 from docgemma.ui.patients import PatientMatch
@@ -53,8 +56,78 @@ def proposing_agent() -> FakeAgent:
 async def test_the_card_names_the_patient_from_the_record(tmp_path):
     h = handlers(tmp_path, proposing_agent(), Directory())
     session = await proposed(h)
-    card = (await h.panels(session, None))[7]
-    assert "**Jane Doe**, born 1980-02-03 (`p1`)" in card
+    view = panel_view()
+    out = await h.panels(view, session, None)
+    assert "**Jane Doe**, born 1980-02-03 (`p1`)" in out[view.card_text]
+    assert out[view.card]["visible"] and out[view.card_key] == PRESCRIPTION.idempotency_key
+    assert out[view.card_error] == "" and not out[view.editor]["visible"]
+    assert set(out) <= set(view.outputs())  # every update names one of the event's outputs
+
+
+async def test_without_a_proposal_the_card_is_hidden_and_follow_ups_are_shown(tmp_path):
+    h = handlers(tmp_path, FakeAgent())
+    session = SessionState()
+    await collect(h.submit({"text": "What is hypertension?", "files": []}, session, None))
+    view = panel_view()
+    out = await h.panels(view, session, None)
+    assert not out[view.card]["visible"] and out[view.card_key] == ""
+    assert [out[b]["value"] for b in view.follow_ups] == [
+        "What causes it?",
+        "How is it treated?",
+        "What are the risks?",
+    ]
+    assert out[view.follow_row]["visible"]
+
+
+async def test_a_bad_edit_keeps_the_card_open_with_the_message_and_nothing_is_decided(tmp_path):
+    agent = proposing_agent()
+    h = handlers(tmp_path, agent, Directory())
+    session = await proposed(h)
+    key = session.approval.request.idempotency_key
+    # the boxes in the order the editor draws them: patient, medicine, dose, frequency, notes
+    outs = await collect(h.approve(session, key, None, "p1", "metformin", "", "twice daily", ""))
+    assert "dosage" in outs[-1][1] and not agent.decisions
+    view = panel_view()
+    out = await h.panels(view, session, None)
+    assert "dosage" in out[view.card_error] and out[view.editor]["visible"]
+    await collect(h.approve(session, key, None, "p1", "metformin", "1 g", "twice daily", ""))
+    assert agent.decisions[-1].action == "edit" and agent.decisions[-1].args["dosage"] == "1 g"
+
+
+async def test_the_editor_gets_the_proposed_tools_fields_only_for_the_card_shown(tmp_path):
+    h = handlers(tmp_path, proposing_agent(), Directory())
+    session = await proposed(h)
+    key = session.approval.request.idempotency_key
+    fields = h.editor_fields(session, key, None)
+    assert [(f.label, f.value) for f in fields] == [
+        ("Patient id", "p1"),
+        ("Medication name", "metformin"),
+        ("Dosage", "500 mg"),
+        ("Frequency", "twice daily"),
+        ("Notes", ""),
+    ]
+    assert h.editor_fields(session, "an-older-card", None) == []
+    assert h.editor_fields(SessionState(), key, None) == []  # no proposal in that session
+
+
+async def test_another_user_gets_no_editor_and_no_card(tmp_path):
+    async def get_agent():
+        return proposing_agent()
+
+    settings = Settings(data_dir=tmp_path)
+    signed_in = Access(Mode.USERS, users={"lee": "x", "mallory": "y"})
+    h = Handlers(settings, get_agent, Directory(), tmp_path / "uploads", signed_in)
+    session = SessionState()
+    lee, mallory = gr.Request(username="lee"), gr.Request(username="mallory")
+    await collect(h.submit({"text": "prescribe metformin", "files": []}, session, lee))
+    key = session.approval.request.idempotency_key
+    assert [f.value for f in h.editor_fields(session, key, lee)][:2] == ["p1", "metformin"]
+    with pytest.raises(gr.Error):
+        h.editor_fields(session, key, mallory)
+    view = panel_view()
+    out = await h.panels(view, session, mallory)
+    assert not out[view.card]["visible"] and out[view.card_key] == ""
+    assert view.card_text not in out
 
 
 async def test_the_clinician_name_is_recorded_with_the_decision(tmp_path):

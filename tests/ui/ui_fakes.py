@@ -12,6 +12,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import gradio as gr
+
 from docgemma.agent.events import (
     AnswerToken,
     NodeFinished,
@@ -23,6 +25,7 @@ from docgemma.agent.events import (
 )
 from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, ToolCallRecord, TurnResult
 from docgemma.tools.base import Source
+from docgemma.ui.panels import FOLLOW_UPS, PanelView
 
 
 def direct_events(answer: str) -> list[Any]:
@@ -133,4 +136,20 @@ class FakeAgent:
         yield TurnResult(
             final_response="The prescription was saved.",
             tool_calls=[ToolCallRecord(tool="prescribe_medication", tool_label="Prescription")],
+        )
+
+
+def panel_view() -> PanelView:
+    """Components of the kinds the page redraws, for calling ``Handlers.panels`` directly."""
+    with gr.Blocks():
+        return PanelView(
+            attachment_note=gr.Markdown(),
+            image_picker=gr.Dropdown(),
+            follow_row=gr.Row(),
+            follow_ups=tuple(gr.Button() for _ in range(FOLLOW_UPS)),
+            card=gr.Group(),
+            card_text=gr.Markdown(),
+            card_error=gr.Markdown(),
+            editor=gr.Column(),
+            card_key=gr.Textbox(),
         )
