@@ -14,7 +14,6 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from docgemma.labels import Intent, ResultQuality
-from docgemma.tools.registry import build_registry
 
 TASK_SUMMARY_CHARS = 130
 """Short enough that the intent call fits seed 002 §7's 256-token cap; prompts downstream
@@ -66,8 +65,3 @@ class ImageFindings(BaseModel):
         max_length=6, description="Short finding phrases"
     )
     confidence: float = Field(ge=0.0, le=1.0)
-
-
-TOOL_ARG_SCHEMAS: dict[str, type[BaseModel]] = {s.name: s.args for s in build_registry()}
-"""Deprecated: read ``ToolSpec.args`` from the registry. Kept, derived, only until the UI's
-approval card (``docgemma.ui.approval``) reads the registry; then delete it."""
