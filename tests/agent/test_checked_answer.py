@@ -3,6 +3,8 @@ knowledge answers on the embedded profiles are grounded or visibly labelled."""
 
 from __future__ import annotations
 
+import pytest
+
 from docgemma.agent.answer import (
     KEY_FACT_CHARS,
     NO_RELIABLE_ANSWER,
@@ -117,8 +119,9 @@ async def test_an_uncovered_knowledge_answer_is_labelled_unverified(settings, to
     assert result.final_response == f"The phrenic nerve (C3–C5).\n\n{UNVERIFIED_NOTE}"
 
 
+@pytest.mark.parametrize("patient_id", [None, "pat-001"], ids=["no-patient", "active-patient"])
 async def test_when_every_source_failed_code_says_so_without_asking_the_model(
-    make_agent, tools
+    make_agent, tools, patient_id
 ) -> None:
     from docgemma.agent.answer import NOT_RETRIEVED_ANSWER
     from docgemma.tools.http import offline_outcome
@@ -141,7 +144,12 @@ async def test_when_every_source_failed_code_says_so_without_asking_the_model(
         ],
         responder=no_synthesis,
     )
-    events, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+
+    async def summary(pid: str) -> str | None:
+        return "77F, atrial fibrillation, warfarin 5 mg" if pid == "pat-001" else None
+
+    agent = make_agent(llm, patient_summary=summary)
+    events, result = await run(agent, "Check FDA warnings for dofetilide", patient_id=patient_id)
     answer = result.final_response
     assert answer.startswith(NOT_RETRIEVED_ANSWER)
     assert "unavailable offline" in answer and "No information was retrieved" in answer

@@ -41,13 +41,16 @@ _NODE = "synthesize"
 
 
 def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:
-    """Sources were consulted and none answered (every lookup failed), and nothing else
-    (patient record, image) gives the model material to answer from."""
+    """Sources were consulted and none answered (every lookup failed), and no attached
+    image gives the model material to answer from.
+
+    An active patient's summary does not count: asked for a drug's FDA warnings with a
+    patient in context and openFDA unreachable, Qwen 1.5B wrote "No FDA warnings for
+    dofetilide available", which reads as "there are none"."""
     executed = [r for r in results if r["executed"]]
     return (
         bool(executed)
         and all(r["error_type"] is not None for r in executed)
-        and not state.get("patient_summary")
         and not state.get("image_findings")
     )
 
