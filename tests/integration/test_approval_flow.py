@@ -39,8 +39,9 @@ def proposal() -> list[Any]:
     ]
 
 
-def after_approval(text: str = "Metformin 500 mg twice daily was ordered.") -> list[Any]:
-    return [{"quality": "success_rich", "brief_summary": "order created"}, text]
+def after_approval() -> list[Any]:
+    """The result classification; the confirmation is the tool's own, no model writes it."""
+    return [{"quality": "success_rich", "brief_summary": "order created"}]
 
 
 @pytest.fixture(autouse=True)
@@ -102,7 +103,10 @@ async def test_approve_writes_one_order_and_its_provenance(app_agent, writes) ->
         _, result = await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
     the_one_write(writes, "500 mg", "dr.lee", pending.idempotency_key, "t")
     assert result.pending_approval is None and result.tool_calls[-1].error_type is None
-    assert result.final_response == "Metformin 500 mg twice daily was ordered."
+    assert result.final_response == (
+        "Prescription saved to the record of John Smith (ID abc-123): "
+        "metformin 500 mg twice daily. Approved by dr.lee."
+    )
 
 
 async def test_edit_then_approve_writes_the_edited_dose(app_agent, writes) -> None:
@@ -117,6 +121,9 @@ async def test_edit_then_approve_writes_the_edited_dose(app_agent, writes) -> No
         writes, "1000 mg", "dr.lee", idempotency_key("t", 1, "prescribe_medication", edited), "t"
     )
     assert result.tool_calls[-1].args == {**ARGS, "dosage": "1000 mg"}
+    # the answer states the edited dose, not the one in the question (seen with Qwen 1.5B)
+    assert "metformin 1000 mg twice daily" in result.final_response
+    assert "500 mg" not in result.final_response
 
 
 async def test_reject_writes_nothing_and_says_so(app_agent, writes) -> None:

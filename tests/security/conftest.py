@@ -46,8 +46,9 @@ def proposal(args: dict[str, Any]) -> list[Any]:
     ]
 
 
-def after_write(text: str = "The order was saved.") -> list[Any]:
-    return [{"quality": "success_rich", "brief_summary": "order created"}, text]
+def after_write() -> list[Any]:
+    """The result classification; the answer is then the prescription tool's confirmation."""
+    return [{"quality": "success_rich", "brief_summary": "order created"}]
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ def test_signed_in_users_only_and_the_approver_is_the_user(live, user_hashes) ->
         lee.say("Prescribe metformin 500 mg twice daily for abc-123")
         card = lee.card()
         history, _ = lee.approve(card.key, card.fields)
-        assert "The order was saved." in texts(history)
+        assert "Prescription saved to the record of" in texts(history)
         [provenance] = fhir_search(url, "Provenance", auth=LEE, patient=PATIENT)
         verifier = [a["who"]["display"] for a in provenance["agent"] if "verifier" in str(a)]
         assert verifier == ["dr.lee"]

@@ -49,7 +49,7 @@ def test_a_session_read_from_provenance_reaches_no_conversation(live) -> None:
         clinician.say("Prescribe metformin 500 mg twice daily for abc-123")
         card = clinician.card()
         history, _ = clinician.approve(card.key, card.fields)
-        assert "The order was saved." in texts(history)
+        assert "Prescription saved to the record of" in texts(history)
         clinician.say("Also prescribe warfarin 5 mg daily for abc-123")
         pending = clinician.card()
         assert "warfarin" in pending.markdown
@@ -105,7 +105,7 @@ def test_another_user_presenting_the_session_hash_is_refused(live, user_hashes) 
         assert orders == before  # nothing written
 
         history, _ = lee.approve(card.key, card.fields)  # the owner still can
-        assert "The order was saved." in texts(history)
+        assert "Prescription saved to the record of" in texts(history)
         orders = fhir_search(url, "MedicationRequest", auth=credentials, patient=PATIENT)
         [order] = [r for r in orders if r not in before]
         assert order["dosageInstruction"][0]["text"] == "500 mg twice daily"

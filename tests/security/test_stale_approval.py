@@ -36,7 +36,7 @@ def test_approving_a_replaced_proposal_is_refused(live) -> None:
         assert "warfarin" in current.markdown and current.key != shown.key
         assert "newer proposal" in current.error  # the card says why nothing happened
         history, _ = page.approve(current.key, current.fields)
-        assert "The order was saved." in texts(history)
+        assert "Prescription saved to the record of" in texts(history)
         [order] = [
             r for r in fhir_search(url, "MedicationRequest", patient=PATIENT) if r not in before
         ]

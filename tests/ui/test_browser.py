@@ -312,7 +312,7 @@ def test_reject_then_approve_a_prescription_writes_exactly_once(browser, real_ur
     card.wait_for(state="visible", timeout=10_000)
     page.click("#edit-btn")
     page.get_by_label("Frequency").fill("twice daily")
-    page.get_by_label("Dosage").fill("500 mg")
+    page.get_by_label("Dosage").fill("850 mg")
     card_shot = shot(page, "07_approval_card")
     if os.environ.get("DOCGEMMA_REFRESH_SCREENSHOT") == "1":  # the README's picture
         shutil.copy(card_shot, README_SHOT)
@@ -325,5 +325,7 @@ def test_reject_then_approve_a_prescription_writes_exactly_once(browser, real_ur
     assert len(new) == 1
     assert page.get_by_text("Approved with edits:").count() == 1
     text = str(new[0]).lower()
-    assert "metformin" in text and "twice daily" in text, "the edited prescription is saved"
+    assert "metformin" in text and "850 mg twice daily" in text, "the edited prescription is saved"
+    answer = last_bot_text(page)
+    assert "850 mg" in answer and "500 mg" not in answer, "the answer states the saved dose"
     assert new[0]["requester"]["display"] == "Dr Ada Test"  # the name typed in the page

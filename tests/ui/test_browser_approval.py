@@ -27,7 +27,6 @@ SCRIPT = [
     {"tool_name": "add_allergy"},
     ALLERGY,
     {"quality": "success_rich", "brief_summary": "allergy recorded"},
-    "The allergy was recorded.",
 ]
 
 

@@ -55,6 +55,18 @@ def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:
     )
 
 
+def saved_writes(results: list[ToolResult], registry: ToolRegistry) -> list[str]:
+    """The confirmations of a turn whose only successful results are approved record writes.
+
+    A write's confirmation names the values actually saved. Asked to restate it, Qwen 1.5B
+    wrote the dose from the question (500 mg) although the clinician had edited it to
+    850 mg before approving, so a write is confirmed in the tool's own words.
+    """
+    ok = [r for r in results if r["executed"] and r["error_type"] is None]
+    writes = [r for r in ok if r["tool_name"] in registry and registry[r["tool_name"]].writes_ehr]
+    return [r["formatted_result"] for r in writes] if ok and writes == ok else []
+
+
 def is_brief(results: list[ToolResult], registry: ToolRegistry) -> bool:
     """Seed 002's brief variant: a single lookup's answer keeps only the critical findings."""
     ok = [r for r in results if r["error_type"] is None]
@@ -139,6 +151,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     fallback = bool(state.get("fallback"))
     clarification = state.get("clarification_request")
     by_code = not clarification and not fallback and nothing_retrieved(state, results)
+    saved = [] if clarification or fallback or by_code else saved_writes(results, deps.registry)
     if clarification:
         answer, how = clarification, "asked the clinician for clarification"
     elif fallback:
@@ -150,6 +163,8 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         # a model asked to write with no data fills the gap from memory (a fabricated
         # "FDA warning" for dofetilide, issue 9): code states what is missing instead
         answer, how = with_notes(NOT_RETRIEVED_ANSWER, notes), "no source answered; stated by code"
+    elif saved:
+        answer, how = with_notes("\n\n".join(saved), notes), "record write confirmed by code"
     else:
         knowledge_question = (
             deps.knowledge is not None and not results and state.get("intent") == "DIRECT"
@@ -172,7 +187,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 "the model is unavailable; pre-written fallback",
             )
         answer = with_notes(drop_unknown_citations(answer, len(sources)), notes)
-    if clarification or fallback or by_code:  # written by code, shown whole; final text wins
+    if clarification or fallback or by_code or saved:  # by code, shown whole; final text wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}
     conversation = [
