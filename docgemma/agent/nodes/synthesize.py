@@ -63,18 +63,15 @@ def saved_writes(results: list[ToolResult], registry: ToolRegistry) -> list[str]
     850 mg before approving, so a write is confirmed in the tool's own words.
     """
     ok = [r for r in results if r["executed"] and r["error_type"] is None]
-    writes = [r for r in ok if r["tool_name"] in registry and registry[r["tool_name"]].writes_ehr]
-    return [r["formatted_result"] for r in writes] if ok and writes == ok else []
+    if ok and all(registry[r["tool_name"]].writes_ehr for r in ok):
+        return [r["formatted_result"] for r in ok]
+    return []
 
 
 def is_brief(results: list[ToolResult], registry: ToolRegistry) -> bool:
     """Seed 002's brief variant: a single lookup's answer keeps only the critical findings."""
     ok = [r for r in results if r["error_type"] is None]
-    return (
-        len(ok) == 1
-        and ok[0]["tool_name"] in registry
-        and registry[ok[0]["tool_name"]].brief_answer
-    )
+    return len(ok) == 1 and registry[ok[0]["tool_name"]].brief_answer
 
 
 PATIENT_HEADER = "Active patient:"
