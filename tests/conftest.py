@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from langgraph.checkpoint.serde.event_hooks import register_serde_event_listener
 from fhir_server import embedded_fhir
 from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_repo
 
@@ -28,6 +29,23 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if OPENED_OUTSIDE:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
+def checkpoints_revive_every_state_type() -> Iterator[None]:
+    """A checkpoint read back must bring back every value the state held: a class missing
+    from ``docgemma.checkpoint_serde.STATE_TYPES`` would come back as a bare value.
+    (Classes defined in test modules are smuggled on purpose.)"""
+    blocked: list[str] = []
+
+    def listen(event: dict) -> None:
+        if event["kind"] == "msgpack_blocked" and not event["module"].startswith("test_"):
+            blocked.append(f"{event['module']}.{event['name']}")
+
+    remove = register_serde_event_listener(listen)  # type: ignore[arg-type]
+    yield
+    remove()
+    assert not blocked, f"checkpoint types not in STATE_TYPES: {sorted(set(blocked))}"
 
 
 @pytest.fixture

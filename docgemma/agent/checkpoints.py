@@ -9,6 +9,7 @@ from __future__ import annotations
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from docgemma.agent.service import sqlite_checkpointer
+from docgemma.checkpoint_serde import checkpoint_serializer
 from docgemma.config import Settings
 
 
@@ -25,7 +26,7 @@ async def postgres_checkpointer(url: str) -> BaseCheckpointSaver:
 
     pool = AsyncConnectionPool(url, open=False, max_size=8, kwargs=postgres_kwargs())
     await pool.open(wait=True)
-    saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type]
+    saver = AsyncPostgresSaver(pool, serde=checkpoint_serializer())  # type: ignore[arg-type]
     await saver.setup()
     return saver
 

@@ -41,6 +41,7 @@ from docgemma.agent.schemas import (
     RetryStrategy,
 )
 from docgemma.agent.turn_result import pending_result, turn_result
+from docgemma.checkpoint_serde import checkpoint_serializer
 from docgemma.config import Settings
 from docgemma.ehr.ids import InvalidId, check_fhir_id
 from docgemma.experts import Profile
@@ -70,7 +71,7 @@ async def sqlite_checkpointer(settings: Settings) -> BaseCheckpointSaver:
 
     path = checkpoint_path(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
-    saver = AsyncSqliteSaver(await aiosqlite.connect(str(path)))
+    saver = AsyncSqliteSaver(await aiosqlite.connect(str(path)), serde=checkpoint_serializer())
     await saver.setup()
     return saver
 
@@ -117,7 +118,7 @@ class Agent:
         if checkpointer is None:
             from langgraph.checkpoint.memory import InMemorySaver
 
-            checkpointer = InMemorySaver()
+            checkpointer = InMemorySaver(serde=checkpoint_serializer())
         if classifiers is None:
             classifiers = load_classifiers(settings)
         drug_dictionary()  # load once now rather than in the first turn

@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from docgemma.checkpoint_serde import checkpoint_serializer
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
@@ -68,7 +69,7 @@ class TriageService:
         if checkpointer is None:
             from langgraph.checkpoint.memory import InMemorySaver
 
-            checkpointer = InMemorySaver()
+            checkpointer = InMemorySaver(serde=checkpoint_serializer())
         llm.prepare([RouteDecision])
         deps = TriageDeps(
             settings=settings,

@@ -1,0 +1,24 @@
+"""What a saved conversation may bring back to life.
+
+LangGraph's checkpoint serializer revives any class a checkpoint names unless it is
+given an allowlist, and warns that it will refuse unlisted classes in a later version.
+A checkpoint is data in a file or a database, so it is read strictly: LangGraph's own
+safe types plus the few project types the graphs' states hold, named here by module
+and class so this low layer imports none of the layers that define them.
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+STATE_TYPES: tuple[tuple[str, str], ...] = (
+    ("docgemma.labels", "ResultQuality"),
+    ("docgemma.tools.outcomes", "ToolErrorType"),
+    ("docgemma.triage.severity", "Severity"),
+)
+"""Project classes stored in a graph's state (a test checks each one still exists)."""
+
+
+def checkpoint_serializer() -> JsonPlusSerializer:
+    """The serializer every checkpointer of the project is built with."""
+    return JsonPlusSerializer(allowed_msgpack_modules=STATE_TYPES)
