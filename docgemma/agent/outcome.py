@@ -73,6 +73,9 @@ class TurnResult(BaseModel):
     notices: list[str] = Field(default_factory=list)
     """Things the user should know about their input, e.g. that a long message was truncated."""
     fallback_used: bool = False
+    active_patient_id: str | None = None
+    """The patient the conversation is about after this turn: the one selected, or the one
+    the agent found by name (so the page can show whom the next turn works on)."""
 
 
 EMPTY_MESSAGE_REPLY = (

@@ -28,6 +28,7 @@ def _common(values: dict[str, Any], notices: list[str]) -> dict[str, Any]:
         "model_calls": len(values.get("llm_calls", [])),
         "nodes_visited": list(values.get("nodes_visited", [])),
         "notices": [*notices, *values.get("notices", [])],
+        "active_patient_id": values.get("active_patient_id"),
     }
 
 

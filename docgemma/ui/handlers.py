@@ -31,12 +31,11 @@ from docgemma.ui.approval import (
     show_patient,
 )
 from docgemma.ui.conversation_tools import clinician_profiles, profiled
-from docgemma.ui.panels import PanelView, attachment_note, redraw
+from docgemma.ui.panels import PanelView, attachment_note, patient_banner, redraw
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
 from docgemma.ui.session import SessionState, TurnRunner
 from docgemma.ui.turns import Recorder, decide, user_messages, user_turn
-from docgemma.ui.untrusted import plain
 from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
 
 log = logging.getLogger(__name__)
@@ -285,12 +284,23 @@ class Handlers:
     ) -> dict[Any, Any]:
         """Follow-ups, the attachment note and the approval card, keyed by component."""
         owned = self.owns(session, request)
+        if owned:
+            await self._name_patient(session)
         state = session.approval
         card = None
         if owned and state.open and state.request is not None:
             patient = await self._card_patient(state.args)
             card = approval_card(state.request, state.args, state.edited, patient)
         return redraw(view, session, owned, card)
+
+    async def _name_patient(self, session: SessionState) -> None:
+        """Look up the name of a patient the agent made active (the session has only the id)."""
+        pid = session.patient_id
+        if not pid or session.patient_name or self._patients is None or not is_fhir_id(pid):
+            return
+        match = await self._patients.patient(pid)
+        if match is not None:
+            session.patient_name = match.name
 
     def editor_fields(
         self, session: SessionState, key: str, request: gr.Request | None
@@ -348,24 +358,24 @@ class Handlers:
         if not self.owns(session, request):
             return "", f"⚠️ {FOREIGN}", keep, keep
         if not patient_id or self._patients is None:
-            return _banner(session), "Pick a patient from the matches first.", keep, keep
+            return patient_banner(session), "Pick a patient from the matches first.", keep, keep
         if not is_fhir_id(patient_id):
-            return _banner(session), f"⚠️ {INVALID_PATIENT}", keep, keep
+            return patient_banner(session), f"⚠️ {INVALID_PATIENT}", keep, keep
         try:
             chart = await self._patients.chart(patient_id)
         except EHRUnavailable as exc:
-            return _banner(session), f"⚠️ {exc}", keep, keep
+            return patient_banner(session), f"⚠️ {exc}", keep, keep
         if chart is None:
-            return _banner(session), "That patient is no longer in the record.", keep, keep
+            return patient_banner(session), "That patient is no longer in the record.", keep, keep
         session.patient_id, session.patient_name = chart.patient_id, chart.name
         session.attached, session.image_labels = None, {}
         try:
             stored = await self._patients.images(chart.patient_id)
         except EHRUnavailable as exc:
-            return _banner(session), chart_markdown(chart), _image_picker([], str(exc)), ""
+            return patient_banner(session), chart_markdown(chart), _image_picker([], str(exc)), ""
         session.image_labels = {img.id: img.label for img in stored}
         info = "Pick one to attach it to your next message." if stored else "No stored images."
-        return _banner(session), chart_markdown(chart), _image_picker(stored, info), ""
+        return patient_banner(session), chart_markdown(chart), _image_picker(stored, info), ""
 
     async def pick_image(self, media_id: str | None, session: SessionState) -> str:
         """Fetch, check and hold a stored image for the next message, as an upload would be."""
@@ -398,7 +408,7 @@ class Handlers:
         session.patient_cleared = True
         session.attached, session.image_labels = None, {}
         return (
-            _banner(session),
+            patient_banner(session),
             "",
             gr.Dropdown(choices=[], value=None),
             _image_picker([], "Select a patient to see their stored images."),
@@ -408,12 +418,6 @@ class Handlers:
 
 def _user(request: gr.Request | None) -> str | None:
     return getattr(request, "username", None) or None
-
-
-def _banner(session: SessionState) -> str:
-    if not session.patient_id:
-        return "No active patient."
-    return f"**Active patient:** {plain(session.patient_name)} (`{session.patient_id}`)"
 
 
 def _image_picker(stored: list[StoredImage], info: str) -> Any:

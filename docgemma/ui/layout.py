@@ -149,6 +149,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                 add_conversation_tools(settings, session)
 
     view = PanelView(
+        patient_banner=banner,
         attachment_note=attach_note,
         image_picker=images,
         follow_row=follow_row,

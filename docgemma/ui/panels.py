@@ -1,4 +1,5 @@
-"""The panels redrawn after every chat event: follow-ups, the attachment note, the approval card.
+"""The panels redrawn after every chat event: the active patient, follow-ups, the attachment
+note, the approval card.
 
 Updates go out keyed by component (Gradio maps a ``{component: update}`` return onto the
 event's outputs and leaves the others as they are), so the order of the outputs list
@@ -24,6 +25,8 @@ FOLLOW_UPS = 3
 class PanelView:
     """The components the panels step redraws; ``outputs`` lists them for the event."""
 
+    patient_banner: gr.Markdown
+    """Whom the conversation is about; a turn can change it (a patient found by name)."""
     attachment_note: gr.Markdown
     image_picker: gr.Dropdown
     follow_row: gr.Row
@@ -52,6 +55,7 @@ def redraw(
     """
     ups = session.follow_ups[:FOLLOW_UPS] if owned else []
     out: dict[Any, Any] = {
+        view.patient_banner: patient_banner(session) if owned else patient_banner(None),
         view.attachment_note: attachment_note(session) if owned else "",
         view.image_picker: gr.update() if session.attached else gr.update(value=None),
         view.follow_row: gr.update(visible=bool(ups)),
@@ -82,3 +86,10 @@ def attachment_note(session: SessionState) -> str:
     if session.attached is None:
         return ""
     return f"📎 **{plain(session.attached.label)}** will be attached to your next message."
+
+
+def patient_banner(session: SessionState | None) -> str:
+    if session is None or not session.patient_id:
+        return "No active patient."
+    name = plain(session.patient_name) or "name not loaded"
+    return f"**Active patient:** {name} (`{session.patient_id}`)"

@@ -87,6 +87,15 @@ class SessionState:
             return ""
         return None
 
+    def follow_patient(self, patient_id: str | None) -> None:
+        """Take the agent's active patient after a turn (one it found by name), so the panel
+        and the next turn agree with the agent. None keeps the selection: replies written
+        before the graph runs (an empty message, say) know no patient."""
+        if patient_id is None or patient_id == self.patient_id:
+            return
+        self.patient_id, self.patient_name = patient_id, ""
+        self.attached, self.image_labels = None, {}
+
     def thread(self) -> str:
         if not self.thread_id:
             self.thread_id = secrets.token_urlsafe(32)

@@ -154,6 +154,7 @@ async def _stream(
         session.history = view(BACKEND_DOWN)
         yield list(session.history)
         return
+    session.follow_patient(result.active_patient_id)
     if out is not None:
         out.append(result)
     session.follow_ups = [q for q in result.follow_up_questions if q.strip()][:3]

@@ -86,6 +86,7 @@ async def test_multi_tool_path(make_agent, tools) -> None:
     assert result.nodes_visited == [IA, IC, TS, TE, RC, TS, TE, RC, SY]
     assert result.model_calls == 5 + 3
     assert [c.tool for c in result.tool_calls] == ["search_patient", "get_patient_chart"]
+    assert result.active_patient_id == "pat-001"  # the page shows whom the agent found
 
 
 async def test_single_tool_with_three_drugs(make_agent, tools) -> None:
@@ -203,6 +204,7 @@ async def test_three_patient_matches_ask_the_user(make_agent, tools) -> None:
         "I found 3 patients matching 'James Wilson'. Which one did you mean?"
     )
     assert len(tools.calls_to("search_patient")) == 1  # asked, not retried
+    assert result.active_patient_id is None  # three matches: nobody is picked
 
 
 async def test_image_with_vision_backend_goes_direct_with_findings(make_agent, tools) -> None:

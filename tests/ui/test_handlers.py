@@ -223,3 +223,24 @@ async def test_a_turn_before_the_model_is_loaded_shows_a_loading_step(tmp_path):
 
     again = await collect(h.submit({"text": "Thanks", "files": []}, session, None))
     assert again[0][0][-1]["content"] == "Thanks"  # ready now: no loading step
+
+
+async def test_a_patient_the_agent_found_by_name_becomes_the_pages_active_patient(tmp_path):
+    found = FakeAgent(
+        events=[], result=TurnResult(final_response="Found Jane Doe.", active_patient_id="p1")
+    )
+    h = handlers(tmp_path, found, Directory())
+    session, view = SessionState(), panel_view()
+    assert (await h.panels(view, session, None))[view.patient_banner] == "No active patient."
+    await collect(h.submit({"text": "find Jane Doe", "files": []}, session, None))
+    banner = (await h.panels(view, session, None))[view.patient_banner]
+    assert banner == "**Active patient:** Jane Doe (`p1`)"
+    await collect(h.submit({"text": "and her allergies?", "files": []}, session, None))
+    assert found.calls[-1]["patient"] == "p1"  # the next turn works on the same patient
+
+
+async def test_a_reply_that_names_no_patient_keeps_the_selection(tmp_path):
+    h = handlers(tmp_path, FakeAgent(), Directory())
+    session = SessionState(patient_id="p1", patient_name="Jane Doe")
+    await collect(h.submit({"text": "What is hypertension?", "files": []}, session, None))
+    assert (session.patient_id, session.patient_name) == ("p1", "Jane Doe")

@@ -143,6 +143,7 @@ def panel_view() -> PanelView:
     """Components of the kinds the page redraws, for calling ``Handlers.panels`` directly."""
     with gr.Blocks():
         return PanelView(
+            patient_banner=gr.Markdown(),
             attachment_note=gr.Markdown(),
             image_picker=gr.Dropdown(),
             follow_row=gr.Row(),
