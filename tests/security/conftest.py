@@ -25,7 +25,10 @@ from ui_fakes import FakeAgent  # noqa: E402
 
 from docgemma.agent import factory  # noqa: E402
 from docgemma.auth import hash_password  # noqa: E402
+from docgemma.config import Settings  # noqa: E402
+from docgemma.kb.store import prepare_knowledge_base  # noqa: E402
 from docgemma.llm.scripted import ScriptedBackend  # noqa: E402
+from docgemma.tools.literature_index import prepare_index  # noqa: E402
 
 PATIENT = "abc-123"
 METFORMIN = {
@@ -62,8 +65,15 @@ def live_app_with(tmp_path_factory, agent):
     """Start the real app on the agent double with some settings changed; yields its URL."""
     with ExitStack() as stack:
 
-        def start(**overrides) -> str:
+        def start(*, settled: bool = False, **overrides) -> str:
+            """``settled``: build the indexes the app builds in the background first (they
+            are one per data folder and process), so that nothing else allocates while a
+            test measures the process."""
             folder = tmp_path_factory.mktemp("app")
+            if settled:
+                settings = Settings(data_dir=folder, offline=True, **overrides)
+                prepare_index(settings)
+                prepare_knowledge_base(settings)
             return stack.enter_context(
                 running_app(folder, agent_factory=lambda s, e: agent, **overrides)
             )
