@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.thinking import ThinkingConfig
+from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import AgeBand, Demographics, Sex
 from docgemma.triage.service import TriageService
 from docgemma.triage.severity import Severity
@@ -97,17 +98,20 @@ async def triage_trial(
             answer_max_tokens=caller.cap(64),
         )
     )
-    start = time.perf_counter()
-    answer = await caller.run_exclusive(
-        service.ask(
+
+    async def timed() -> tuple[TriageAnswer, float]:  # the clock starts once the model is ours
+        start = time.perf_counter()
+        answer = await service.ask(
             f"{case.id}-{waits}", case.text, demographics=case.demographics, thinking=thinking
         )
-    )
+        return answer, time.perf_counter() - start
+
+    answer, latency = await caller.run_exclusive(timed())
     call = CallRecord(
         prompt=case.text,
         response=answer.answer,
         error="model unavailable" if answer.fallback else None,
-        latency_s=time.perf_counter() - start,
+        latency_s=latency,
     )
     model = answer.predicted_severity
     return trial_row(

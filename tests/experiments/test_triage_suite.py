@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -60,3 +61,22 @@ def test_rules_hold_red_flags_at_a_and_e_and_under_triage_is_counted():
     assert table.loc["forcing_off", "model_under_triage"] > table.loc["forcing_off", "under_triage"]
     reasoning = frame[frame["strategy"] == "min_wait_1"]["reasoning"]
     assert reasoning.str.contains("Wait").all()
+
+
+@pytest.mark.usefixtures("settings")
+def test_a_trials_latency_is_its_own_time_not_its_wait_for_the_model():
+    """All trials start at once and queue for the one model; a latency that counted the
+    queue grew with each trial (the first Qwen run reported a 739 s median)."""
+
+    def slow(messages, schema):
+        time.sleep(0.05)
+        return always_self_care(messages, schema)
+
+    frame = run_suite(
+        "triage",
+        {"n": 6, "strategies": ["forcing_off"], "concurrency": 1},
+        ScriptedBackend(responder=slow),
+    )
+    latency = frame["latency_s"]
+    assert len(latency) == 6 and latency.min() >= 0.05
+    assert latency.max() < 3 * latency.min(), list(latency)
