@@ -212,6 +212,9 @@ def stratum(case: ToolCase) -> str:
     return case.expected_tool
 
 
+_BASELINE_PROMPT = {"shots": 0, "description_style": "full"}
+"""The prompt settings of the strategies that vary something other than examples or descriptions."""
+
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in [
@@ -219,18 +222,20 @@ STRATEGIES: dict[str, Strategy] = {
             "baseline",
             "two-stage, full descriptions, no examples",
             two_stage,
-            params={"shots": 0, "description_style": "full"},
+            params=_BASELINE_PROMPT,
             sweep="shots",
         ),
         Strategy(
             "prefix_analytical",
             "baseline with the analytical prefix completed as free text",
             partial(prefix_completion, prefix="analytical"),
+            params=_BASELINE_PROMPT,
         ),
         Strategy(
             "prefix_cognitive",
             "baseline with the cognitive prefix completed as free text",
             partial(prefix_completion, prefix="cognitive"),
+            params=_BASELINE_PROMPT,
         ),
         Strategy(
             "few_shot_1",
@@ -262,17 +267,22 @@ STRATEGIES: dict[str, Strategy] = {
             params={"shots": 0, "description_style": "names"},
         ),
         Strategy(
-            "joint", "one schema: tool name and every tool's arguments as nullable fields", joint
+            "joint",
+            "one schema: tool name and every tool's arguments as nullable fields",
+            joint,
+            params=_BASELINE_PROMPT,
         ),
         Strategy(
             "reasoning_then_select",
             "free-text reasoning, then constrained selection",
             reasoning_then_select,
+            params=_BASELINE_PROMPT,
         ),
         Strategy(
             "boolean_probing",
             "one yes/no call per tool; the first tool judged suitable wins",
             boolean_probing,
+            params=_BASELINE_PROMPT,
         ),
     ]
 }

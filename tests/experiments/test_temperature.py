@@ -78,6 +78,14 @@ def test_every_strategy_declares_its_settings(suite):
             assert strategy.params[strategy.sweep] is not None
 
 
+def test_every_tool_selection_strategy_states_its_examples_and_descriptions():
+    """A table filtered on ``shots == 0`` or ``description_style == "full"`` must keep the
+    prefix, joint, reasoning and probing strategies, which use that prompt."""
+    for strategy in suite_module("tool_selection").STRATEGIES.values():
+        assert strategy.params.get("shots") is not None, strategy.name
+        assert strategy.params.get("description_style") in {"full", "short", "names"}
+
+
 def test_a_strategy_cannot_declare_an_unknown_setting_or_sweep_an_unset_one():
     with pytest.raises(ValueError, match="unknown strategy parameters"):
         Strategy("x", "x", lambda *a: {}, params={"temprature": 0.3})
