@@ -139,7 +139,9 @@ async def prefix_completion(
         caller.render(messages(("system", system), ("user", case.query)))
         + prompt_variants.PREFIXES[prefix]
     )
-    first = await caller.complete(prompt, temperature=0.0, max_tokens=PREFIX_TOKENS, stop=("\n\n",))
+    # no stop sequence: models often write "…tool is:" and the name after a blank line, so
+    # a stop at "\n\n" left ":" and scored every trial of the strategy as unparsable
+    first = await caller.complete(prompt, temperature=0.0, max_tokens=PREFIX_TOKENS)
     tool = metrics.find_tool_name(first.response, ctx.registry.names)
     if tool is None:
         return _score(case, [first], None, None)

@@ -197,3 +197,20 @@ def test_llm_judge_scores_are_stored_apart_and_labelled(tmp_path):
     assert (
         "LLM-as-judge" in report and "9.30" in report
     )  # the seed's Gemini score for the brief prompt
+
+
+def test_prefix_completion_reads_a_tool_named_after_a_blank_line():
+    """Qwen 1.5B continues the analytical prefix with ":" and the tool's name after a blank
+    line; the strategy must find it (a stop at the blank line once scored it 0)."""
+
+    def responder(messages, schema):
+        if schema is None:
+            return ":\n\n`check_drug_safety`"
+        return {name: "x" for name, info in schema.model_fields.items() if info.is_required()}
+
+    frame = run_suite(
+        "tool_selection",
+        {"n": 2, "strategies": ["prefix_analytical"]},
+        ScriptedBackend(responder=responder),
+    )
+    assert (frame["predicted_tool"] == "check_drug_safety").all(), list(frame["predicted_tool"])
