@@ -79,7 +79,11 @@ def package_versions() -> dict[str, str]:
 
 
 def git_revision() -> str | None:
-    """The checkout's commit, with ``+dirty`` when files differ from it (read-only git calls)."""
+    """The checkout's commit, with ``+dirty`` when files differ from it (read-only git calls).
+
+    Run folders under ``experiments/results`` do not count: earlier runs' outputs would
+    otherwise mark every later run of an unchanged checkout as dirty.
+    """
     root = Path(__file__).resolve().parents[1]
     try:
         rev = subprocess.run(
@@ -91,7 +95,11 @@ def git_revision() -> str | None:
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=10
+            ["git", "status", "--porcelain", "--", ".", ":!experiments/results"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
