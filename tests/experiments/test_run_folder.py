@@ -12,7 +12,7 @@ def test_an_earlier_runs_output_does_not_mark_the_checkout_dirty():
     """Run folders are outputs, not code: the revision a run records ignores them."""
     before = git_revision()
     results = Path(__file__).resolve().parents[2] / "experiments" / "results"
-    probe = results / f"probe-{uuid4().hex}"
+    probe = results / "triage" / f"probe-{uuid4().hex}"  # a suite whose runs are committed
     probe.mkdir(parents=True)
     try:
         (probe / "report.md").write_text("an earlier run\n")
