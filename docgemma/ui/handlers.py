@@ -296,7 +296,7 @@ class Handlers:
     async def _name_patient(self, session: SessionState) -> None:
         """Look up the name of a patient the agent made active (the session has only the id)."""
         pid = session.patient_id
-        if not pid or session.patient_name or self._patients is None or not is_fhir_id(pid):
+        if not pid or session.patient_name or self._patients is None:
             return
         match = await self._patients.patient(pid)
         if match is not None:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.ehr.ids import is_fhir_id
 from docgemma.llm.types import ImageInput
 from docgemma.ui.approval import ApprovalState
 from docgemma.ui.uploads import Attachment
@@ -90,8 +91,9 @@ class SessionState:
     def follow_patient(self, patient_id: str | None) -> None:
         """Take the agent's active patient after a turn (one it found by name), so the panel
         and the next turn agree with the agent. None keeps the selection: replies written
-        before the graph runs (an empty message, say) know no patient."""
-        if patient_id is None or patient_id == self.patient_id:
+        before the graph runs (an empty message, say) know no patient. The id comes from
+        record data, so anything that is not a FHIR id is ignored."""
+        if patient_id is None or patient_id == self.patient_id or not is_fhir_id(patient_id):
             return
         self.patient_id, self.patient_name = patient_id, ""
         self.attached, self.image_labels = None, {}
