@@ -15,8 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from langgraph.checkpoint.serde.event_hooks import register_serde_event_listener
 from fhir_server import embedded_fhir
+from langgraph.checkpoint.serde.event_hooks import register_serde_event_listener
 from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_repo
 
 from docgemma.config import Settings, get_settings
