@@ -1,8 +1,10 @@
 """``python -m experiments bench``: the agent's speed per path, end to end, on the real model.
 
 Four paths — a direct answer, one tool, two tools, a tool failure followed by a retry —
-each run ``--runs`` times (after one untimed warm-up) through the same offline
-environment as the evaluation. For every run: wall time, time to the first timeline
+each run ``--runs`` times (after one untimed warm-up of each of its cases) through the
+same offline environment as the evaluation. A path's runs take its cases in turn: asked
+the same question twice in a row, llama.cpp would reuse the whole previous prompt and
+time a prefill a clinician never gets. For every run: wall time, time to the first timeline
 event and to the first answer token (also counted from the start of synthesis), time
 inside the model (the ``llm_usage`` events), inside tools, and the rest: orchestration.
 Per node: model calls and tokens. ``--quick`` is the CI form: one run on the tiny model.
@@ -30,13 +32,18 @@ from experiments.report import markdown_table
 
 log = logging.getLogger(__name__)
 PATHS = {
-    "direct": "direct-13",
-    "single_tool": "safety-01",
-    "multi_tool": "two-03",
-    "error_retry": "failure-03",
+    "direct": ("direct-13", "direct-01", "direct-06", "direct-09"),
+    "single_tool": ("safety-01", "interact-01", "literature-01", "trials-01"),
+    "multi_tool": ("two-03", "two-01", "two-05"),
+    "error_retry": ("failure-03", "failure-10"),
 }
-"""Path → evaluation case that exercises it (the path actually taken is recorded too)."""
+"""Path → the evaluation cases that exercise it (the path actually taken is recorded too)."""
 QUICK_PROFILE = "gemma3-270m"
+
+
+def case_of(path: str, run: int) -> str:
+    cases = PATHS[path]
+    return cases[run % len(cases)]
 
 
 def run_row(path: str, run: int, record: TurnRecord) -> dict[str, Any]:
@@ -51,6 +58,7 @@ def run_row(path: str, run: int, record: TurnRecord) -> dict[str, Any]:
     return {
         "path": path,
         "run": run,
+        "case": case_of(path, run),
         "tools": ",".join(tools_called(record.result)),
         "wall_s": record.wall_s,
         "first_event_ms": (record.first_event_s or 0.0) * 1000,
@@ -78,10 +86,11 @@ async def measure(settings, llm, runs: int) -> pd.DataFrame:
     cases = {c.id: c for c in load_eval_cases()}
     rows = []
     async with EvalEnvironment(settings, llm) as env:
-        for path, case_id in PATHS.items():
-            case = cases[case_id]
-            await env.run(case, thread=f"bench-{path}-warmup")
+        for path, path_cases in PATHS.items():
+            for case_id in path_cases:
+                await env.run(cases[case_id], thread=f"bench-{path}-warmup-{case_id}")
             for run in range(runs):
+                case = cases[case_of(path, run)]
                 record = await env.run(case, thread=f"bench-{path}-{run}")
                 rows.append(run_row(path, run, record))
                 log.info("%s run %d: %.2f s", path, run, record.wall_s)
@@ -152,7 +161,8 @@ def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) ->
     machine = f"{platform.platform()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
     text = [
         f"# Per-path benchmark: {profile or llm.model}\n",
-        f"{runs} timed runs per path after one warm-up; {machine}.\n",
+        f"{runs} timed runs per path, taking its cases in turn, after one warm-up of each "
+        f"case; {machine}.\n",
         "## Paths\n",
         markdown_table(path_table(frame)),
         "\n## Model calls per node\n",

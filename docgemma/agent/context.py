@@ -11,6 +11,7 @@ from typing import Any
 
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.routing.base import query_text
+from docgemma.tools.text import squash
 
 HISTORY_MESSAGES = 6
 """The last three exchanges (seed 002 §4: 2–4 turns lift quality the most)."""
@@ -86,6 +87,18 @@ def results_text(results: Iterable[ToolResult], *, heading: str = "Results so fa
     """Earlier results under their clinical labels (for the reactive loop's re-entry)."""
     parts = [f"[{r['tool_label']}] {r['formatted_result'][:_RESULT_CHARS]}" for r in results]
     return (heading + "\n" + "\n".join(parts) + "\n") if parts else ""
+
+
+def clinical_context(state: AgentState) -> str:
+    """The prompt's "Clinical context" line, only when the summary adds to the question.
+
+    The embedding intent classifier writes no summary of its own: it copies the question,
+    which would cost every later prompt a second reading of it (about 0.15 s on 2 cores).
+    """
+    summary = squash(state.get("task_summary") or "").removesuffix(" …")
+    if not summary or squash(state["user_query"]).startswith(summary):
+        return ""
+    return f"Clinical context: {squash(state['task_summary'])}\n"
 
 
 def classifier_text(state: AgentState) -> str:

@@ -9,7 +9,7 @@ import logging
 
 from docgemma.agent.checkpoints import open_checkpointer
 from docgemma.agent.deps import PatientSummaryFn
-from docgemma.agent.knowledge import offline_knowledge
+from docgemma.agent.knowledge import knowledge_for
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient, EHRError
@@ -55,8 +55,7 @@ async def build_agent(settings: Settings, ehr: EHRClient, llm: LLMBackend | None
         patient_summary=chart_summary(ehr),
         http=http,
         fhir=ehr,
-        # small embedded models recall facts badly: ground or label their knowledge answers
-        knowledge=offline_knowledge(settings) if settings.backend == "llamacpp" else None,
+        knowledge=knowledge_for(settings),
     )
     agent.on_close(llm.aclose)
     agent.on_close(http.aclose)

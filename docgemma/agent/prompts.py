@@ -75,8 +75,7 @@ TOOL_SELECT_USER = Prompt(
     "tool_select_user",
     """\
 ${history}${image}User query: ${user_query}
-Clinical context: ${task_summary}
-${previous_results}${entity_hints}""",
+${clinical_context}${previous_results}${entity_hints}""",
 )
 
 TOOL_ARGS_SYSTEM = Prompt(
@@ -106,8 +105,7 @@ RESULT_USER = Prompt(
     "result_user",
     """\
 User's original question: ${user_query}
-Clinical context: ${task_summary}
-${image}
+${clinical_context}${image}
 Tool used: ${tool_label}
 Result:
 ${formatted_result}
@@ -153,9 +151,7 @@ SYNTHESIZE_USER = Prompt(
     "synthesize_user",
     """\
 ${brief_prefix}${history}Clinician's question: ${user_query}
-
-Clinical context: ${task_summary}
-${sections}""",
+${clinical_context}${sections}""",
 )
 
 IMAGE_SYSTEM = Prompt(

@@ -1,10 +1,11 @@
 """Run one case through the real agent: embedded FHIR server, recorded remote services.
 
 ``EvalEnvironment`` starts the embedded FHIR server (seeded with the synthetic patients,
-in a throw-away folder) and builds the agent as the app does, except that the remote
-tools reach ``RecordedServices`` instead of the network. Cases that inject an EHR
-outage run on a second agent whose EHR client points at a closed port. Writes end at
-the approval gate and are never approved, so the seeded record stays as it was.
+in a throw-away folder) and builds the agent as the app does, knowledge source included,
+except that the remote tools reach ``RecordedServices`` instead of the network. Cases
+that inject an EHR outage run on a second agent whose EHR client points at a closed port.
+Writes end at the approval gate and are never approved, so the seeded record stays as
+it was.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from docgemma.agent.events import AnswerToken, NodeStarted, TraceEvent
 from docgemma.agent.factory import chart_summary
+from docgemma.agent.knowledge import knowledge_for
 from docgemma.agent.outcome import TurnResult
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
@@ -27,6 +29,7 @@ from docgemma.ehr.client import EHRClient
 from docgemma.ehr.server import serve_in_thread
 from docgemma.llm.base import LLMBackend
 from docgemma.routing import Classifier
+from docgemma.tools.literature_index import prepare_index
 from docgemma.tools.registry import build_registry
 from experiments.evaluation.cases import EvalCase, stored_image
 from experiments.evaluation.services import RecordedServices
@@ -61,6 +64,9 @@ class EvalEnvironment:
     ) -> None:
         self.settings = settings
         self.llm = llm
+        # the literature index is derived from packaged abstracts: the app's own copy serves
+        self._knowledge_settings = settings
+        self._knowledge = knowledge_for(settings)
         self.services = RecordedServices()
         self._classifiers = classifiers
         self._stack = ExitStack()
@@ -69,6 +75,8 @@ class EvalEnvironment:
         self._fhir_url = ""
 
     async def __aenter__(self) -> EvalEnvironment:
+        if self._knowledge is not None:  # built, as the app builds it at start
+            await asyncio.to_thread(prepare_index, self._knowledge_settings)
         folder = Path(self._stack.enter_context(tempfile.TemporaryDirectory(prefix="dg-eval-")))
         self._fhir_url = self._stack.enter_context(serve_in_thread(folder / "fhir.db"))
         self.settings = self.settings.model_copy(update={"data_dir": folder, "offline": False})
@@ -97,6 +105,7 @@ class EvalEnvironment:
                 patient_summary=chart_summary(ehr),
                 http=self._http,
                 fhir=ehr,
+                knowledge=self._knowledge,
             )
         return self._agents[ehr_down]
 

@@ -115,7 +115,8 @@ def prompt(case: KnowledgeCase, style: str) -> list:
         brief_prefix="",
         history="",
         user_query=question_text(case),
-        task_summary="A knowledge question; no patient and no tool results.",
+        clinical_context="Clinical context: a knowledge question, with no patient and no "
+        "tool results.\n",
         sections="",
     )
     return messages(("system", SYNTHESIZE_SYSTEM.render()), ("user", user))

@@ -15,7 +15,7 @@ from docgemma.tools.registry import build_registry
 
 
 def test_prompt_with_a_missing_variable_raises_naming_it() -> None:
-    with pytest.raises(MissingPromptVariable, match="task_summary"):
+    with pytest.raises(MissingPromptVariable, match="clinical_context"):
         prompts.RESULT_USER.render(user_query="q", tool_label="L", formatted_result="r")
     assert Prompt("p", "a $x b ${y}").render(x=1, y="z") == "a 1 b z"
 

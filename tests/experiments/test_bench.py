@@ -9,7 +9,7 @@ import pytest
 
 from docgemma.agent.events import LLMUsage, NodeStarted, ToolFinished
 from docgemma.agent.outcome import ToolCallRecord, TurnResult
-from experiments.bench import PATHS, node_table, path_table, run_bench, run_row
+from experiments.bench import PATHS, case_of, node_table, path_table, run_bench, run_row
 from experiments.evaluation.cases import load_eval_cases
 from experiments.evaluation.harness import TurnRecord
 
@@ -58,7 +58,15 @@ def test_tables_give_median_p95_and_calls_per_node():
 
 def test_every_path_is_an_evaluation_case():
     ids = {c.id for c in load_eval_cases()}
-    assert set(PATHS.values()) <= ids
+    assert {case for cases in PATHS.values() for case in cases} <= ids
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_no_run_asks_the_question_of_the_run_before(path):
+    """A repeated prompt is served from llama.cpp's cache: the bench would time no prefill."""
+    order = [case_of(path, run) for run in range(10)]
+    assert all(a != b for a, b in zip(order, order[1:], strict=False))
+    assert set(order) == set(PATHS[path])
 
 
 @pytest.mark.real_model

@@ -13,7 +13,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
-from docgemma.agent.context import image_text
+from docgemma.agent.context import clinical_context, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ResultClassified
 from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
@@ -33,7 +33,7 @@ _NODE = "result_classify"
 def result_messages(state: AgentState, result: ToolResult) -> list[Message]:
     user = RESULT_USER.render(
         user_query=state["user_query"],
-        task_summary=state.get("task_summary") or "",
+        clinical_context=clinical_context(state),
         image=image_text(state),
         tool_label=result["tool_label"],
         formatted_result=result["formatted_result"],

@@ -26,7 +26,7 @@ from docgemma.agent.answer import (
 )
 from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.citations import drop_unknown_citations, number_sources
-from docgemma.agent.context import KEPT_MESSAGES, history_text, image_text
+from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
@@ -115,7 +115,7 @@ def synthesis_messages(
         brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results, registry) else "",
         history=history_text(state.get("conversation_history", [])),
         user_query=state["user_query"],
-        task_summary=state.get("task_summary") or state["user_query"],
+        clinical_context=clinical_context(state),
         sections="\n" + "\n\n".join(sections) if sections else "",
     )
     return [

@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from docgemma.agent import llm_calls
 from docgemma.agent.context import (
     classifier_text,
+    clinical_context,
     entity_hints,
     history_text,
     image_text,
@@ -62,7 +63,7 @@ def selection_messages(state: AgentState, registry: ToolRegistry) -> list[Messag
         history=history_text(state.get("conversation_history", [])),
         image=image_text(state),
         user_query=state["user_query"],
-        task_summary=state.get("task_summary") or state["user_query"],
+        clinical_context=clinical_context(state),
         previous_results=results_text(state.get("tool_results", []))
         + (NO_FURTHER_TOOL if _succeeded(state) else ""),
         entity_hints=entity_hints(state),

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from docgemma.agent.answer import UNVERIFIED_NOTE
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import Message
@@ -101,6 +102,21 @@ async def test_ehr_outage_and_direct_cases_through_evaluate(eval_settings):
     assert answer["route"] == "DIRECT" and answer["key_fact_recall"] == 1.0
     table = category_table(frame).set_index("category")
     assert table.loc["all", "n"] == 2 and table.loc["direct", "route_ok"] == 1.0
+
+
+@pytest.mark.parametrize(("backend", "labelled"), [("llamacpp", True), ("scripted", False)])
+async def test_knowledge_answers_are_scored_as_the_app_shows_them(settings, backend, labelled):
+    """On the embedded backend the app grounds or labels a knowledge answer; so must the
+    evaluation, or it would score answers no clinician sees (issue 9)."""
+    case = CASES["direct-13"]
+    llm = scripted("DIRECT", None, {}, "Naloxone reverses an opioid overdose.")
+    # ten abstracts, none on opioids: the index is built fast and covers nothing here
+    eval_settings = settings.model_copy(update={"backend": backend, "literature_index_size": 10})
+    async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
+        record = await env.run(case)
+    answer = record.result.final_response
+    assert answer.startswith("Naloxone reverses an opioid overdose.")
+    assert answer.endswith(UNVERIFIED_NOTE) is labelled
 
 
 @pytest.mark.real_model

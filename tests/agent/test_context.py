@@ -1,0 +1,38 @@
+"""Prompt sections from state: a clinical-context line only when it adds to the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.context import clinical_context
+from docgemma.agent.nodes.synthesize import synthesis_messages
+from docgemma.agent.schemas import TASK_SUMMARY_CHARS
+from docgemma.tools.registry import build_registry
+from docgemma.tools.text import shorten
+
+QUESTION = "Find patient Maria Garcia, check her chart, and check the FDA warnings for warfarin."
+LONG = "Check interactions " + "between warfarin and aspirin, " * 10
+
+
+@pytest.mark.parametrize(
+    ("query", "summary", "line"),
+    [
+        (QUESTION, "", ""),
+        (QUESTION, QUESTION, ""),
+        (QUESTION, "  Find patient  Maria Garcia, check her chart,", ""),  # a cut copy
+        (LONG, shorten(LONG, TASK_SUMMARY_CHARS), ""),  # the embedding classifier's copy
+        (
+            QUESTION,
+            "Anticoagulated patient; warfarin label",
+            "Clinical context: Anticoagulated patient; warfarin label\n",
+        ),
+    ],
+)
+def test_clinical_context_only_when_it_adds_to_the_question(query, summary, line) -> None:
+    assert clinical_context({"user_query": query, "task_summary": summary}) == line
+
+
+def test_the_synthesis_prompt_reads_a_copied_summary_once() -> None:
+    state = {"user_query": QUESTION, "task_summary": shorten(QUESTION, TASK_SUMMARY_CHARS)}
+    prompt = synthesis_messages(state, build_registry(), [])[-1].content
+    assert prompt.count("Maria Garcia") == 1 and "Clinical context" not in prompt
