@@ -282,25 +282,46 @@ class Handlers:
     async def panels(
         self, view: PanelView, session: SessionState, request: gr.Request | None
     ) -> dict[Any, Any]:
-        """Follow-ups, the attachment note and the approval card, keyed by component."""
+        """Follow-ups, the attachment note, the approval card and, when a turn made another
+        patient active, that patient's chart and images; keyed by component."""
         owned = self.owns(session, request)
-        if owned:
-            await self._name_patient(session)
+        patient_panel = await self._adopted_patient(session) if owned else None
         state = session.approval
         card = None
         if owned and state.open and state.request is not None:
             patient = await self._card_patient(state.args)
             card = approval_card(state.request, state.args, state.edited, patient)
-        return redraw(view, session, owned, card)
+        return redraw(view, session, owned, card, patient_panel)
 
-    async def _name_patient(self, session: SessionState) -> None:
-        """Look up the name of a patient the agent made active (the session has only the id)."""
+    async def _adopted_patient(self, session: SessionState) -> tuple[str, Any] | None:
+        """The chart and image picker of a patient the agent made active (the session has
+        only the id); None when the panel already shows the active patient.
+
+        Read once per patient, found or not, so a failed read is not repeated on every
+        chat event.
+        """
         pid = session.patient_id
-        if not pid or session.patient_name or self._patients is None:
-            return
-        match = await self._patients.patient(pid)
-        if match is not None:
-            session.patient_name = match.name
+        if not pid or pid == session.shown_patient_id or self._patients is None:
+            return None
+        session.shown_patient_id = pid
+        try:
+            chart = await self._patients.chart(pid)
+        except EHRUnavailable as exc:
+            return f"⚠️ {exc}", _image_picker([], str(exc))
+        if chart is None:
+            return "That patient is no longer in the record.", _image_picker([], "")
+        session.patient_name = chart.name
+        return chart_markdown(chart), await self._patient_images(session, pid)
+
+    async def _patient_images(self, session: SessionState, patient_id: str) -> Any:
+        """The picker of the patient's stored images; the session remembers which they are."""
+        try:
+            stored = await self._patients.images(patient_id)
+        except EHRUnavailable as exc:
+            return _image_picker([], str(exc))
+        session.image_labels = {img.id: img.label for img in stored}
+        info = "Pick one to attach it to your next message." if stored else "No stored images."
+        return _image_picker(stored, info)
 
     def editor_fields(
         self, session: SessionState, key: str, request: gr.Request | None
@@ -368,14 +389,10 @@ class Handlers:
         if chart is None:
             return patient_banner(session), "That patient is no longer in the record.", keep, keep
         session.patient_id, session.patient_name = chart.patient_id, chart.name
+        session.shown_patient_id = chart.patient_id
         session.attached, session.image_labels = None, {}
-        try:
-            stored = await self._patients.images(chart.patient_id)
-        except EHRUnavailable as exc:
-            return patient_banner(session), chart_markdown(chart), _image_picker([], str(exc)), ""
-        session.image_labels = {img.id: img.label for img in stored}
-        info = "Pick one to attach it to your next message." if stored else "No stored images."
-        return patient_banner(session), chart_markdown(chart), _image_picker(stored, info), ""
+        picker = await self._patient_images(session, chart.patient_id)
+        return patient_banner(session), chart_markdown(chart), picker, ""
 
     async def pick_image(self, media_id: str | None, session: SessionState) -> str:
         """Fetch, check and hold a stored image for the next message, as an upload would be."""
@@ -405,6 +422,7 @@ class Handlers:
         if not self.owns(session, request):
             return "", f"⚠️ {FOREIGN}", gr.update(), gr.update(), ""
         session.patient_id, session.patient_name = None, ""
+        session.shown_patient_id = None
         session.patient_cleared = True
         session.attached, session.image_labels = None, {}
         return (

@@ -152,6 +152,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
         patient_banner=banner,
         attachment_note=attach_note,
         image_picker=images,
+        chart=chart,
         follow_row=follow_row,
         follow_ups=tuple(follow),
         card=card,

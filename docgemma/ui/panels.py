@@ -29,6 +29,8 @@ class PanelView:
     """Whom the conversation is about; a turn can change it (a patient found by name)."""
     attachment_note: gr.Markdown
     image_picker: gr.Dropdown
+    chart: gr.Markdown
+    """The active patient's chart; redrawn when a turn makes another patient active."""
     follow_row: gr.Row
     follow_ups: tuple[gr.Button, ...]
     card: gr.Group
@@ -46,18 +48,28 @@ class PanelView:
 
 
 def redraw(
-    view: PanelView, session: SessionState, owned: bool, card_text: str | None
+    view: PanelView,
+    session: SessionState,
+    owned: bool,
+    card_text: str | None,
+    patient_panel: tuple[str, Any] | None = None,
 ) -> dict[Any, Any]:
     """Every panel as the session stands; ``card_text`` is the approval card, None for none.
 
-    A caller that does not own the session sees nothing of it (no follow-ups, no note,
-    no card).
+    ``patient_panel``: the chart and the image picker of a patient just made active, None
+    to leave both as they are. A caller that does not own the session sees nothing of it
+    (no follow-ups, no note, no card).
     """
     ups = session.follow_ups[:FOLLOW_UPS] if owned else []
+    picker = gr.update() if session.attached else gr.update(value=None)
+    chart = gr.update()
+    if patient_panel is not None:
+        chart, picker = patient_panel
     out: dict[Any, Any] = {
         view.patient_banner: patient_banner(session) if owned else patient_banner(None),
         view.attachment_note: attachment_note(session) if owned else "",
-        view.image_picker: gr.update() if session.attached else gr.update(value=None),
+        view.image_picker: picker,
+        view.chart: chart,
         view.follow_row: gr.update(visible=bool(ups)),
     }
     for i, button in enumerate(view.follow_ups):

@@ -75,6 +75,8 @@ class SessionState:
     """A stored patient image picked for the next message."""
     image_labels: dict[str, str] = field(default_factory=dict)
     """The active patient's stored images offered in the picker, id → label."""
+    shown_patient_id: str | None = None
+    """The patient whose chart and images the side panel shows (one read per patient)."""
     owner: str | None = None
     """The signed-in user this session belongs to (None in open demo mode)."""
     claimed: bool = False

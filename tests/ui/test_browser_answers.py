@@ -62,10 +62,13 @@ def test_dofetilide_offline_says_the_fda_label_is_unavailable(browser, default_u
 
 
 def test_a_patient_found_by_name_becomes_the_active_patient(browser, default_url):  # noqa: F811
-    """The agent works on the patient it found; the page's Patient panel says so."""
+    """The agent works on the patient it found; the page's Patient panel says so and shows
+    her chart."""
     page = open_page(browser, default_url)
     ask(page, "Find patient Maria Garcia", timeout_ms=TURN_MS)
     banner = page.locator("#active-patient")
     banner.get_by_text("mgarcia-001").wait_for(timeout=30_000)
     assert "Maria Garcia" in banner.inner_text()
+    chart = page.locator("#patient-chart")
+    chart.get_by_text("Sulfamethoxazole", exact=False).wait_for(timeout=30_000)  # her allergy
     assert_readable(last_bot_text(page))

@@ -13,18 +13,35 @@ from ui_fakes import PRESCRIPTION, FakeAgent, panel_view
 from docgemma.agent.outcome import TurnResult
 from docgemma.auth import Access, Mode
 from docgemma.config import Settings
+from docgemma.ehr.chart import ChartSummary
+from docgemma.ehr.client import StoredImage
 from docgemma.ui.handlers import Handlers
-from docgemma.ui.patients import PatientMatch
+from docgemma.ui.patients import EHRUnavailable, PatientMatch
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL
 from docgemma.ui.session import SessionState
 
 
 class Directory:
-    """Just the patient read the approval card makes."""
+    """The patient reads the page makes: the approval card's, and the side panel's."""
+
+    def __init__(self, *, ehr_down: bool = False) -> None:
+        self.ehr_down = ehr_down
+        self.chart_reads: list[str] = []
 
     async def patient(self, patient_id: str) -> PatientMatch | None:
         found = {"p1": PatientMatch(id="p1", name="Jane Doe", birth_date="1980-02-03")}
         return found.get(patient_id)
+
+    async def chart(self, patient_id: str) -> ChartSummary | None:
+        self.chart_reads.append(patient_id)
+        if self.ehr_down:
+            raise EHRUnavailable("The patient record service is not reachable.")
+        if patient_id != "p1":
+            return None
+        return ChartSummary(patient_id="p1", name="Jane Doe", allergies=["penicillin (rash)"])
+
+    async def images(self, patient_id: str) -> list[StoredImage]:
+        return [StoredImage(id="m1", description="Chest X-ray", modality="DX")]
 
 
 async def collect(gen):
@@ -233,10 +250,27 @@ async def test_a_patient_the_agent_found_by_name_becomes_the_pages_active_patien
     session, view = SessionState(), panel_view()
     assert (await h.panels(view, session, None))[view.patient_banner] == "No active patient."
     await collect(h.submit({"text": "find Jane Doe", "files": []}, session, None))
-    banner = (await h.panels(view, session, None))[view.patient_banner]
-    assert banner == "**Active patient:** Jane Doe (`p1`)"
+    out = await h.panels(view, session, None)
+    assert out[view.patient_banner] == "**Active patient:** Jane Doe (`p1`)"
+    assert "### Jane Doe" in out[view.chart] and "penicillin" in out[view.chart]  # her chart
+    assert out[view.image_picker]["choices"] == [("DX · Chest X-ray", "m1")]
+    assert session.image_labels == {"m1": "DX · Chest X-ray"}
     await collect(h.submit({"text": "and her allergies?", "files": []}, session, None))
     assert found.calls[-1]["patient"] == "p1"  # the next turn works on the same patient
+    again = await h.panels(view, session, None)
+    assert again[view.chart] == gr.update() and h._patients.chart_reads == ["p1"]
+
+
+async def test_an_unreadable_adopted_patient_is_said_once_and_not_read_again(tmp_path):
+    agent = FakeAgent(events=[], result=TurnResult(final_response="Found.", active_patient_id="p1"))
+    h = handlers(tmp_path, agent, Directory(ehr_down=True))
+    session, view = SessionState(), panel_view()
+    await collect(h.submit({"text": "find Jane Doe", "files": []}, session, None))
+    out = await h.panels(view, session, None)
+    assert out[view.chart] == "⚠️ The patient record service is not reachable."
+    assert out[view.patient_banner] == "**Active patient:** name not loaded (`p1`)"
+    await h.panels(view, session, None)
+    assert h._patients.chart_reads == ["p1"]
 
 
 async def test_a_reply_that_names_no_patient_keeps_the_selection(tmp_path):

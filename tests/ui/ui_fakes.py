@@ -146,6 +146,7 @@ def panel_view() -> PanelView:
             patient_banner=gr.Markdown(),
             attachment_note=gr.Markdown(),
             image_picker=gr.Dropdown(),
+            chart=gr.Markdown(),
             follow_row=gr.Row(),
             follow_ups=tuple(gr.Button() for _ in range(FOLLOW_UPS)),
             card=gr.Group(),
