@@ -29,6 +29,7 @@ from experiments.evaluation.harness import EvalEnvironment, TurnRecord
 from experiments.evaluation.run import profile_settings
 from experiments.evaluation.scoring import tools_called
 from experiments.report import markdown_table
+from experiments.run_folder import git_revision, provenance, settings_manifest
 
 log = logging.getLogger(__name__)
 PATHS = {
@@ -149,6 +150,7 @@ def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) ->
     if quick:
         profile, runs = profile or QUICK_PROFILE, 1
     settings = profile_settings(profile)
+    revision = git_revision()
     llm = create_backend(settings)
     try:
         frame = asyncio.run(measure(settings, llm, runs))
@@ -158,7 +160,17 @@ def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) ->
     folder = results_dir / "bench" / f"{(profile or llm.model).replace('/', '_')}-{stamp}"
     folder.mkdir(parents=True, exist_ok=False)
     frame.to_parquet(folder / "runs.parquet", index=False)
-    machine = f"{platform.platform()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    load = os.getloadavg()[0]
+    manifest = {
+        "model": profile or llm.model,
+        "runs_per_path": runs,
+        "paths": PATHS,
+        "settings": settings_manifest(settings),
+        "load_average_at_end": load,
+        **provenance(revision),
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    machine = f"{platform.platform()}, {os.cpu_count()} CPUs, load {load:.1f}"
     text = [
         f"# Per-path benchmark: {profile or llm.model}\n",
         f"{runs} timed runs per path, taking its cases in turn, after one warm-up of each "

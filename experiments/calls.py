@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -21,6 +21,8 @@ from docgemma.llm.base import LLMBackend
 from docgemma.llm.errors import LLMError, SchemaNotSupported, StructuredOutputError
 from docgemma.llm.schema import emitted_key_order, schema_key_order
 from docgemma.llm.types import Generation, Message, StructuredGeneration
+
+R = TypeVar("R")
 
 
 @dataclass
@@ -196,10 +198,14 @@ class Caller:
             finish_reason=gen.finish_reason,
         )
 
-    async def run_exclusive(self, coro):
-        """Run a multi-call routine (budget forcing) as one unit under the concurrency bound."""
+    async def run_exclusive(self, coro: Awaitable[R]) -> tuple[R, float]:
+        """Run a multi-call routine (budget forcing, a whole triage) as one unit under the
+        concurrency bound; also return its time, counted once it holds the model (a
+        trial waiting in the queue is not slower)."""
         async with self._semaphore:
-            return await coro
+            start = time.perf_counter()
+            result = await coro
+            return result, time.perf_counter() - start
 
 
 def _structured_record(

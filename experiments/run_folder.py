@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import platform
 import subprocess
 from datetime import UTC, datetime
@@ -106,6 +107,22 @@ def git_revision() -> str | None:
     return f"{rev}+dirty" if dirty else rev
 
 
+def provenance(revision: str | None) -> dict[str, Any]:
+    """What a run was made with and where: code revision, packages, machine, time written.
+
+    ``revision`` is read when the run starts (``git_revision``): the checkout may move on
+    while a long run goes, and the figures belong to the code that was loaded.
+    """
+    return {
+        "git_revision": revision,
+        "packages": package_versions(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "written_at": datetime.now(UTC).isoformat(),
+    }
+
+
 def settings_manifest(settings: Settings, model_path: str | None = None) -> dict[str, Any]:
     """The run's resolved backend settings; ``model_path`` is the file the backend really loaded."""
     resolved = settings.model_dump(mode="json", include=set(RUN_SETTINGS))
@@ -133,11 +150,7 @@ def save_run(
         "strategies": info.get("strategies", {}),
         "seed": config.seed,
         "trials": len(frame),
-        "git_revision": git_revision(),
-        "packages": package_versions(),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "written_at": datetime.now(UTC).isoformat(),
+        **provenance(git_revision()),
         "key_order_violations": int(len(key_order_violations(frame))),
         **{
             k: v

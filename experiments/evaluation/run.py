@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import platform
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +22,7 @@ from experiments.evaluation.cases import EvalCase, load_eval_cases
 from experiments.evaluation.harness import EvalEnvironment
 from experiments.evaluation.scoring import category_table, score
 from experiments.report import markdown_table
-from experiments.run_folder import git_revision, package_versions, settings_manifest
+from experiments.run_folder import git_revision, provenance, settings_manifest
 from experiments.runner import pick_cases
 
 log = logging.getLogger(__name__)
@@ -94,10 +92,7 @@ def results_folder(results_dir: Path, model: str) -> Path:
 def save(
     frame: pd.DataFrame, settings: Settings, model: str, folder: Path, revision: str | None
 ) -> Path:
-    """Write (or rewrite, as a run goes on) the folder's results, summary and manifest.
-
-    ``revision`` is the code's revision when the run started: the checkout may move on
-    while a long run goes, and the figures belong to the code that was loaded."""
+    """Write (or rewrite, as a run goes on) the folder's results, summary and manifest."""
     frame.to_parquet(folder / "results.parquet", index=False)
     (folder / "summary.md").write_text(
         summary_markdown(frame, f"End-to-end evaluation: {model}"), encoding="utf-8"
@@ -106,11 +101,7 @@ def save(
         "model": model,
         "cases": len(frame),
         "settings": settings_manifest(settings),
-        "git_revision": revision,
-        "packages": package_versions(),
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "written_at": datetime.now(UTC).isoformat(),
+        **provenance(revision),
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
     return folder

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import time
 from functools import partial
 from itertools import zip_longest
 from typing import Any
@@ -128,12 +127,9 @@ async def llm(case: Any, caller: Caller, ctx: Context, *, task: str) -> dict[str
 async def embedding(case: Any, caller: Caller, ctx: Context, *, task: str) -> dict[str, Any]:
     classifier = ctx.extras["classifiers"][task]
 
-    async def timed() -> tuple[Any, float]:
-        start = time.perf_counter()
-        result = await asyncio.to_thread(classifier.predict, _text(case))
-        return result, time.perf_counter() - start
-
-    prediction, latency = await caller.run_exclusive(timed())
+    prediction, latency = await caller.run_exclusive(
+        asyncio.to_thread(classifier.predict, _text(case))
+    )
     return _row(
         case,
         ctx,

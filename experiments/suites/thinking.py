@@ -93,7 +93,7 @@ async def thinking_on(
         temperature=temperature,
     )
     msgs = _messages(case)
-    result = await caller.run_exclusive(think_then_answer(caller.backend, msgs, config))
+    result, _ = await caller.run_exclusive(think_then_answer(caller.backend, msgs, config))
     call = CallRecord(
         prompt=caller.render(msgs),
         response=result.answer,

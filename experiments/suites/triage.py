@@ -13,7 +13,6 @@ takes minutes to build.
 
 from __future__ import annotations
 
-import time
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,6 @@ from pydantic import BaseModel
 
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.thinking import ThinkingConfig
-from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import AgeBand, Demographics, Sex
 from docgemma.triage.service import TriageService
 from docgemma.triage.severity import Severity
@@ -99,14 +97,11 @@ async def triage_trial(
         )
     )
 
-    async def timed() -> tuple[TriageAnswer, float]:  # the clock starts once the model is ours
-        start = time.perf_counter()
-        answer = await service.ask(
+    answer, latency = await caller.run_exclusive(
+        service.ask(
             f"{case.id}-{waits}", case.text, demographics=case.demographics, thinking=thinking
         )
-        return answer, time.perf_counter() - start
-
-    answer, latency = await caller.run_exclusive(timed())
+    )
     call = CallRecord(
         prompt=case.text,
         response=answer.answer,

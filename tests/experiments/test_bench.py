@@ -76,5 +76,8 @@ def test_quick_bench_on_the_tiny_model(tmp_path, settings):
     assert sorted(runs["path"]) == sorted(PATHS)
     assert (runs["wall_s"] > 0).all() and (runs["model_calls"] >= 1).all()
     assert (runs["first_event_ms"] < runs["wall_s"] * 1000).all()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["model"] == "gemma3-270m" and manifest["runs_per_path"] == 1
+    assert manifest["git_revision"] and manifest["paths"]["direct"] == list(PATHS["direct"])
     summary = (folder / "summary.md").read_text()
     assert "## Paths" in summary and "error_retry" in summary
