@@ -95,7 +95,11 @@ _ERROR_RE = re.compile(
 )
 """A stack trace, an exception name with its message, an HTTP status, a turn token, JSON."""
 _WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-_END_RE = re.compile(r"[.!?…)\]\"'”’*:]\s*$|^\s*(?:[-*•]|\d+[.)])\s", re.MULTILINE)
+_CLOSED = r"[.!?…)\]\"'”’*:]\s*$"
+_LIST_ITEM = r"^\s*(?:[-*•]|\d+[.)])\s"
+_CLOSED_RE = re.compile(_CLOSED)
+_LIST_ITEM_RE = re.compile(_LIST_ITEM)
+_END_RE = re.compile(f"{_CLOSED}|{_LIST_ITEM}", re.MULTILINE)
 
 
 def words(text: str) -> list[str]:
@@ -125,9 +129,10 @@ def echoes(answer: str, instructions: str, markers: Iterable[str] = ()) -> bool:
 
 
 def repeats(answer: str) -> bool:
-    lines = [
-        " ".join(words(line)) for line in answer.splitlines() if len(words(line)) >= _MIN_WORDS
-    ]
+    """A line said twice (list numbers aside: a looping model numbers each copy anew), or a
+    run of words said three times."""
+    items = (words(_LIST_ITEM_RE.sub("", line)) for line in answer.splitlines())
+    lines = [" ".join(item) for item in items if len(item) >= _MIN_WORDS]
     if any(count > 1 for count in Counter(lines).values()):
         return True
     grams = Counter(_ngrams(words(answer), _REPEATED_NGRAM))
@@ -190,6 +195,25 @@ def check_answer(
 def is_degenerate(answer: str, **kwargs: object) -> bool:
     """For the experiments' degenerate-output rate: any defect at all."""
     return not check_answer(answer, **kwargs).ok  # type: ignore[arg-type]
+
+
+def drop_unfinished_end(answer: str) -> str:
+    """An answer the token limit stopped, without its unfinished last sentence or list item.
+
+    The limit can fall inside a list item ("11. Administering intr"), which the text alone
+    cannot tell from an item that ends bare, so the caller says the limit was hit.
+    """
+    lines = answer.rstrip().splitlines()
+    if not lines or _CLOSED_RE.search(lines[-1]):
+        return answer.rstrip()
+    marker = _LIST_ITEM_RE.match(lines[-1])
+    head = marker.group(0) if marker else ""
+    sentences = re.split(r"(?<=[.!?])\s+", lines[-1][len(head) :])
+    if len(sentences) > 1:
+        lines[-1] = head + " ".join(sentences[:-1])
+    else:
+        lines.pop()
+    return "\n".join(lines).rstrip()
 
 
 def trim_to_last_sentence(answer: str) -> str:

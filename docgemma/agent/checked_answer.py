@@ -1,7 +1,7 @@
 """The model's answer, checked before it is final: one retry, then the sources' own words.
 
 Every draft goes through ``answer_check``. A draft cut off by the token limit is
-ended at its last complete sentence when what remains passes. A failing draft is
+ended at its last complete sentence or list item when what remains passes. A failing draft is
 withheld (an ``AnswerRejected`` event tells consumers to drop what streamed of it),
 the model writes once more at another temperature, and if that fails too the answer
 is composed by code from the tool results' key facts with their sources. Junk never
@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 
 from docgemma.agent import llm_calls
 from docgemma.agent.answer import checked_fallback, clean_answer
-from docgemma.agent.answer_check import AnswerCheck, Defect, check_answer, trim_to_last_sentence
+from docgemma.agent.answer_check import (
+    AnswerCheck,
+    Defect,
+    check_answer,
+    drop_unfinished_end,
+    trim_to_last_sentence,
+)
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.generation import generation_for
@@ -47,7 +53,10 @@ class Judge:
     tool_names: tuple[str, ...]
     context: str
 
-    def __call__(self, text: str) -> tuple[str, AnswerCheck]:
+    def __call__(self, text: str, *, hit_limit: bool = False) -> tuple[str, AnswerCheck]:
+        """The text to show and its verdict; ``hit_limit``: the token limit stopped it."""
+        if hit_limit:
+            text = drop_unfinished_end(text)
         verdict = self._check(text)
         if verdict.defects == (Defect.CUT_OFF,):
             trimmed = trim_to_last_sentence(text)
@@ -84,7 +93,9 @@ async def write_checked(
         deps, node, "synthesize", messages, instructions=judge.instructions, thinking=deps.thinking
     )
     calls = list(first.calls)
-    text, verdict = judge(clean_answer(first.text, labels, judge.instructions))
+    text, verdict = judge(
+        clean_answer(first.text, labels, judge.instructions), hit_limit=first.hit_limit
+    )
     if verdict.ok:
         how = "written by the model"
         if first.thinking_tokens is not None:
@@ -97,7 +108,9 @@ async def write_checked(
         deps, node, "synthesize", messages, instructions=judge.instructions, temperature=temperature
     )
     calls += second.calls
-    retried, again = judge(clean_answer(second.text, labels, judge.instructions))
+    retried, again = judge(
+        clean_answer(second.text, labels, judge.instructions), hit_limit=second.hit_limit
+    )
     if again.ok:
         how = f"written by the model on a second try (first draft: {verdict.reason()})"
         return CheckedAnswer(retried, how, calls)

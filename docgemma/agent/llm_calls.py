@@ -82,6 +82,9 @@ async def structured(
     raise AssertionError("unreachable")
 
 
+_RETOKENIZE_SLACK = 2
+
+
 @dataclass
 class StreamedText:
     text: str
@@ -89,6 +92,8 @@ class StreamedText:
     calls: list[str]
     thinking_tokens: int | None = None
     """Tokens spent thinking; None when thinking was off."""
+    hit_limit: bool = False
+    """The answer ran to the token limit, so its last sentence or list item is unfinished."""
 
 
 async def streamed_text(
@@ -144,17 +149,24 @@ async def streamed_text(
     _show(AnswerToken, node, label, visible.flush())
     _show(ThinkingToken, node, label, visible.take_reasoning())
     text = "".join(raw)
+    answer_tokens = deps.llm.count_tokens(text)
     emit(
         LLMUsage(
             node=node,
             label=label,
             purpose=purpose,
             prompt_tokens=deps.llm.count_tokens(deps.llm.render(messages)),
-            completion_tokens=deps.llm.count_tokens(text) + (thinking_tokens or 0),
+            completion_tokens=answer_tokens + (thinking_tokens or 0),
             latency_s=round(time.perf_counter() - start, 4),
         )
     )
-    return StreamedText(text=text, calls=[purpose], thinking_tokens=thinking_tokens)
+    return StreamedText(
+        text=text,
+        calls=[purpose],
+        thinking_tokens=thinking_tokens,
+        # counted again from the text, which may merge a token or two of what was generated
+        hit_limit=thinking is None and answer_tokens >= cfg.max_tokens - _RETOKENIZE_SLACK,
+    )
 
 
 def _show(event: type[AnswerToken | ThinkingToken], node: str, label: str, text: str) -> None:

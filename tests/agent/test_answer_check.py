@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.answer_check import Defect, check_answer, is_degenerate, trim_to_last_sentence
+from docgemma.agent.answer_check import (
+    Defect,
+    check_answer,
+    drop_unfinished_end,
+    is_degenerate,
+    trim_to_last_sentence,
+)
 from docgemma.agent.nodes.synthesize import PROMPT_MARKERS
 from docgemma.agent.prompts import SYNTHESIZE_SYSTEM
 
@@ -56,6 +62,13 @@ def check(answer: str, question: str = "What is the first-line treatment for typ
             Defect.REPETITION,
         ),
         ("the dose the dose the dose the dose the dose the dose " * 3, Defect.REPETITION),
+        (  # Qwen 1.5B on anaphylaxis: the loop numbers each copy anew
+            "Anaphylaxis is managed by:\n1. Administering epinephrine\n"
+            "2. Administering intravenous fluids\n3. Administering oxygen\n"
+            "4. Administering antihistamines\n5. Administering intravenous fluids\n"
+            "6. Administering oxygen",
+            Defect.REPETITION,
+        ),
         ("I used check_drug_safety to look this up.", Defect.TOOL_NAME),
         ("Searching for patient_name in the record.", Defect.CODE_TOKEN),
         ("Traceback (most recent call last): ConnectionError: refused", Defect.RAW_ERROR),
@@ -110,3 +123,23 @@ def test_a_cut_off_answer_is_ended_at_its_last_sentence() -> None:
     trimmed = trim_to_last_sentence(LONG_CUT)
     assert trimmed.endswith("outcome data.") and check(trimmed).ok
     assert trim_to_last_sentence("First point.\nThen the second and") == "First point."
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        (  # the token limit fell inside a list item, which the text alone cannot tell
+            "Anaphylaxis is managed by:\n1. Epinephrine IM.\n2. Oxygen\n3. Administering intr",
+            "Anaphylaxis is managed by:\n1. Epinephrine IM.\n2. Oxygen",
+        ),
+        ("Give naloxone. Repeat every two to", "Give naloxone."),
+        (
+            "Steps:\n1. Give epinephrine IM. Then start fluids and",
+            "Steps:\n1. Give epinephrine IM.",
+        ),
+        ("Naloxone reverses an opioid overdose.", "Naloxone reverses an opioid overdose."),
+        ("Cut in its only sentence", ""),
+    ],
+)
+def test_an_answer_stopped_by_the_token_limit_loses_its_unfinished_end(answer, kept) -> None:
+    assert drop_unfinished_end(answer) == kept

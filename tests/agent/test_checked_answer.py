@@ -68,6 +68,21 @@ async def test_two_junk_drafts_give_the_sources_key_facts_without_model_text(mak
     assert any("without model text" in t.detail for t in result.reasoning_timeline)
 
 
+async def test_a_draft_stopped_by_the_token_limit_ends_at_its_last_whole_item(
+    make_agent, settings
+) -> None:
+    """Qwen 1.5B's anaphylaxis answer ran out of tokens in "11. Administering intr"."""
+    draft = "Give, in order:\n1. Epinephrine 0.5 mg IM.\n2. High-flow oxygen.\n3. Fluids for hyp"
+    settings.node_generation = {"synthesize": {"max_tokens": 14}}  # the scripted model counts words
+    llm = ScriptedBackend([intent("DIRECT"), draft])
+    _, result = await run(make_agent(llm), "How is anaphylaxis treated?")
+    assert result.final_response.startswith(
+        "Give, in order:\n1. Epinephrine 0.5 mg IM.\n2. High-flow oxygen."
+    )
+    assert "Fluids for hyp" not in result.final_response
+    assert result.model_calls == 2  # what remained passed: no retry
+
+
 async def test_a_direct_question_with_two_junk_drafts_says_so(make_agent) -> None:
     llm = ScriptedBackend([intent("DIRECT"), CJK, CJK])
     _, result = await run(make_agent(llm), "What is the first-line treatment for type 2 diabetes?")
