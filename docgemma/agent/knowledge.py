@@ -58,7 +58,7 @@ def knowledge_for(settings: Settings) -> KnowledgeSource | None:
     """The knowledge source the agent runs with: grounding on the embedded backend only.
 
     The app, the API, the CLI and the evaluation all ask here, so the evaluation scores
-    the knowledge answers a clinician is shown. A served model (vLLM, an OpenAI-style
-    endpoint) may be MedGemma, whose own recall the issue does not doubt.
+    the knowledge answers a clinician is shown. A served model (MedGemma on vLLM, say)
+    answers from its own recall, unlabelled.
     """
     return offline_knowledge(settings) if settings.backend == "llamacpp" else None
