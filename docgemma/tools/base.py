@@ -103,6 +103,10 @@ class ToolSpec:
     """Acts on one patient's record, so it needs the patient's id."""
     needs_image: bool = False
     """Runs only with an image attached to the turn."""
+    named_by: RequestPattern | None = None
+    """With ``needs_image``: the words that refer to an image. Without an attached image
+    the tool is offered to the model only when the question uses one of them (then it
+    asks for the image); otherwise a small model picks it for a prescription."""
     brief_answer: bool = False
     """A single successful lookup of this tool is answered briefly (seed 002 brief variant)."""
     summary_fields: tuple[str, ...] = ()
@@ -140,7 +144,7 @@ class ToolRegistry:
 
     def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
         self._specs: dict[str, ToolSpec] = {}
-        self._selection: dict[bool, type[BaseModel]] = {}
+        self._selection: dict[tuple[bool, frozenset[str]], type[BaseModel]] = {}
         for spec in specs:
             self.register(spec)
 
@@ -194,20 +198,36 @@ class ToolRegistry:
             lines.append(f"- {s.signature()} — {text}")
         return "\n".join(lines)
 
-    def selection_model(self, *, allow_none: bool = False) -> type[BaseModel]:
+    def selection_model(
+        self, *, allow_none: bool = False, withheld: frozenset[str] = frozenset()
+    ) -> type[BaseModel]:
         """Stage-1 schema: one field whose values are exactly the registered tool names.
 
         ``allow_none`` adds ``NO_TOOL`` for the loop's re-entry (seed 002 §11's reactive
-        signal). Each variant is built once per registry, so backends that compile a
-        grammar per schema class (and cache it) compile it once.
+        signal); ``withheld`` tools cannot be chosen (the prompt still lists them, so its
+        saved prefix state serves). Each variant is built once per registry, so backends
+        that compile a grammar per schema class (and cache it) compile it once.
         """
-        if not self._specs:
-            raise ValueError("cannot build a tool-selection schema from an empty registry")
-        if allow_none not in self._selection:
-            choices = (*self.names, NO_TOOL) if allow_none else tuple(self.names)
-            self._selection[allow_none] = create_model(
+        names = tuple(n for n in self.names if n not in withheld)
+        if not names:
+            raise ValueError("no tool to select from: the registry is empty, or all withheld")
+        key = (allow_none, withheld)
+        if key not in self._selection:
+            choices = (*names, NO_TOOL) if allow_none else names
+            self._selection[key] = create_model(
                 "ToolSelection",
                 __doc__="Select the appropriate tool. Single field, no nullable distractors.",
                 tool_name=(Literal[choices], ...),
             )
-        return self._selection[allow_none]
+        return self._selection[key]
+
+    def unavailable(self, query: str, *, has_image: bool) -> frozenset[str]:
+        """Tools that cannot run for this question: those needing an image, when none is
+        attached and the question names none."""
+        if has_image:
+            return frozenset()
+        return frozenset(
+            s.name
+            for s in self
+            if s.needs_image and (s.named_by is None or s.named_by.position(query) is None)
+        )

@@ -189,6 +189,32 @@ async def test_first_selection_cannot_answer_none(settings, tools) -> None:
     assert "choose none" not in llm.calls[0].prompt
 
 
+@pytest.mark.parametrize(
+    ("query", "has_image", "offered"),
+    [
+        # eval cases prescribe-02 and active-06: Qwen 1.5B chose the image tool, then asked
+        # for an image, for a prescription
+        ("Start atorvastatin 20 mg once nightly for patient emartin-006.", False, False),
+        ("Prescribe amlodipine 5 mg once daily.", False, False),
+        ("What was his most recent QTc?", False, False),
+        ("What did the scan show?", False, True),  # named: the tool asks for the image
+        ("Please interpret the CT of the abdomen I mentioned.", False, True),
+        ("What do you make of this?", True, True),  # attached
+    ],
+)
+async def test_the_image_tool_is_offered_only_with_an_image_attached_or_named(
+    settings, tools, query, has_image, offered
+) -> None:
+    llm = ScriptedBackend([select("get_patient_chart"), {"patient_id": "abc-123"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled(query, runtime, has_image=has_image)
+    await tool_select({**state, "task_summary": "t"}, runtime)
+    choices = get_args(llm.calls[0].schema.model_fields["tool_name"].annotation)
+    assert ("analyze_medical_image" in choices) is offered
+    assert "analyze_medical_image" in llm.calls[0].prompt  # same listed tools: prefix reused
+    assert "get_patient_chart" in choices
+
+
 @pytest.mark.parametrize("row", rows("result_classify"))
 async def test_result_classify_rows(settings, tools, row: NodeRow) -> None:
     registry = tools.registry()

@@ -92,15 +92,20 @@ def argument_messages(state: AgentState, registry: ToolRegistry, tool: str) -> l
     return [Message(role="system", content=system), Message(role="user", content=user)]
 
 
+def _withheld(state: AgentState, registry: ToolRegistry) -> frozenset[str]:
+    """Tools not offered this turn: an image tool with no image attached or named."""
+    return registry.unavailable(state["user_query"], has_image=bool(state.get("has_image")))
+
+
 def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
     classifier = deps.classifier("tool")
     if classifier is None:
         return None
-    done = _succeeded(state)
+    skip = _succeeded(state) | _withheld(state, deps.registry)
     scores = {
         k: v
         for k, v in classifier.predict(classifier_text(state)).scores.items()
-        if k in deps.registry and k not in done
+        if k in deps.registry and k not in skip
     }
     if not scores:
         return None
@@ -159,7 +164,10 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                     "tool_select",
                     "tool_select_1",
                     selection_messages(state, deps.registry),
-                    deps.registry.selection_model(allow_none=bool(_succeeded(state))),
+                    deps.registry.selection_model(
+                        allow_none=bool(_succeeded(state)),
+                        withheld=_withheld(state, deps.registry),
+                    ),
                     prefix=ANALYTICAL_PREFIX,
                 )
                 tool, source = choice.tool_name, "model"
