@@ -16,11 +16,17 @@ OPENED_OUTSIDE: list[str] = []
 
 
 def guarded_zone() -> tuple[str, tuple[str, ...]]:
-    """The repository's parent folder, less the repository and the places Python itself uses."""
+    """The repository's parent folder, less the repository and the places Python itself uses.
+
+    Nothing is guarded for a clone at the root or straight in the temp folder: there
+    every neighbour is a system folder or another program's temp file, which tests
+    (pytest's ``tmp_path``, Gradio's uploads) must be free to use.
+    """
     parent = REPO.parent
-    if parent == Path(parent.anchor):
+    temp = Path(tempfile.gettempdir()).resolve()
+    if parent in (Path(parent.anchor), temp):
         return "", ()
-    allowed = {REPO, Path(sys.prefix), Path(sys.base_prefix), Path(tempfile.gettempdir())}
+    allowed = {REPO, Path(sys.prefix), Path(sys.base_prefix), temp}
     return str(parent) + os.sep, tuple(str(p.resolve()) + os.sep for p in allowed)
 
 
