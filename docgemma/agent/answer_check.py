@@ -86,8 +86,11 @@ _FOREIGN_SCRIPTS = frozenset(
 """Writing systems a drifting model slips into. Latin, Greek (α-blocker, β-lactam) and
 letter-like signs (µ, ℓ, º) are ordinary in clinical prose and never count."""
 _CAMEL_RE = re.compile(r"\b[a-z]*[A-Z][a-z]{2,}[A-Z][a-z]{2,}\w*\b(?!\.[a-z])")  # not a domain
-PROPER_NAMES = frozenset({"medgemma", "pubmed", "pubmedqa", "medqa", "dailymed", "medline"})
-"""Names of resources written in CamelCase that an answer may rightly mention."""
+PROPER_NAMES = frozenset(
+    {"docgemma", "medgemma", "pubmed", "pubmedqa", "medqa", "dailymed", "medline"}
+)
+"""Names written in CamelCase that an answer may rightly mention (this app's own among them:
+its knowledge base cites "DocGemma demonstration page")."""
 _SNAKE_RE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+){1,}\b")
 _ERROR_RE = re.compile(
     r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception):|\bHTTP \d{3}\b"

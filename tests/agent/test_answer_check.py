@@ -101,6 +101,7 @@ def test_junk_is_caught(answer: str, defect: Defect) -> None:
         "## Summary\nMetformin first; add an SGLT2 inhibitor in heart failure.",
         "One recruiting trial (NCT99000003) is listed on ClinicalTrials.gov.",
         "The image was not analysed: a vision-capable model such as MedGemma is needed.",
+        "Source: DocGemma demonstration page: Urinary tract infection (cystitis).",
         LONG_CUT + " 45 mL/min.",
     ],
 )
