@@ -29,6 +29,7 @@ class Defect(StrEnum):
     CODE_TOKEN = "code identifiers in prose"
     TOOL_NAME = "internal tool names"
     RAW_ERROR = "raw error text"
+    ONLY_SOURCES = "only lists the sources"
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ _ERROR_RE = re.compile(
     rf"|status code \d{{3}}|\berrno\b|{SPECIAL_TOKEN_PATTERN}|\{{\s*\""
 )
 """A stack trace, an exception name with its message, an HTTP status, a turn token, JSON."""
+_SOURCE_LINE_RE = re.compile(r"\[\d{1,2}\]\s")
 _WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _CLOSED = r"[.!?…)\]\"'”’*:]\s*$"
 _LIST_ITEM = r"^\s*(?:[-*•]|\d+[.)])\s"
@@ -153,6 +155,15 @@ def code_tokens(answer: str, context: str) -> list[str]:
     return [t for t in found if t.lower() not in context.lower() and t.lower() not in PROPER_NAMES]
 
 
+def only_sources(answer: str, context: str) -> bool:
+    """Every line is a numbered source copied from the prompt ("[1] EHR chart of …"): the
+    model listed where the facts are instead of stating them."""
+    lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    return bool(lines) and all(
+        _SOURCE_LINE_RE.match(line) and line.rstrip(".") in context for line in lines
+    )
+
+
 def cut_off(answer: str) -> bool:
     """A long answer whose last line stops without closing punctuation (the token limit hit
     it mid-sentence); a list item or heading may end bare, and short replies are not cut."""
@@ -192,6 +203,8 @@ def check_answer(
         found.append(Defect.RAW_ERROR)
     if cut_off(answer):
         found.append(Defect.CUT_OFF)
+    if only_sources(answer, context):
+        found.append(Defect.ONLY_SOURCES)
     return AnswerCheck(tuple(found))
 
 

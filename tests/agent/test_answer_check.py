@@ -144,3 +144,30 @@ def test_a_cut_off_answer_is_ended_at_its_last_sentence() -> None:
 )
 def test_an_answer_stopped_by_the_token_limit_loses_its_unfinished_end(answer, kept) -> None:
     assert drop_unfinished_end(answer) == kept
+
+
+CHART_PROMPT = (
+    "[Patient Record]\nLinda Chen (lchen-002): heart failure, CKD stage 3.\n"
+    "[1] EHR chart of Linda Chen (lchen-002)"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "lists_only"),
+    [
+        ("[1] EHR chart of Linda Chen (lchen-002)", True),  # Qwen 1.5B, eval case chart-02
+        ("[1] EHR chart of Linda Chen (lchen-002).", True),
+        ("Linda Chen has heart failure and CKD stage 3 [1].", False),
+        (
+            "Linda Chen has heart failure and CKD stage 3.\n\n"
+            "[1] EHR chart of Linda Chen (lchen-002)",
+            False,
+        ),
+        ("[1] Linda Chen has heart failure and CKD stage 3.", False),  # a statement, not a copy
+    ],
+)
+def test_an_answer_that_only_lists_its_sources_is_caught(answer: str, lists_only: bool) -> None:
+    verdict = check_answer(
+        answer, question="Pull up the record of patient lchen-002.", context=CHART_PROMPT
+    )
+    assert (Defect.ONLY_SOURCES in verdict.defects) is lists_only

@@ -51,6 +51,16 @@ async def test_a_junk_draft_is_withheld_and_the_retry_answers(make_agent) -> Non
     assert any("second try" in t.detail for t in result.reasoning_timeline)
 
 
+async def test_a_draft_that_only_lists_the_sources_is_retried(make_agent) -> None:
+    """Qwen 1.5B answered "Pull up the record of patient lchen-002." with "[1] EHR chart of…"."""
+    events, result = await run(
+        make_agent(safety_turn("[1] Drug label", GOOD)), "Check FDA warnings for dofetilide"
+    )
+    assert result.final_response == GOOD
+    [rejected] = rejections(events)
+    assert "only lists the sources" in rejected.reason
+
+
 async def test_two_junk_drafts_give_the_sources_key_facts_without_model_text(make_agent) -> None:
     events, result = await run(
         make_agent(safety_turn(JUNK, CJK)), "Check FDA warnings for dofetilide"
