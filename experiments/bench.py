@@ -24,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from docgemma.agent.events import LLMUsage, ToolFinished
+from docgemma.embed import get_embedder
 from experiments.evaluation.cases import load_eval_cases
 from experiments.evaluation.harness import EvalEnvironment, TurnRecord
 from experiments.evaluation.run import profile_settings
@@ -47,7 +48,7 @@ def case_of(path: str, run: int) -> str:
     return cases[run % len(cases)]
 
 
-def run_row(path: str, run: int, record: TurnRecord) -> dict[str, Any]:
+def run_row(path: str, run: int, record: TurnRecord, embedding_s: float = 0.0) -> dict[str, Any]:
     usage = [e for e in record.events if isinstance(e, LLMUsage)]
     model_s = sum(u.latency_s for u in usage)
     tool_s = sum(e.duration_s for e in record.events if isinstance(e, ToolFinished))
@@ -67,7 +68,8 @@ def run_row(path: str, run: int, record: TurnRecord) -> dict[str, Any]:
         "first_token_after_synthesis_s": after_synthesis,
         "model_s": model_s,
         "tool_s": tool_s,
-        "orchestration_ms": max(0.0, record.wall_s - model_s - tool_s) * 1000,
+        "embedding_ms": embedding_s * 1000,
+        "orchestration_ms": max(0.0, record.wall_s - model_s - tool_s - embedding_s) * 1000,
         "model_calls": len(usage),
         "nodes": json.dumps(
             [
@@ -85,6 +87,7 @@ def run_row(path: str, run: int, record: TurnRecord) -> dict[str, Any]:
 
 async def measure(settings, llm, runs: int) -> pd.DataFrame:
     cases = {c.id: c for c in load_eval_cases()}
+    embedder = get_embedder()
     rows = []
     async with EvalEnvironment(settings, llm) as env:
         for path, path_cases in PATHS.items():
@@ -92,8 +95,10 @@ async def measure(settings, llm, runs: int) -> pd.DataFrame:
                 await env.run(cases[case_id], thread=f"bench-{path}-warmup-{case_id}")
             for run in range(runs):
                 case = cases[case_of(path, run)]
+                embedder.forget()  # the warm-up asked this question; a clinician's is new
+                embedded = embedder.busy_s
                 record = await env.run(case, thread=f"bench-{path}-{run}")
-                rows.append(run_row(path, run, record))
+                rows.append(run_row(path, run, record, embedder.busy_s - embedded))
                 log.info("%s run %d: %.2f s", path, run, record.wall_s)
     return pd.DataFrame(rows)
 
@@ -110,6 +115,7 @@ def path_table(frame: pd.DataFrame) -> pd.DataFrame:
             "wall_s",
             "model_s",
             "tool_s",
+            "embedding_ms",
             "orchestration_ms",
             "first_event_ms",
             "first_token_s",

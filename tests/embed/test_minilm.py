@@ -103,3 +103,18 @@ def test_a_text_seen_again_is_not_re_embedded(embedder: MiniLMEmbedder, monkeypa
     assert computed == []
     embedder.embed(["a text not seen before"])
     assert len(computed) == 1
+
+
+def test_time_spent_embedding_is_counted_and_a_remembered_text_costs_none_until_forgotten(
+    embedder: MiniLMEmbedder,
+) -> None:
+    """The benchmark subtracts this from a turn's wall time to isolate orchestration."""
+    before = embedder.busy_s
+    embedder.embed(["How long does the embedding of this sentence take?"])
+    spent = embedder.busy_s
+    assert spent > before
+    embedder.embed(["How long does the embedding of this sentence take?"])
+    assert embedder.busy_s == spent
+    embedder.forget()
+    embedder.embed(["How long does the embedding of this sentence take?"])
+    assert embedder.busy_s > spent

@@ -36,10 +36,11 @@ def record(wall: float) -> TurnRecord:
     )
 
 
-def test_time_is_split_into_model_tools_and_orchestration():
-    row = run_row("single_tool", 0, record(2.0))
+def test_time_is_split_into_model_tools_embedding_and_orchestration():
+    row = run_row("single_tool", 0, record(2.0), embedding_s=0.05)
     assert row["model_s"] == 1.5 and row["tool_s"] == 0.2
-    assert row["orchestration_ms"] == pytest.approx(300.0)
+    assert row["embedding_ms"] == pytest.approx(50.0)
+    assert row["orchestration_ms"] == pytest.approx(250.0)
     assert row["first_token_after_synthesis_s"] == pytest.approx(0.4)
     assert row["first_event_ms"] == pytest.approx(10.0) and row["tools"] == "check_drug_safety"
     assert [n["purpose"] for n in json.loads(row["nodes"])] == ["intent", "synthesize"]
