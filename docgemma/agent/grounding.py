@@ -80,6 +80,8 @@ class Evidence:
     findings and the results."""
     clinician_text: str
     """The clinician's own words only (message and earlier messages): where IDs are typed."""
+    query: str = ""
+    """This turn's message as typed."""
     drugs: frozenset[str] = field(default_factory=frozenset)
     patient_ids: frozenset[str] = field(default_factory=frozenset)
 
@@ -100,6 +102,7 @@ class Evidence:
         return cls(
             text=canonical(everything),
             clinician_text=" ".join(clinician).lower(),
+            query=state.get("user_query", ""),
             drugs=frozenset(d.lower() for d in drugs),
             patient_ids=frozenset(p.lower() for p in known_patient_ids(state)),
         )

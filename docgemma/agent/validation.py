@@ -13,8 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence, ground_args
 from docgemma.tools.base import ToolSpec
+from docgemma.tools.grounding import Grounding, field_grounding
 from docgemma.tools.outcomes import ToolErrorType
 
 _QUERY_FIELDS = ("query", "condition", "name")
@@ -29,6 +31,38 @@ class Validation:
     reason: str = ""
     dropped: list[str] = field(default_factory=list)
     """Optional arguments removed because the clinician never gave their value."""
+    narrowed: dict[str, str] = field(default_factory=dict)
+    """Single-drug arguments that named several drugs, and the one drug kept."""
+
+
+def meant_drug(spec: ToolSpec, value: Any, query: str) -> str | None:
+    """The one drug a single-drug argument means when the model put several in it, else None.
+
+    Asked for "the FDA warnings for dofetilide, its interaction with azithromycin, and trials
+    in atrial fibrillation", Qwen 1.5B gave the label search the whole list, which found
+    nothing. The drug meant is the first of them the question names after the words asking
+    for this tool ("interactions between lisinopril and spironolactone, and the FDA warnings
+    for spironolactone": spironolactone, not the list's first), else the list's first.
+    """
+    if not isinstance(value, str):
+        return None
+    dictionary = drug_dictionary()
+    named = dictionary.find(value)
+    if len(named) < 2:
+        return None
+    positions = (pattern.position(query) for pattern in spec.requested_by)
+    asked_at = min((p for p in positions if p is not None), default=0)
+    after = [d for d in dictionary.find(query[asked_at:]) if d in named]
+    return after[0] if after else named[0]
+
+
+def narrowed_drugs(spec: ToolSpec, args: dict[str, Any], query: str) -> dict[str, str]:
+    """Single-drug fields that named several drugs, each with the drug meant."""
+    found = {}
+    for name, kind in field_grounding(spec.args).items():
+        if kind is Grounding.DRUG and (drug := meant_drug(spec, args.get(name), query)):
+            found[name] = drug
+    return found
 
 
 def validate_call(
@@ -60,8 +94,10 @@ def validate_call(
             False, missing_args, ["drug_names"], "an interaction check needs two drugs"
         ), None
     dropped: list[str] = []
-    if evidence is not None:
-        verdict = ground_args(schema, args, evidence)
+    narrowed: dict[str, str] = {}
+    if evidence is not None:  # the model's proposal, not the clinician's own edit
+        narrowed = narrowed_drugs(spec, args, evidence.query)
+        verdict = ground_args(schema, args | narrowed, evidence)
         if verdict.missing:
             return Validation(
                 False,
@@ -69,8 +105,8 @@ def validate_call(
                 verdict.missing,
                 f"not given by the clinician: {', '.join(verdict.missing)}",
             ), None
-        if verdict.dropped:
+        if verdict.dropped or narrowed:
             dropped, parsed = verdict.dropped, schema.model_validate(verdict.args)
     if spec.needs_image and not has_image:
         return Validation(False, missing_args, ["image"], "no image is attached"), None
-    return Validation(True, dropped=dropped), parsed
+    return Validation(True, dropped=dropped, narrowed=narrowed), parsed

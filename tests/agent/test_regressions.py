@@ -11,6 +11,7 @@ from docgemma.agent.answer import (
     NO_RELIABLE_ANSWER,
     SOURCES_ONLY_MESSAGE,
 )
+from docgemma.agent.events import Decision
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
@@ -292,3 +293,24 @@ async def test_an_identical_call_that_found_nothing_is_not_repeated(make_agent, 
     assert len(tools.calls_to("search_medical_literature")) == 1
     assert result.nodes_visited[-3:] == ["error_handler", "tool_select", "synthesize"]
     assert "No results were found" in prompts(llm)[-1]
+
+
+async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_first(make_agent, tools) -> None:
+    """Issue 9 evaluation, three-05: the whole list went to the label search, which found
+    nothing, and the turn ended without an answer."""
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide, azithromycin"},
+            quality("success_rich"),
+            "Dofetilide: boxed warning for torsade de pointes [1].",
+        ]
+    )
+    query = "Check the FDA warnings for dofetilide; she also takes azithromycin."
+    events, _ = await run(make_agent(llm), query)
+    assert [args for args, _ in tools.calls_to("check_drug_safety")][0] == {
+        "drug_name": "dofetilide"
+    }
+    narrowed = [e for e in events if isinstance(e, Decision) and e.decision == "narrow_args"]
+    assert len(narrowed) == 1 and "drug_name: dofetilide" in narrowed[0].reason

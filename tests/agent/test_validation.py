@@ -69,3 +69,59 @@ def test_an_optional_value_nobody_gave_is_dropped_not_asked() -> None:
     assert parsed is not None and parsed.model_dump(exclude_none=True) == {
         "condition": "heart failure"
     }
+
+
+@pytest.mark.parametrize(
+    ("value", "query", "meant"),
+    [
+        (
+            "dofetilide, azithromycin, trials in atrial fibrillation",
+            "Check the FDA warnings for dofetilide, its interaction with azithromycin, "
+            "and trials in atrial fibrillation.",
+            "dofetilide",
+        ),
+        (  # the drug after the words asking for the label, not the list's first
+            "lisinopril, spironolactone",
+            "Check interactions between lisinopril and spironolactone, and the FDA warnings "
+            "for spironolactone.",
+            "spironolactone",
+        ),
+        ("Coumadin and Tylenol", "Boxed warnings of Coumadin and Tylenol?", "warfarin"),
+        ("warfarin and aspirin", "warfarin and aspirin: anything to know?", "warfarin"),
+    ],
+    ids=["list-in-order", "named-after-the-request", "brands", "no-request-words"],
+)
+def test_a_single_drug_argument_naming_several_keeps_the_drug_meant(
+    value: str, query: str, meant: str
+) -> None:
+    verdict, parsed = validate_call(
+        REGISTRY["check_drug_safety"],
+        {"drug_name": value},
+        evidence=Evidence.of({"user_query": query}),
+        has_image=False,
+    )
+    assert verdict.ok and verdict.narrowed == {"drug_name": meant}
+    assert parsed is not None and parsed.model_dump() == {"drug_name": meant}
+
+
+@pytest.mark.parametrize("value", ["dofetilide", "Tylenol", "insulin glargine"])
+def test_a_single_drug_argument_is_left_as_written(value: str) -> None:
+    verdict, parsed = validate_call(
+        REGISTRY["check_drug_safety"],
+        {"drug_name": value},
+        evidence=Evidence.of({"user_query": f"Any FDA warnings for {value}?"}),
+        has_image=False,
+    )
+    assert verdict.ok and verdict.narrowed == {}
+    assert parsed is not None and parsed.model_dump() == {"drug_name": value}
+
+
+def test_the_clinicians_own_edit_is_never_narrowed() -> None:
+    verdict, parsed = validate_call(
+        REGISTRY["check_drug_safety"],
+        {"drug_name": "warfarin and aspirin"},
+        evidence=None,
+        has_image=False,
+    )
+    assert verdict.ok and verdict.narrowed == {}
+    assert parsed is not None and parsed.model_dump() == {"drug_name": "warfarin and aspirin"}

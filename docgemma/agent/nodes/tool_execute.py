@@ -62,6 +62,10 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         }
 
     decisions = []
+    if check.narrowed:  # one drug per lookup; the others stay in the question for later steps
+        args |= check.narrowed
+        kept = ", ".join(f"{k}: {v}" for k, v in check.narrowed.items())
+        decisions.append(decision(_NODE, "narrow_args", f"several drugs in one field; kept {kept}"))
     if check.dropped:  # an optional value the clinician never gave is not sent
         args = {k: v for k, v in args.items() if k not in check.dropped}
         decisions.append(
