@@ -295,7 +295,9 @@ async def test_an_identical_call_that_found_nothing_is_not_repeated(make_agent, 
     assert "No results were found" in prompts(llm)[-1]
 
 
-async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_first(make_agent, tools) -> None:
+async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
+    make_agent, tools
+) -> None:
     """Issue 9 evaluation, three-05: the whole list went to the label search, which found
     nothing, and the turn ended without an answer."""
     llm = ScriptedBackend(
