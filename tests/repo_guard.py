@@ -15,19 +15,23 @@ REPO = Path(__file__).resolve().parents[1]
 OPENED_OUTSIDE: list[str] = []
 
 
-def guarded_zone() -> tuple[str, tuple[str, ...]]:
+def guarded_zone(repo: Path = REPO, temp: Path | None = None) -> tuple[str, tuple[str, ...]]:
     """The repository's parent folder, less the repository and the places Python itself uses.
 
     Nothing is guarded for a clone at the root or straight in the temp folder: there
     every neighbour is a system folder or another program's temp file, which tests
-    (pytest's ``tmp_path``, Gradio's uploads) must be free to use.
+    (pytest's ``tmp_path``, Gradio's uploads) must be free to use. An allowed place that
+    holds the whole zone (the temp folder, for a clone in a folder of its own inside it)
+    is left out: as an exception it would let every read beside the repository through.
     """
-    parent = REPO.parent
-    temp = Path(tempfile.gettempdir()).resolve()
+    parent = repo.parent
+    temp = (temp or Path(tempfile.gettempdir())).resolve()
     if parent in (Path(parent.anchor), temp):
         return "", ()
-    allowed = {REPO, Path(sys.prefix), Path(sys.base_prefix), temp}
-    return str(parent) + os.sep, tuple(str(p.resolve()) + os.sep for p in allowed)
+    zone = str(parent) + os.sep
+    places = {repo, Path(sys.prefix), Path(sys.base_prefix), temp}
+    allowed = (str(p.resolve()) + os.sep for p in places)
+    return zone, tuple(sorted(a for a in allowed if not zone.startswith(a)))
 
 
 def refuse_reads_beside_the_repo(zone: str, allowed: tuple[str, ...]):

@@ -23,6 +23,23 @@ def test_opening_a_file_beside_the_repository_fails(tmp_path: Path) -> None:
     (tmp_path / "inside.txt").write_text("temporary files stay allowed")
 
 
+@pytest.mark.parametrize(
+    ("repo", "zone", "temp_allowed"),
+    [
+        ("/tmp/c14/docgemma", "/tmp/c14/", False),  # the temp folder holds the whole zone
+        ("/work/main", "/work/", True),
+        ("/tmp/docgemma", "", False),  # straight in the temp folder: nothing to guard
+    ],
+)
+def test_the_guarded_zone_is_the_parent_folder_wherever_the_clone_is(
+    repo: str, zone: str, temp_allowed: bool
+) -> None:
+    got_zone, allowed = guarded_zone(Path(repo), Path("/tmp"))
+    assert got_zone == zone
+    assert ("/tmp/" in allowed) is temp_allowed
+    assert not any(zone.startswith(place) for place in allowed)
+
+
 def test_no_test_names_a_path_above_the_repository() -> None:
     """Static twin of the run-time guard: no ``parents[N]`` that climbs out of the repo."""
     climbing = []
