@@ -31,7 +31,7 @@ def guarded_zone(repo: Path = REPO, temp: Path | None = None) -> tuple[str, tupl
     zone = str(parent) + os.sep
     places = {repo, Path(sys.prefix), Path(sys.base_prefix), temp}
     allowed = (str(p.resolve()) + os.sep for p in places)
-    return zone, tuple(sorted(a for a in allowed if not zone.startswith(a)))
+    return zone, tuple(a for a in allowed if not zone.startswith(a))
 
 
 def refuse_reads_beside_the_repo(zone: str, allowed: tuple[str, ...]):

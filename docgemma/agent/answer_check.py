@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from docgemma.agent.answer import SPECIAL_TOKEN_PATTERN
+from docgemma.agent.citations import CITATION_MARKER
 
 
 class Defect(StrEnum):
@@ -98,7 +99,6 @@ _ERROR_RE = re.compile(
     rf"|status code \d{{3}}|\berrno\b|{SPECIAL_TOKEN_PATTERN}|\{{\s*\""
 )
 """A stack trace, an exception name with its message, an HTTP status, a turn token, JSON."""
-_SOURCE_LINE_RE = re.compile(r"\[\d{1,2}\]\s")
 _WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _CLOSED = r"[.!?…)\]\"'”’*:]\s*$"
 _LIST_ITEM = r"^\s*(?:[-*•]|\d+[.)])\s"
@@ -160,7 +160,7 @@ def only_sources(answer: str, context: str) -> bool:
     model listed where the facts are instead of stating them."""
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     return bool(lines) and all(
-        _SOURCE_LINE_RE.match(line) and line.rstrip(".") in context for line in lines
+        CITATION_MARKER.match(line) and line.rstrip(".") in context for line in lines
     )
 
 

@@ -17,7 +17,8 @@ from typing import Any
 from docgemma.agent.rules import with_label
 from docgemma.agent.state import ToolResult
 
-_MARKER = re.compile(r"\[(\d{1,2})\]")
+CITATION_MARKER = re.compile(r"\[(\d{1,2})\]")
+"""A citation ``[n]``, as the numbered sources list writes it and answers cite it."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def number_sources(
                 sources.append(source)
                 numbers[_key(source)] = len(sources)
             local[k] = numbers[_key(source)]
-        text = _MARKER.sub(
+        text = CITATION_MARKER.sub(
             lambda m, local=local: (
                 f"[{local[int(m.group(1))]}]" if int(m.group(1)) in local else m.group(0)
             ),
@@ -66,5 +67,7 @@ def number_sources(
 def drop_unknown_citations(answer: str, count: int) -> str:
     """The answer without ``[n]`` markers that name no source (a model cites ``[1]`` from
     habit even when nothing was consulted); markers of real sources stay."""
-    text = _MARKER.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= count else "", answer)
+    text = CITATION_MARKER.sub(
+        lambda m: m.group(0) if 1 <= int(m.group(1)) <= count else "", answer
+    )
     return re.sub(r"[ \t]+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", text))

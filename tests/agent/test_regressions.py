@@ -311,8 +311,6 @@ async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
     )
     query = "Check the FDA warnings for dofetilide; she also takes azithromycin."
     events, _ = await run(make_agent(llm), query)
-    assert [args for args, _ in tools.calls_to("check_drug_safety")][0] == {
-        "drug_name": "dofetilide"
-    }
+    assert tools.calls_to("check_drug_safety")[0][0] == {"drug_name": "dofetilide"}
     narrowed = [e for e in events if isinstance(e, Decision) and e.decision == "narrow_args"]
     assert len(narrowed) == 1 and "drug_name: dofetilide" in narrowed[0].reason
