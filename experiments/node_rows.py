@@ -120,7 +120,7 @@ async def run_row(row: NodeRow, runtime: Runtime[AgentDeps]) -> tuple[dict[str, 
         "total_retries": row.retry_count,
     }
     out = (await error_handler(state, runtime)).update
-    return {"action": recorded(out, Decision)[-1].decision}, out
+    return {"action": recorded(out, Decision)[0].decision}, out  # its own; then where next
 
 
 def is_correct(row: NodeRow, got: dict[str, Any]) -> bool:

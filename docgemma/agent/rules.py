@@ -8,7 +8,7 @@ module calls a model or writes state; the nodes and the router call it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -64,9 +64,22 @@ def required_in_order(query: str, *, patient_known: bool, registry: ToolRegistry
     return list(dict.fromkeys(name for *_, name in asked))
 
 
-def required_tools(query: str, *, patient_known: bool, registry: ToolRegistry) -> frozenset[str]:
-    """Tools the query's information needs call for; no patient search once the patient is known."""
-    return frozenset(required_in_order(query, patient_known=patient_known, registry=registry))
+def waiting_tools(
+    query: str,
+    results: Sequence[ToolResult],
+    skipped: Collection[str] = (),
+    *,
+    patient_known: bool,
+    registry: ToolRegistry,
+) -> list[str]:
+    """Tools the query asks for that have neither answered nor been given up on, in order.
+
+    A tool given up on (skipped) does not hold up the others: a failed label lookup
+    must not keep the interaction check the same question asks for from running.
+    """
+    settled = {r["tool_name"] for r in results if r["error_type"] is None} | set(skipped)
+    asked = required_in_order(query, patient_known=patient_known, registry=registry)
+    return [t for t in asked if t not in settled]
 
 
 def _repeats(tool: str, args: dict[str, Any], earlier: Iterable[ToolResult]) -> bool:
@@ -223,6 +236,7 @@ def decide_next(
     user_query: str,
     patient_known: bool,
     registry: ToolRegistry,
+    skipped: Collection[str] = (),
     fallback: bool = False,
 ) -> RouteDecision:
     """Where the loop goes after a classified result; never asks the model anything."""
@@ -239,11 +253,46 @@ def decide_next(
         return RouteDecision("synthesize", f"step limit of {MAX_STEPS} reached")
     if is_duplicate_call(results):
         return RouteDecision("synthesize", "the same call was repeated")
-    needed = required_tools(user_query, patient_known=patient_known, registry=registry)
-    done = {r["tool_name"] for r in results if r["error_type"] is None}
-    missing = sorted(needed - done)
-    if missing:
-        return RouteDecision("tool_select", f"the question still needs: {', '.join(missing)}")
+    return _next_needed(
+        user_query, results, skipped, patient_known=patient_known, registry=registry
+    )
+
+
+def decide_after_skip(
+    results: Sequence[ToolResult],
+    skipped: Collection[str],
+    *,
+    step_count: int,
+    user_query: str,
+    patient_known: bool,
+    registry: ToolRegistry,
+) -> RouteDecision:
+    """Where the loop goes once the error handler gives up on a tool.
+
+    The other tools the question asks for still run (within the step limit), so one
+    unavailable source costs its own part of the answer, not the whole turn.
+    """
+    if step_count >= MAX_STEPS:
+        return RouteDecision("synthesize", f"step limit of {MAX_STEPS} reached")
+    return _next_needed(
+        user_query, results, skipped, patient_known=patient_known, registry=registry
+    )
+
+
+def _next_needed(
+    user_query: str,
+    results: Sequence[ToolResult],
+    skipped: Collection[str],
+    *,
+    patient_known: bool,
+    registry: ToolRegistry,
+) -> RouteDecision:
+    waiting = waiting_tools(
+        user_query, results, skipped, patient_known=patient_known, registry=registry
+    )
+    if waiting:
+        labels = ", ".join(registry[t].label for t in waiting)
+        return RouteDecision("tool_select", f"the question still needs: {labels}")
     return RouteDecision("synthesize", "the question's information needs are met")
 
 

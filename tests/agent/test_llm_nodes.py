@@ -251,7 +251,7 @@ async def test_error_handler_rows(settings, tools, row: NodeRow) -> None:
         "total_retries": row.retry_count,
     }
     command = await error_handler(state, deps(settings, llm, tools))
-    assert recorded(command.update, Decision)[-1].decision == action
+    assert recorded(command.update, Decision)[0].decision == action
     assert len(llm.calls) == int(is_retry)
     assert command.goto == ("tool_execute" if action == "retry_same" else "synthesize")
 

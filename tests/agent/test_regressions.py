@@ -314,3 +314,47 @@ async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
     assert tools.calls_to("check_drug_safety")[0][0] == {"drug_name": "dofetilide"}
     narrowed = [e for e in events if isinstance(e, Decision) and e.decision == "narrow_args"]
     assert len(narrowed) == 1 and "drug_name: dofetilide" in narrowed[0].reason
+
+
+@pytest.mark.parametrize("proposal", ["check_drug_safety", "check_drug_interactions"])
+async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
+    make_agent, tools, settings, proposal
+) -> None:
+    """Issue 9, seen in the offline app: the label lookup was unavailable and the turn ended,
+    so the interaction check the same question asked for never ran. The model proposing the
+    tool given up on again is overruled."""
+    settings.offline = True
+    tools.queue(
+        "check_drug_safety",
+        ToolOutcome(error_type=ToolErrorType.SERVICE_UNAVAILABLE, entity="dofetilide"),
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("error_retryable"),
+            select(proposal),
+            {"drug_names": ["dofetilide", "azithromycin"]},
+            quality("success_rich"),
+            "Dofetilide with azithromycin: additive QT prolongation [1].",
+        ]
+    )
+    query = "Check the FDA warnings for dofetilide and its interaction with azithromycin"
+    events, result = await run(make_agent(llm), query)
+    assert len(tools.calls_to("check_drug_safety")) == 1
+    assert tools.calls_to("check_drug_interactions")[0][0] == {
+        "drug_names": ["dofetilide", "azithromycin"]
+    }
+    assert result.nodes_visited[-5:] == [
+        "error_handler",
+        "tool_select",
+        "tool_execute",
+        "result_classify",
+        "synthesize",
+    ]
+    onward = [e for e in events if isinstance(e, Decision) and e.node == "error_handler"]
+    assert [e.decision for e in onward] == ["skip", "tool_select"]
+    assert "additive QT prolongation" in result.final_response
+    unavailable = error_message(ToolErrorType.SERVICE_UNAVAILABLE, "Drug Safety Report")
+    assert f"Note: {unavailable}" in result.final_response  # the lost part is said, not hidden

@@ -9,14 +9,15 @@ from docgemma.agent.rules import (
     MAX_STEPS,
     MAX_TOTAL_RETRIES,
     confidence_level,
+    decide_after_skip,
     decide_error,
     decide_next,
     is_duplicate_call,
     proposes_duplicate,
     required_in_order,
-    required_tools,
     retry_strategy,
     scrub_tool_names,
+    waiting_tools,
 )
 from docgemma.agent.state import ToolResult
 from docgemma.tools.base import ToolRegistry
@@ -164,15 +165,15 @@ def test_duplicate_call_stops_the_loop() -> None:
     assert not is_duplicate_call([result(error="timeout", q="error_retryable"), result()])
 
 
-def test_required_tools_skips_search_when_patient_known_and_unregistered_tools() -> None:
+def test_required_in_order_skips_search_when_patient_known_and_unregistered_tools() -> None:
     q = "Find patient Maria and review her record"
-    assert required_tools(q, patient_known=False, registry=ALL) == {
+    assert required_in_order(q, patient_known=False, registry=ALL) == [
         "search_patient",
         "get_patient_chart",
-    }
-    assert required_tools(q, patient_known=True, registry=ALL) == {"get_patient_chart"}
+    ]
+    assert required_in_order(q, patient_known=True, registry=ALL) == ["get_patient_chart"]
     alone = ToolRegistry([ALL["search_patient"]])
-    assert required_tools(q, patient_known=False, registry=alone) == {"search_patient"}
+    assert required_in_order(q, patient_known=False, registry=alone) == ["search_patient"]
 
 
 @pytest.mark.parametrize(
@@ -200,6 +201,58 @@ def test_required_tools_skips_search_when_patient_known_and_unregistered_tools()
 )
 def test_required_tools_come_in_the_order_the_query_asks(query, order) -> None:
     assert required_in_order(query, patient_known=False, registry=ALL) == order
+
+
+THREE = "Check the FDA warnings for dofetilide, its interaction with azithromycin, and AF trials"
+LABEL_DOWN = result("check_drug_safety", error="service_unavailable", q="error_retryable")
+INTERACTIONS = result("check_drug_interactions", args={"drug_names": ["a", "b"]})
+
+
+@pytest.mark.parametrize(
+    ("results", "skipped", "step", "expected"),
+    [
+        ([LABEL_DOWN], ["check_drug_safety"], 1, "tool_select"),
+        ([LABEL_DOWN, INTERACTIONS], ["check_drug_safety"], 2, "tool_select"),
+        (
+            [LABEL_DOWN, INTERACTIONS, result("find_clinical_trials", args={"condition": "AF"})],
+            ["check_drug_safety"],
+            3,
+            "synthesize",
+        ),
+        ([LABEL_DOWN], ["check_drug_safety"], MAX_STEPS, "synthesize"),
+    ],
+    ids=["goes-on", "goes-on-after-a-success", "nothing-left", "step-limit"],
+)
+def test_a_tool_given_up_on_does_not_end_the_turn(results, skipped, step, expected) -> None:
+    got = decide_after_skip(
+        results, skipped, step_count=step, user_query=THREE, patient_known=False, registry=ALL
+    )
+    assert got.action == expected, got.reason
+
+
+def test_after_a_skip_the_router_waits_only_on_the_tools_not_given_up() -> None:
+    after = decide_next(
+        [LABEL_DOWN, INTERACTIONS],
+        step_count=2,
+        user_query=THREE,
+        patient_known=False,
+        registry=ALL,
+        skipped=["check_drug_safety"],
+    )
+    assert after == decide_after_skip(
+        [LABEL_DOWN, INTERACTIONS],
+        ["check_drug_safety"],
+        step_count=2,
+        user_query=THREE,
+        patient_known=False,
+        registry=ALL,
+    )
+    assert after.reason == f"the question still needs: {ALL['find_clinical_trials'].label}"
+    assert waiting_tools(THREE, [LABEL_DOWN], patient_known=False, registry=ALL) == [
+        "check_drug_safety",
+        "check_drug_interactions",
+        "find_clinical_trials",
+    ]
 
 
 # ── seed §15 unit rows: ERROR_HANDLER ──

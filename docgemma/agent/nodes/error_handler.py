@@ -1,5 +1,7 @@
 """Node ⑤a ERROR_HANDLER: code asks the user or skips; the model only picks a retry style.
 
+After a skip the loop goes on to the other tools the question still asks for.
+
 The model scored 0% on ask-user and skip decisions and 92% on retry_same versus
 retry_different_args, so the handler is split exactly there (seed 002 §4, §9).
 It both updates state and chooses the next node, hence a ``Command``.
@@ -14,9 +16,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from docgemma.agent import llm_calls
+from docgemma.agent.context import known_patient_ids
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import RETRY_SYSTEM, RETRY_USER
-from docgemma.agent.rules import decide_error, retry_strategy
+from docgemma.agent.rules import decide_after_skip, decide_error, retry_strategy
 from docgemma.agent.schemas import RetryStrategy
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import decision, traced
@@ -61,8 +64,16 @@ async def error_handler(
             },
         )
     if verdict.action == "skip":
+        onward = decide_after_skip(
+            state["tool_results"],
+            [*state.get("skipped_tools", []), tool],
+            step_count=state.get("step_count", 0),
+            user_query=state["user_query"],
+            patient_known=bool(known_patient_ids(state)),
+            registry=deps.registry,
+        )
         return Command(
-            goto="synthesize",
+            goto=onward.action,
             update={
                 "error_messages": [verdict.message],
                 "skipped_tools": [tool],
@@ -73,7 +84,13 @@ async def error_handler(
                         verdict.message,
                         title=f"Skipped the {last['tool_label']}",
                         status="error",
-                    )
+                    ),
+                    decision(
+                        _NODE,
+                        onward.action,
+                        onward.reason,
+                        title="Going on without it" if onward.action == "tool_select" else "",
+                    ),
                 ],
             },
         )

@@ -55,6 +55,7 @@ def route_after_result(
         user_query=state["user_query"],
         patient_known=bool(known_patient_ids(state)),
         registry=registry,
+        skipped=state.get("skipped_tools", []),
         fallback=bool(state.get("fallback")),
     )
     emit(

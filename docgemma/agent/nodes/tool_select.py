@@ -35,7 +35,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
-from docgemma.agent.rules import proposes_duplicate, required_in_order
+from docgemma.agent.rules import proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
@@ -101,7 +101,7 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
     classifier = deps.classifier("tool")
     if classifier is None:
         return None
-    skip = _succeeded(state) | _withheld(state, deps.registry)
+    skip = _succeeded(state) | set(state.get("skipped_tools", [])) | _withheld(state, deps.registry)
     scores = {
         k: v
         for k, v in classifier.predict(classifier_text(state)).scores.items()
@@ -125,7 +125,8 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     one, but not when the clinician gave the record's id (the chart is read instead). A
     proposal that repeats a finished tool, answers none, or lies outside the patterns
     gets the first tool waiting, unless it is a record write. Code only ever substitutes
-    a tool that reads: a record write is proposed by the model or not at all.
+    a tool that reads: a record write is proposed by the model or not at all. A tool
+    given up on this turn is never run again: the next one waiting, else none.
     """
     registry = deps.registry
     done = _succeeded(state)
@@ -134,11 +135,20 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     chart = registry.with_role(ToolRole.READS_CHART)
     if finder and tool == finder.name and known and tool not in done and chart:
         return chart.name  # a search by name cannot find an id
+    skipped = set(state.get("skipped_tools", []))
     waiting = [
         t
-        for t in required_in_order(state["user_query"], patient_known=known, registry=registry)
-        if t not in done and not registry[t].writes_ehr
+        for t in waiting_tools(
+            state["user_query"],
+            state.get("tool_results", []),
+            skipped,
+            patient_known=known,
+            registry=registry,
+        )
+        if not registry[t].writes_ehr
     ]
+    if tool in skipped:
+        return waiting[0] if waiting else NO_TOOL
     if not waiting or tool == waiting[0]:
         return None
     if finder and finder.name in waiting and tool in registry and registry[tool].needs_patient:
@@ -172,20 +182,22 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                 )
                 tool, source = choice.tool_name, "model"
             needed = _pattern_choice(state, deps, tool)
+            reason = "the model sees no further source to consult; no task pattern waits"
             if needed is not None:
                 decisions.append(decision("tool_select", tool, f"proposed by the {source}"))
+                reason = "the proposed source was given up on this turn; no other source waits"
                 tool, source = needed, "task pattern (the proposal leaves it unanswered)"
-            elif tool == NO_TOOL:
-                reason = "the model sees no further source to consult; no task pattern waits"
+            if tool == NO_TOOL:
                 return {
                     "llm_calls": calls,
                     "pending_stage2_only": False,
                     "current_tool": None,
                     "current_args": None,
                     "trace": [
+                        *decisions,
                         decision(
                             "tool_select", "synthesize", reason, title="No further source needed"
-                        )
+                        ),
                     ],
                 }
         decisions.append(decision("tool_select", tool, f"chosen by the {source}"))
