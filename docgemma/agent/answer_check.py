@@ -31,6 +31,7 @@ class Defect(StrEnum):
     TOOL_NAME = "internal tool names"
     RAW_ERROR = "raw error text"
     ONLY_SOURCES = "only lists the sources"
+    CLAIMS_MISSING_SOURCE = "presents findings of a source that was unavailable"
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,25 @@ def only_sources(answer: str, context: str) -> bool:
     )
 
 
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+_UNAVAILABLE_RE = re.compile(
+    r"\b(?:unavailable|not available|could not|couldn't|cannot|can't|unable|"
+    r"not (?:be )?(?:retrieved|consulted)|no information|not accessible)\b",
+    re.IGNORECASE,
+)
+
+
+def claims_missing_source(answer: str, claims: Iterable[str]) -> bool:
+    """A sentence presents findings in the words of a source that failed ("The FDA boxed
+    warnings for warfarin include: …" with no label retrieved) without saying they are
+    unavailable: a small model fills the gap with another source's text or its memory."""
+    patterns = [re.compile(rf"\b{re.escape(c)}", re.IGNORECASE) for c in claims]
+    return any(
+        any(p.search(sentence) for p in patterns) and not _UNAVAILABLE_RE.search(sentence)
+        for sentence in _SENTENCE_RE.split(answer)
+    )
+
+
 def cut_off(answer: str) -> bool:
     """A long answer whose last line stops without closing punctuation (the token limit hit
     it mid-sentence); a list item or heading may end bare, and short replies are not cut."""
@@ -181,9 +201,11 @@ def check_answer(
     markers: Iterable[str] = (),
     tool_names: Iterable[str] = (),
     context: str = "",
+    missing_claims: Iterable[str] = (),
 ) -> AnswerCheck:
     """Every defect of ``answer``; ``context`` is the text it may legitimately quote
-    (the question and the tool results), ``markers`` the prompt's section labels."""
+    (the question and the tool results), ``markers`` the prompt's section labels,
+    ``missing_claims`` the words of sources that failed (``ToolSpec.claimed_by``)."""
     if not words(answer):
         return AnswerCheck((Defect.EMPTY,))
     found: list[Defect] = []
@@ -205,6 +227,8 @@ def check_answer(
         found.append(Defect.CUT_OFF)
     if only_sources(answer, context):
         found.append(Defect.ONLY_SOURCES)
+    if claims_missing_source(answer, missing_claims):
+        found.append(Defect.CLAIMS_MISSING_SOURCE)
     return AnswerCheck(tuple(found))
 
 

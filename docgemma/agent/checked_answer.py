@@ -52,6 +52,8 @@ class Judge:
     markers: tuple[str, ...]
     tool_names: tuple[str, ...]
     context: str
+    missing_claims: tuple[str, ...] = ()
+    """Words of the sources that failed, which the answer may use only to say so."""
 
     def __call__(self, text: str, *, hit_limit: bool = False) -> tuple[str, AnswerCheck]:
         """The text to show and its verdict; ``hit_limit``: the token limit stopped it."""
@@ -72,6 +74,7 @@ class Judge:
             markers=self.markers,
             tool_names=self.tool_names,
             context=self.context,
+            missing_claims=self.missing_claims,
         )
 
 

@@ -113,6 +113,10 @@ class ToolSpec:
     """The arguments that say what a proposed write is, for the approval card's summary."""
     requested_by: tuple[RequestPattern, ...] = ()
     """The words by which a question asks for this tool (seed 002 §11 task patterns)."""
+    claimed_by: tuple[str, ...] = ()
+    """Words by which an answer presents this tool's findings. When the tool failed, an
+    answer sentence using one must say the information is unavailable: otherwise it
+    attributes to this source what another one (or the model) said."""
 
     def signature(self) -> str:
         parts = [

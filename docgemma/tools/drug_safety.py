@@ -229,4 +229,5 @@ SPEC = ToolSpec(
     requested_by=(
         RequestPattern("drug_safety", any_of=("safety", "warning", "boxed warning", "FDA")),
     ),
+    claimed_by=("FDA", "boxed warning"),
 )

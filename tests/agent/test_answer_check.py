@@ -171,3 +171,34 @@ def test_an_answer_that_only_lists_its_sources_is_caught(answer: str, lists_only
         answer, question="Pull up the record of patient lchen-002.", context=CHART_PROMPT
     )
     assert (Defect.ONLY_SOURCES in verdict.defects) is lists_only
+
+
+FDA_CLAIMS = ("FDA", "boxed warning")  # the Drug Safety Report's ``claimed_by``
+
+
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [
+        # Qwen 1.5B, offline: the label lookup failed and the interaction check answered
+        (
+            "The FDA boxed warnings for warfarin include:\n- Majoration du risque hémorragique.",
+            True,
+        ),
+        (
+            "The FDA label warnings for amiodarone are:\n- Augmentation of the risk of hemorrhage",
+            True,
+        ),
+        ("For the interaction, the FDA labels did not provide warnings.", True),
+        ("Warfarin carries a Boxed Warning for major bleeding.", True),
+        ("The FDA label could not be retrieved. Aspirin with warfarin raises bleeding.", False),
+        ("FDA boxed warnings for warfarin are unavailable offline.", False),
+        ("FDA labels were not consulted (offline).", False),
+        ("Aspirin with warfarin is contraindicated at anti-inflammatory doses.", False),
+    ],
+)
+def test_an_answer_may_name_a_failed_source_only_to_say_it_is_missing(
+    answer: str, claims: bool
+) -> None:
+    got = check_answer(answer, question="q", missing_claims=FDA_CLAIMS)
+    assert (Defect.CLAIMS_MISSING_SOURCE in got.defects) is claims
+    assert check_answer(answer, question="q").ok  # with every source answering, no defect

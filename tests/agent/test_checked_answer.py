@@ -180,3 +180,69 @@ async def test_when_every_source_failed_code_says_so_without_asking_the_model(
     assert "unavailable offline" in answer and "No information was retrieved" in answer
     assert "".join(e.text for e in events if isinstance(e, AnswerToken)) == answer
     assert not [c for c in llm.calls if c.schema is None], "no free-text call was made"
+
+
+async def test_findings_given_to_a_failed_source_are_withheld(make_agent, tools, settings) -> None:
+    """Issue 9, offline: the label lookup failed, the interaction check answered, and both
+    drafts presented the interaction text as "the FDA boxed warnings for warfarin". The
+    clinician gets the interaction check's own facts and the note on what is missing."""
+    from docgemma.tools.http import offline_outcome
+
+    settings.offline = True
+    tools.queue("check_drug_safety", offline_outcome("Drug Safety Report", "openFDA"))
+    tools.queue(
+        "check_drug_interactions",
+        ToolOutcome(
+            data={"pairs": 1},
+            formatted="warfarin + aspirin: bleeding risk. FDA labels were not consulted (offline).",
+        ),
+    )
+    claim = "The FDA boxed warnings for warfarin include: bleeding risk."
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "warfarin"},
+            quality("error_fatal"),
+            select("check_drug_interactions"),
+            {"drug_names": ["warfarin", "aspirin"]},
+            quality("success_rich"),
+            claim,
+            claim,
+        ]
+    )
+    query = "What are the FDA boxed warnings for warfarin? Also check its interaction with aspirin."
+    events, result = await run(make_agent(llm), query)
+    reasons = [e.reason for e in rejections(events)]
+    assert reasons == ["presents findings of a source that was unavailable"] * 2
+    assert claim not in result.final_response
+    assert result.final_response.startswith(SOURCES_ONLY_MESSAGE)
+    assert "warfarin + aspirin: bleeding risk." in result.final_response
+    assert "Drug Safety Report is unavailable offline" in result.final_response
+
+
+@pytest.mark.parametrize(
+    ("answered", "claims"),
+    [
+        ("warfarin + aspirin: bleeding. FDA labels were not consulted (offline).", ("FDA",)),
+        ("FDA drug labels, drug-interaction sections: warfarin may raise INR.", ()),
+    ],
+    ids=["says-it-is-missing", "presents-fda-text"],
+)
+def test_a_word_another_source_presents_findings_in_is_not_withheld(answered, claims) -> None:
+    from docgemma.agent.nodes.synthesize import missing_claims
+    from docgemma.agent.state import ToolResult
+    from docgemma.tools.registry import build_registry
+
+    def record(tool: str, text: str, error: str | None) -> ToolResult:
+        return ToolResult(
+            tool_name=tool, tool_label="", args={}, result={}, formatted_result=text,
+            error_type=error, entity=None, missing_fields=[], suggestions=[],
+            patient_matches=None, sources=[], quality=None, retry=False, executed=True,
+        )  # fmt: skip
+
+    results = [
+        record("check_drug_safety", "unavailable", "service_unavailable"),
+        record("check_drug_interactions", answered, None),
+    ]
+    assert missing_claims(results, build_registry()) == (*claims, "boxed warning")

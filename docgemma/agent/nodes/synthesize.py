@@ -24,6 +24,7 @@ from docgemma.agent.answer import (
     knowledge_note,
     with_notes,
 )
+from docgemma.agent.answer_check import claims_missing_source
 from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
@@ -128,6 +129,22 @@ def system_prompt(persona: str = "") -> str:
     return "\n\n".join(p for p in (persona.strip(), SYNTHESIZE_SYSTEM.render()) if p)
 
 
+def missing_claims(results: list[ToolResult], registry: ToolRegistry) -> tuple[str, ...]:
+    """The words of the sources that failed this turn (``ToolSpec.claimed_by``) that no
+    source that answered presents findings in: the answer may use them only to say what
+    is missing. ("FDA labels were not consulted" in an interaction result does not count.)"""
+    answered = [r["formatted_result"] for r in results if r["error_type"] is None]
+    succeeded = {r["tool_name"] for r in results if r["error_type"] is None}
+    failed = {r["tool_name"] for r in results if r["error_type"]} - succeeded
+    return tuple(
+        claim
+        for tool in sorted(failed)
+        if tool in registry
+        for claim in registry[tool].claimed_by
+        if not any(claims_missing_source(text, (claim,)) for text in answered)
+    )
+
+
 def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge:
     return Judge(
         question=state["user_query"],
@@ -135,6 +152,7 @@ def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge
         markers=PROMPT_MARKERS,
         tool_names=tuple(deps.registry.labels()),
         context=messages[-1].content,
+        missing_claims=missing_claims(list(state.get("tool_results", [])), deps.registry),
     )
 
 
