@@ -32,7 +32,6 @@ from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.experts import load_profiles
-from docgemma.kb import prepare_knowledge_base
 from docgemma.once import BuiltOnce
 from docgemma.tools.literature_index import prepare_index
 from docgemma.ui.handlers import Handlers
@@ -129,6 +128,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        from docgemma.kb import prepare_knowledge_base  # Chroma loads after the page is up
+
         warm = asyncio.create_task(slot.get())
         warm.add_done_callback(_report_warmup)
         index = asyncio.create_task(asyncio.to_thread(prepare_index, settings))

@@ -43,6 +43,10 @@ class ApprovalRequest(BaseModel):
     idempotency_key: str
 
 
+NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."
+"""The answer to an approval decision when no proposal waits (both modes give it)."""
+
+
 class ApprovalDecision(BaseModel):
     action: Literal["approve", "edit", "reject"]
     args: dict[str, Any] | None = None

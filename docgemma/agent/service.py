@@ -29,6 +29,7 @@ from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
 from docgemma.agent.knowledge import KnowledgeSource
 from docgemma.agent.outcome import (
+    NOTHING_PENDING,
     ApprovalDecision,
     ApprovalRequest,
     TurnResult,
@@ -53,7 +54,6 @@ from docgemma.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)
 
-NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."
 STALE_DECISION = (
     "That decision was for an earlier proposal; a newer one ({summary}) is waiting. "
     "Nothing was written: please review the current proposal and decide again."

@@ -11,16 +11,18 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
-from docgemma.agent.service import Agent
 from docgemma.api.triage_mode import TriageMode
 from docgemma.config import Settings
 from docgemma.experts import Mode, Profile
 from docgemma.llm.base import LLMBackend
 from docgemma.once import BuiltOnce
+
+if TYPE_CHECKING:  # the agent graph (LangGraph) loads when the agent is built, not at import
+    from docgemma.agent.service import Agent
 
 log = logging.getLogger(__name__)
 

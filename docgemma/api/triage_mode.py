@@ -13,8 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from docgemma.agent.events import AnswerToken, NodeStarted, ThinkingToken, TraceEvent
-from docgemma.agent.outcome import ApprovalDecision, TurnResult
-from docgemma.agent.service import NOTHING_PENDING
+from docgemma.agent.outcome import NOTHING_PENDING, ApprovalDecision, TurnResult
 from docgemma.experts import Profile
 from docgemma.tools.base import Source
 from docgemma.triage.answer import TriageAnswer

@@ -16,7 +16,6 @@ from urllib.parse import urlparse
 
 from docgemma.config import Settings
 from docgemma.embed.base import Embedder
-from docgemma.embed.chroma import persistent_client
 from docgemma.kb.corpus import DEMO_PAGES_DIR, Page, corpus_hash, load_corpus, page_files
 from docgemma.kb.models import (
     DEMO_SOURCE_PREFIX,
@@ -43,8 +42,11 @@ _SECTIONS_PER_PAGE = 8
 
 
 def chroma_client(settings: Settings) -> Any:
-    """A Chroma server client when ``chroma_url`` is set, else a persistent local store."""
+    """A Chroma server client when ``chroma_url`` is set, else a persistent local store.
+    Chroma is imported here, not with the module: the app's page loads without it."""
     import chromadb
+
+    from docgemma.embed.chroma import persistent_client
 
     if settings.chroma_url:
         url = urlparse(settings.chroma_url)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from langgraph.config import get_stream_writer
 from pydantic import BaseModel, Field, TypeAdapter
 
 
@@ -38,6 +37,8 @@ def parse_event(payload: dict[str, Any]) -> TriageEvent:
 
 
 def emit(event: TriageStep | ReasoningPiece | AnswerPiece) -> None:
+    from langgraph.config import get_stream_writer  # not at import: the API loads this module
+
     try:
         writer = get_stream_writer()
     except (RuntimeError, KeyError):

@@ -12,8 +12,7 @@ import httpx
 import pytest
 
 from docgemma.agent.approval import idempotency_key
-from docgemma.agent.outcome import ApprovalDecision, TurnResult
-from docgemma.agent.service import NOTHING_PENDING
+from docgemma.agent.outcome import NOTHING_PENDING, ApprovalDecision, TurnResult
 from docgemma.config import Settings
 from docgemma.ehr.builders import session_reference
 from docgemma.ehr.codes import IDEMPOTENCY_SYSTEM, SESSION_SYSTEM
