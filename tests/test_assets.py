@@ -120,6 +120,19 @@ def test_profiles_pin_their_parts() -> None:
     assert PROFILES["gemma3-270m"].parts.file_of(1).endswith("gguf.part00")
 
 
+def test_only_parts_not_installed_at_their_pin_are_requested() -> None:
+    """``make app`` calls pip only for these; the test set-up installs both Qwen profiles."""
+    from dataclasses import replace
+
+    qwen = PROFILES["qwen2.5-1.5b"].parts
+    assert qwen.missing_requirements() == []
+    assert replace(qwen, version="0.0.1").missing_requirements() == [
+        r.replace("0.2.0", "0.0.1") for r in qwen.requirements()
+    ]
+    absent = replace(qwen, distribution="docgemma-absent-part{n}", count=2)
+    assert absent.missing_requirements() == absent.requirements()
+
+
 @pytest.mark.real_model
 @pytest.mark.parametrize("name", ["qwen2.5-1.5b", "qwen2.5-0.5b"])
 def test_the_real_qwen_files_assemble_to_their_published_digest(name, tmp_path) -> None:
