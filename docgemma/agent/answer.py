@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from docgemma.agent.rules import scrub_tool_names
+from docgemma.agent.rules import answered_tools, scrub_tool_names
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.llm.thinking import DELIMITERS
 from docgemma.tools.facts import ToolRole
@@ -191,7 +191,7 @@ def error_notes(state: AgentState) -> list[str]:
     """Pre-formatted messages for what failed and never succeeded later in the turn, one
     per failed source."""
     results = state.get("tool_results", [])
-    succeeded = {r["tool_name"] for r in results if r["error_type"] is None}
+    succeeded = answered_tools(results)
     failed = [
         r
         for r in results

@@ -64,6 +64,11 @@ def required_in_order(query: str, *, patient_known: bool, registry: ToolRegistry
     return list(dict.fromkeys(name for *_, name in asked))
 
 
+def answered_tools(results: Iterable[ToolResult]) -> set[str]:
+    """The tools that returned a result this turn (no error)."""
+    return {r["tool_name"] for r in results if r["error_type"] is None}
+
+
 def waiting_tools(
     query: str,
     results: Sequence[ToolResult],
@@ -77,7 +82,7 @@ def waiting_tools(
     A tool given up on (skipped) does not hold up the others: a failed label lookup
     must not keep the interaction check the same question asks for from running.
     """
-    settled = {r["tool_name"] for r in results if r["error_type"] is None} | set(skipped)
+    settled = answered_tools(results) | set(skipped)
     asked = required_in_order(query, patient_known=patient_known, registry=registry)
     return [t for t in asked if t not in settled]
 

@@ -10,6 +10,7 @@ answered by code, without a model call. Failures and rejections are always state
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -32,7 +33,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
-from docgemma.agent.rules import confidence_level
+from docgemma.agent.rules import answered_tools, confidence_level
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, traced
 from docgemma.llm.types import Message
@@ -129,13 +130,12 @@ def system_prompt(persona: str = "") -> str:
     return "\n\n".join(p for p in (persona.strip(), SYNTHESIZE_SYSTEM.render()) if p)
 
 
-def missing_claims(results: list[ToolResult], registry: ToolRegistry) -> tuple[str, ...]:
+def missing_claims(results: Sequence[ToolResult], registry: ToolRegistry) -> tuple[str, ...]:
     """The words of the sources that failed this turn (``ToolSpec.claimed_by``) that no
     source that answered presents findings in: the answer may use them only to say what
     is missing. ("FDA labels were not consulted" in an interaction result does not count.)"""
     answered = [r["formatted_result"] for r in results if r["error_type"] is None]
-    succeeded = {r["tool_name"] for r in results if r["error_type"] is None}
-    failed = {r["tool_name"] for r in results if r["error_type"]} - succeeded
+    failed = {r["tool_name"] for r in results if r["error_type"]} - answered_tools(results)
     return tuple(
         claim
         for tool in sorted(failed)
@@ -152,7 +152,7 @@ def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge
         markers=PROMPT_MARKERS,
         tool_names=tuple(deps.registry.labels()),
         context=messages[-1].content,
-        missing_claims=missing_claims(list(state.get("tool_results", [])), deps.registry),
+        missing_claims=missing_claims(state.get("tool_results", []), deps.registry),
     )
 
 

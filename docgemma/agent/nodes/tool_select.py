@@ -35,7 +35,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
-from docgemma.agent.rules import proposes_duplicate, waiting_tools
+from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
@@ -114,7 +114,7 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
 
 
 def _succeeded(state: AgentState) -> set[str]:
-    return {r["tool_name"] for r in state.get("tool_results", []) if r["error_type"] is None}
+    return answered_tools(state.get("tool_results", []))
 
 
 def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None:
@@ -182,12 +182,15 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
                 )
                 tool, source = choice.tool_name, "model"
             needed = _pattern_choice(state, deps, tool)
-            reason = "the model sees no further source to consult; no task pattern waits"
             if needed is not None:
                 decisions.append(decision("tool_select", tool, f"proposed by the {source}"))
-                reason = "the proposed source was given up on this turn; no other source waits"
                 tool, source = needed, "task pattern (the proposal leaves it unanswered)"
             if tool == NO_TOOL:
+                reason = (
+                    "the proposed source was given up on this turn; no other source waits"
+                    if needed is not None
+                    else "the model sees no further source to consult; no task pattern waits"
+                )
                 return {
                     "llm_calls": calls,
                     "pending_stage2_only": False,
