@@ -164,7 +164,7 @@ async def test_tool_select_none_on_re_entry_ends_the_loop_when_no_pattern_waits(
     state = await assembled("Find patient Maria Garcia", runtime)
     state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
     out = await tool_select(state, runtime)
-    assert out["current_tool"] is None and route_after_select(out) == "synthesize"
+    assert out["current_tool"] is None and await route_after_select(out) == "synthesize"
     assert NO_TOOL in get_args(llm.calls[0].schema.model_fields["tool_name"].annotation)
     assert "choose none" in llm.calls[0].prompt and len(llm.calls) == 1  # no argument call
     assert recorded(out, Decision)[0].decision == "synthesize"

@@ -2,7 +2,10 @@
 
 Each returns the next node's name from state alone and never writes state; the
 decision after a classified result comes from ``rules.decide_next`` and is announced
-as a trace event so the timeline can show why the loop continued or stopped.
+as a trace event so the timeline can show why the loop continued or stopped. They are
+coroutine functions only so that LangGraph calls them in the event loop: a plain
+function it hands to a worker thread on every call, and while llama.cpp keeps both
+cores busy that hand-off costs more than the decision.
 """
 
 from __future__ import annotations
@@ -18,23 +21,23 @@ from docgemma.tools.base import ToolRegistry
 from docgemma.tools.outcomes import ToolErrorType
 
 
-def route_after_input(state: AgentState) -> Literal["intent_classify", "synthesize"]:
+async def route_after_input(state: AgentState) -> Literal["intent_classify", "synthesize"]:
     return "synthesize" if state.get("clarification_request") else "intent_classify"
 
 
-def route_after_intent(state: AgentState) -> Literal["tool_select", "synthesize"]:
+async def route_after_intent(state: AgentState) -> Literal["tool_select", "synthesize"]:
     if state.get("fallback") or state.get("intent") != "TOOL_NEEDED":
         return "synthesize"
     return "tool_select"
 
 
-def route_after_select(state: AgentState) -> Literal["tool_execute", "synthesize"]:
+async def route_after_select(state: AgentState) -> Literal["tool_execute", "synthesize"]:
     if state.get("fallback") or not state.get("current_tool"):
         return "synthesize"
     return "tool_execute"
 
 
-def route_after_execute(
+async def route_after_execute(
     state: AgentState,
 ) -> Literal["result_classify", "error_handler", "synthesize"]:
     last = state["tool_results"][-1]
@@ -45,7 +48,7 @@ def route_after_execute(
     return "error_handler"
 
 
-def route_after_result(
+async def route_after_result(
     state: AgentState, registry: ToolRegistry
 ) -> Literal["error_handler", "tool_select", "synthesize"]:
     """``registry``: the registered tools (bound by the graph); no pattern waits on others."""
