@@ -175,17 +175,12 @@ def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
     return None
 
 
-OFFLINE_REASON = "this installation works without its online sources"
-
-
-def skip_message(
-    result: ToolResult, retries_for_tool: int, total_retries: int, *, offline: bool = False
-) -> str | None:
+def skip_message(result: ToolResult, retries_for_tool: int, total_retries: int) -> str | None:
     """The note for giving up on a tool, or None when a retry is still worth it."""
     label = result["tool_label"]
     error = result.get("error_type")
-    if error == ToolErrorType.SERVICE_UNAVAILABLE and offline:
-        return error_message(Note.OFFLINE, label, reason=OFFLINE_REASON)
+    if error == ToolErrorType.OUT_OF_SERVICE:  # the tool's own note says why
+        return result["formatted_result"] or error_message(error, label)
     if retries_for_tool >= MAX_RETRIES or total_retries >= MAX_TOTAL_RETRIES:
         return error_message(Note.GAVE_UP, label)
     if error == ToolErrorType.DRUG_NOT_IN_DATABASE:
@@ -212,13 +207,12 @@ def decide_error(
     total_retries: int,
     *,
     registry: ToolRegistry,
-    offline: bool = False,
 ) -> ErrorDecision:
     """The error handler's code path: ask-user and skip first; then the model may pick a retry."""
     question = ask_user_message(result, registry)
     if question:
         return ErrorDecision("ask_user", question)
-    note = skip_message(result, retries_for_tool, total_retries, offline=offline)
+    note = skip_message(result, retries_for_tool, total_retries)
     if note:
         return ErrorDecision("skip", note)
     return ErrorDecision("llm_decide")

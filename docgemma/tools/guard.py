@@ -80,7 +80,7 @@ def guarded(
                 return refused.outcome
             except ToolFailure as failure:
                 if service is not None and isinstance(failure, ServiceOffline):
-                    return offline_outcome(label, service, describe(args), failure.detail)
+                    return offline_outcome(label, service, describe(args), failure)
                 return failure_outcome(failure, label, describe(args))
             except EHRError as exc:
                 return _ehr_outcome(exc, label, args, describe(args))

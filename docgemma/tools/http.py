@@ -52,10 +52,15 @@ class ToolFailure(Exception):
 
 
 class ServiceOffline(ToolFailure):
-    """A service that cannot be reached now, or could not be within its cool-down."""
+    """A service that cannot be reached now, or could not be within its cool-down.
 
-    def __init__(self, detail: str) -> None:
-        super().__init__(ToolErrorType.SERVICE_UNAVAILABLE, detail)
+    ``blocked``: the circuit breaker is open, so a retry in this turn would fail without a
+    request; the error type (``OUT_OF_SERVICE``) tells the error handler not to try.
+    """
+
+    def __init__(self, detail: str, *, blocked: bool = False) -> None:
+        kind = ToolErrorType.OUT_OF_SERVICE if blocked else ToolErrorType.SERVICE_UNAVAILABLE
+        super().__init__(kind, detail)
 
 
 class CircuitBreaker:
@@ -126,16 +131,20 @@ async def get_json(
     service = httpx.URL(url).host
     breaker = _BREAKERS.get(client)
     if breaker is not None and breaker.is_open(service):
-        raise ServiceOffline(f"{service}: not called, unreachable in the last cool-down")
+        raise ServiceOffline(
+            f"{service}: not called, unreachable in the last cool-down", blocked=True
+        )
     try:
         async with asyncio.timeout(deadline_s):
             response = await client.get(url, params=params)
     except (TimeoutError, httpx.TimeoutException) as exc:
         raise ToolFailure(ToolErrorType.TIMEOUT, f"{url}: timed out ({exc!r})") from exc
     except httpx.TransportError as exc:
+        blocked = False
         if breaker is not None:
             breaker.trip(service)
-        raise ServiceOffline(f"{url}: unreachable ({exc!r})") from exc
+            blocked = breaker.is_open(service)
+        raise ServiceOffline(f"{url}: unreachable ({exc!r})", blocked=blocked) from exc
     if breaker is not None:
         breaker.reset(service)
 
@@ -197,17 +206,22 @@ def failure_outcome(failure: ToolFailure, label: str, entity: str | None = None)
 
 
 def offline_outcome(
-    label: str, service: str, entity: str | None = None, detail: str | None = None
+    label: str,
+    service: str,
+    entity: str | None = None,
+    failure: ServiceOffline | None = None,
 ) -> ToolOutcome:
-    """The result of a tool with no offline source: offline by configuration, or, with the
-    raw ``detail`` of the failure, because ``service`` could not be reached."""
+    """The result of a tool with no offline source: offline by configuration, or, given the
+    ``failure``, because ``service`` could not be reached (retryable unless its breaker is
+    open)."""
+    detail = failure.detail if failure is not None else None
     why = (
         "its online source cannot be reached at the moment"
         if detail
         else f"it needs {service}, which this installation is not connected to"
     )
     return error_outcome(
-        ToolErrorType.SERVICE_UNAVAILABLE,
+        failure.error_type if failure is not None else ToolErrorType.OUT_OF_SERVICE,
         label,
         entity=entity,
         detail=detail or f"offline mode: {service} not called",

@@ -84,7 +84,7 @@ async def analyze_image(llm: Any, image: Any, query: str, max_bytes: int) -> Too
     if llm is None or not getattr(llm, "supports_vision", False):
         model = getattr(llm, "model", "none")
         return error_outcome(
-            ToolErrorType.SERVICE_UNAVAILABLE,
+            ToolErrorType.OUT_OF_SERVICE,
             LABEL,
             entity="the attached image",
             detail=f"model {model!r} does not accept images",

@@ -47,6 +47,7 @@ _FDA_PROBLEMS = {
     ToolErrorType.SERVER_ERROR: "had a server error",
     ToolErrorType.MALFORMED_RESPONSE: "sent a reply that could not be read",
     ToolErrorType.SERVICE_UNAVAILABLE: "could not be reached",
+    ToolErrorType.OUT_OF_SERVICE: "could not be reached",
 }
 ANSM_SOURCE = Source(
     title="ANSM (France) Thésaurus des interactions médicamenteuses, 2020 edition (offline copy)",

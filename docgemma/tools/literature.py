@@ -31,6 +31,7 @@ from docgemma.tools.http import (
     get_json,
 )
 from docgemma.tools.literature_index import PROVENANCE, get_index
+from docgemma.tools.outcomes import UNREACHABLE
 from docgemma.tools.text import shorten, squash
 
 LABEL = "Medical Literature"
@@ -167,7 +168,7 @@ async def search_medical_literature(args: LiteratureSearchArgs, ctx: ToolContext
         try:
             return _outcome(query, await _search_online(ctx, query), offline=False)
         except ToolFailure as failure:
-            if failure.error_type is not ToolErrorType.SERVICE_UNAVAILABLE:
+            if failure.error_type not in UNREACHABLE:
                 raise
     return _outcome(query, await _search_offline(ctx.settings, query), offline=True)
 

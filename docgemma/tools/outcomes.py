@@ -22,6 +22,10 @@ class ToolErrorType(StrEnum):
     SERVER_ERROR = "server_error"
     MALFORMED_RESPONSE = "malformed_response"
     SERVICE_UNAVAILABLE = "service_unavailable"
+    OUT_OF_SERVICE = "out_of_service"
+    """Cannot serve this turn whatever the arguments: the installation is offline, the
+    service was unreachable and stays so for its cool-down, or the model reads no images.
+    Unlike ``SERVICE_UNAVAILABLE``, a retry cannot help, so the turn goes on without it."""
     MULTIPLE_PATIENT_MATCHES = "multiple_patient_matches"
     MISSING_REQUIRED_ARGS = "missing_required_args"
     AMBIGUOUS_DRUG_NAME = "ambiguous_drug_name"
@@ -54,6 +58,7 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
         "The system will retry automatically."
     ),
     ToolErrorType.SERVICE_UNAVAILABLE: "The {label} is currently unavailable.",
+    ToolErrorType.OUT_OF_SERVICE: "The {label} cannot be used at the moment.",
     ToolErrorType.MULTIPLE_PATIENT_MATCHES: "Several patients matched {entity}.",
     ToolErrorType.MISSING_REQUIRED_ARGS: "The request to {label} needs more information: {fields}.",
     ToolErrorType.AMBIGUOUS_DRUG_NAME: "The drug name {entity} matches more than one product.",
@@ -78,6 +83,9 @@ RETRYABLE_ERRORS = frozenset(
     }
 )
 """Transient failures: the same call may succeed later (result class ``error_retryable``)."""
+
+UNREACHABLE = frozenset({ToolErrorType.SERVICE_UNAVAILABLE, ToolErrorType.OUT_OF_SERVICE})
+"""A remote source that did not answer at all: a tool with an offline source uses that."""
 
 NOT_REPEATABLE = frozenset({None, ToolErrorType.NOT_FOUND, ToolErrorType.DRUG_NOT_IN_DATABASE})
 """Outcomes an identical call would only repeat: a success, or finding nothing."""

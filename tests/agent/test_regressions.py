@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 
 from docgemma.agent.answer import (
@@ -12,10 +13,13 @@ from docgemma.agent.answer import (
     SOURCES_ONLY_MESSAGE,
 )
 from docgemma.agent.events import Decision
+from docgemma.agent.service import Agent
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
+from docgemma.tools.http import USER_AGENT, CircuitBreaker, attach_breaker
 from docgemma.tools.outcomes import error_message
+from docgemma.tools.registry import build_registry
 
 from .conftest import intent, prompts, quality, retry, run, select
 
@@ -323,10 +327,9 @@ async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
     """Issue 9, seen in the offline app: the label lookup was unavailable and the turn ended,
     so the interaction check the same question asked for never ran. The model proposing the
     tool given up on again is overruled."""
-    settings.offline = True
     tools.queue(
         "check_drug_safety",
-        ToolOutcome(error_type=ToolErrorType.SERVICE_UNAVAILABLE, entity="dofetilide"),
+        ToolOutcome(error_type=ToolErrorType.OUT_OF_SERVICE, entity="dofetilide"),
     )
     llm = ScriptedBackend(
         [
@@ -356,5 +359,41 @@ async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
     onward = [e for e in events if isinstance(e, Decision) and e.node == "error_handler"]
     assert [e.decision for e in onward] == ["skip", "tool_select"]
     assert "additive QT prolongation" in result.final_response
-    unavailable = error_message(ToolErrorType.SERVICE_UNAVAILABLE, "Drug Safety Report")
+    unavailable = error_message(ToolErrorType.OUT_OF_SERVICE, "Drug Safety Report")
     assert f"Note: {unavailable}" in result.final_response  # the lost part is said, not hidden
+
+
+@pytest.mark.parametrize(
+    ("cooldown_s", "retried"), [(300.0, False), (0.0, True)], ids=["breaker-open", "no-breaker"]
+)
+async def test_an_unreachable_source_is_retried_only_when_a_retry_can_reach_it(
+    settings, cooldown_s, retried
+) -> None:
+    """Issue 9: with openFDA unreachable and its circuit breaker open, the model was still
+    asked how to retry, and the retry failed without a request: a wasted model call. The
+    real tool and HTTP client run here; only the transport refuses to connect."""
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("no route to host", request=request)
+
+    settings.offline = False
+    replies = [
+        intent(tool="check_drug_safety"),
+        select("check_drug_safety"),
+        {"drug_name": "dofetilide"},
+        quality("error_retryable"),
+    ]
+    if retried:
+        replies += [retry(), quality("error_retryable")]
+    llm = ScriptedBackend([*replies, "The FDA label could not be reached."])
+    transport = httpx.AsyncClient(
+        transport=httpx.MockTransport(refuse), headers={"User-Agent": USER_AGENT}
+    )
+    async with attach_breaker(transport, CircuitBreaker(cooldown_s)) as http:
+        agent = Agent.create(settings, llm, build_registry(), classifiers={}, http=http)
+        events, result = await run(agent, "Check FDA warnings for dofetilide")
+    asked = [c.schema.__name__ for c in llm.calls if c.schema]
+    assert ("RetryStrategy" in asked) is retried
+    handled = [e.decision for e in events if isinstance(e, Decision) and e.node == "error_handler"]
+    assert handled[-2:] == ["skip", "synthesize"]
+    assert "cannot be reached" in result.final_response

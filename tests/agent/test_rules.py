@@ -8,6 +8,7 @@ from docgemma.agent.rules import (
     MAX_RETRIES,
     MAX_STEPS,
     MAX_TOTAL_RETRIES,
+    ErrorDecision,
     confidence_level,
     decide_after_skip,
     decide_error,
@@ -314,15 +315,12 @@ def test_error_handler_rows(res, retries, total, action) -> None:
     assert decide_error(res, retries, total, registry=ALL).action == action
 
 
-def test_offline_unavailable_service_is_skipped_without_a_retry() -> None:
+def test_a_source_out_of_service_is_skipped_without_a_retry_and_with_its_own_note() -> None:
     down = result(error="service_unavailable", q="error_retryable")
     assert decide_error(down, 0, 0, registry=ALL).action == "llm_decide"
-    offline = decide_error(down, 0, 0, offline=True, registry=ALL)
-    assert (offline.action, offline.message) == (
-        "skip",
-        "The Label is unavailable offline: this installation works without its online sources. "
-        "No information was retrieved.",
-    )
+    note = "The Label is unavailable offline: reasons. No information was retrieved."
+    out = {**result(error="out_of_service", q="error_fatal"), "formatted_result": note}
+    assert decide_error(out, 0, 0, registry=ALL) == ErrorDecision("skip", note)
 
 
 def test_ask_user_messages_follow_the_seed_templates() -> None:

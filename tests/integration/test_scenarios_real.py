@@ -95,7 +95,7 @@ async def test_fda_warnings_offline_take_the_unavailable_path(
     assert (call.tool, call.args, call.error_type) == (
         "check_drug_safety",
         {"drug_name": drug},
-        "service_unavailable",
+        "out_of_service",
     )
     assert decisions(events, "router") == ["error_handler"]
     assert decisions(events, "error_handler") == ["skip", "synthesize"]  # nothing else asked
@@ -118,7 +118,7 @@ async def test_an_unavailable_source_does_not_stop_the_others(app_agent, default
         "What are the FDA boxed warnings for warfarin? Also check its interaction with aspirin.",
     )
     label, interactions = result.tool_calls  # the label first: the order that ended the turn
-    assert (label.tool, label.error_type) == ("check_drug_safety", "service_unavailable")
+    assert (label.tool, label.error_type) == ("check_drug_safety", "out_of_service")
     assert (interactions.tool, interactions.error_type) == ("check_drug_interactions", None)
     assert decisions(events, "error_handler") == ["skip", "tool_select"]
     assert started(events)[-1] == "synthesize"

@@ -106,7 +106,7 @@ async def test_tools_without_offline_source_answer_offline_at_once(online):
                 safety = await drug_safety.SPEC.run(DrugSafetyArgs(drug_name="warfarin"), ctx)
                 found = await trials.SPEC.run(ClinicalTrialsArgs(condition="asthma"), ctx)
                 for outcome in (safety, found):
-                    assert outcome.error_type is ToolErrorType.SERVICE_UNAVAILABLE
+                    assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE
                     assert "unavailable offline" in outcome.formatted
                     assert "cannot be reached" in outcome.formatted
     assert fda.call_count == 1 and ctgov.call_count == 1

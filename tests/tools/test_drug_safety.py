@@ -137,7 +137,7 @@ async def test_empty_results_is_drug_not_in_database(online):
             ToolErrorType.SERVER_ERROR,
         ),
         ({"side_effect": httpx.ConnectTimeout("timed out")}, ToolErrorType.TIMEOUT),
-        ({"side_effect": httpx.ConnectError("refused")}, ToolErrorType.SERVICE_UNAVAILABLE),
+        ({"side_effect": httpx.ConnectError("refused")}, ToolErrorType.OUT_OF_SERVICE),
         ({"response": httpx.Response(200, text="{not json")}, ToolErrorType.MALFORMED_RESPONSE),
         (
             {"response": httpx.Response(200, json=["unexpected", "shape"])},
@@ -182,7 +182,7 @@ async def test_query_characters_are_escaped(online):
 async def test_offline_mode_is_unavailable_without_network(settings):
     assert settings.offline
     outcome, route = await run(settings, "warfarin", httpx.Response(200, json={}))
-    assert outcome.error_type is ToolErrorType.SERVICE_UNAVAILABLE
+    assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE
     assert "unavailable offline" in outcome.formatted and "Drug Safety Report" in outcome.formatted
     assert route.call_count == 0
 

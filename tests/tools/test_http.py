@@ -11,6 +11,7 @@ from recorded import recorded
 
 from docgemma.tools.base import ToolErrorType
 from docgemma.tools.http import (
+    ServiceOffline,
     ToolFailure,
     create_client,
     error_outcome,
@@ -133,11 +134,13 @@ def test_seed_templates_are_used_verbatim():
     assert missing.formatted == "No results were found for melanoma in the Clinical Trials."
 
 
-def test_offline_outcome_is_a_service_unavailable_error():
+def test_offline_outcome_is_out_of_service_unless_a_retry_could_reach_the_service():
     outcome = offline_outcome(
         "Clinical Trials", "the ClinicalTrials.gov registry", entity="melanoma"
     )
-    assert outcome.error_type is ToolErrorType.SERVICE_UNAVAILABLE
+    assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE
+    retryable = offline_outcome("Clinical Trials", "CT.gov", failure=ServiceOffline("dns"))
+    assert retryable.error_type is ToolErrorType.SERVICE_UNAVAILABLE
     assert (
         "unavailable offline" in outcome.formatted
         and "No information was retrieved" in outcome.formatted

@@ -100,17 +100,17 @@ async def test_no_image_is_missing_required_args(settings):
     assert "No image is attached" in outcome.formatted
 
 
-async def test_text_only_model_is_unavailable(settings):
+async def test_text_only_model_is_out_of_service(settings):
     llm = ScriptedBackend(["should not be called"], supports_vision=False)
     outcome = await analyze(settings, llm, ImageInput(data=png_bytes()))
-    assert outcome.error_type is ToolErrorType.SERVICE_UNAVAILABLE and llm.calls == []
+    assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE and llm.calls == []
     assert "reads text only" in outcome.formatted and "not analysed" in outcome.formatted
 
 
 @pytest.mark.real_model
 async def test_real_embedded_model_is_text_only(settings, real_llm):
     outcome = await analyze(settings, real_llm, ImageInput(data=ct_bytes()))
-    assert outcome.error_type is ToolErrorType.SERVICE_UNAVAILABLE
+    assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE
     assert "DICOM image, 128×128" in outcome.formatted
 
 

@@ -134,7 +134,7 @@ async def test_no_studies_is_not_found(online):
         ({"response": httpx.Response(429)}, ToolErrorType.RATE_LIMIT),
         ({"response": httpx.Response(503, text="maintenance")}, ToolErrorType.SERVER_ERROR),
         ({"side_effect": httpx.ReadTimeout("slow")}, ToolErrorType.TIMEOUT),
-        ({"side_effect": httpx.ConnectError("refused")}, ToolErrorType.SERVICE_UNAVAILABLE),
+        ({"side_effect": httpx.ConnectError("refused")}, ToolErrorType.OUT_OF_SERVICE),
         ({"response": httpx.Response(200, text="not json")}, ToolErrorType.MALFORMED_RESPONSE),
         (
             {"response": httpx.Response(200, json={"studies": "nope"})},
@@ -156,7 +156,7 @@ async def test_blank_condition_is_invalid_args(online):
 
 async def test_offline_is_unavailable(settings):
     outcome, route = await find(settings, "melanoma", response=httpx.Response(200, json={}))
-    assert outcome.error_type is ToolErrorType.SERVICE_UNAVAILABLE and route.call_count == 0
+    assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE and route.call_count == 0
     assert outcome.formatted.startswith("The Clinical Trials is unavailable offline")
 
 

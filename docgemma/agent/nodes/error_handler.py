@@ -50,9 +50,7 @@ async def error_handler(
     tool = last["tool_name"]
     counts = dict(state.get("retry_counts") or {})
     total = state.get("total_retries", 0)
-    verdict = decide_error(
-        last, counts.get(tool, 0), total, registry=deps.registry, offline=deps.settings.offline
-    )
+    verdict = decide_error(last, counts.get(tool, 0), total, registry=deps.registry)
     if verdict.action == "ask_user":
         return Command(
             goto="synthesize",
