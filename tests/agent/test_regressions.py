@@ -386,10 +386,10 @@ async def test_an_unreachable_source_is_retried_only_when_a_retry_can_reach_it(
     if retried:
         replies += [retry(), quality("error_retryable")]
     llm = ScriptedBackend([*replies, "The FDA label could not be reached."])
-    transport = httpx.AsyncClient(
+    client = httpx.AsyncClient(
         transport=httpx.MockTransport(refuse), headers={"User-Agent": USER_AGENT}
     )
-    async with attach_breaker(transport, CircuitBreaker(cooldown_s)) as http:
+    async with attach_breaker(client, CircuitBreaker(cooldown_s)) as http:
         agent = Agent.create(settings, llm, build_registry(), classifiers={}, http=http)
         events, result = await run(agent, "Check FDA warnings for dofetilide")
     asked = [c.schema.__name__ for c in llm.calls if c.schema]
