@@ -180,7 +180,7 @@ def skip_message(result: ToolResult, retries_for_tool: int, total_retries: int) 
     label = result["tool_label"]
     error = result.get("error_type")
     if error == ToolErrorType.OUT_OF_SERVICE:  # the tool's own note says why
-        return result["formatted_result"] or error_message(error, label)
+        return result["formatted_result"]
     if retries_for_tool >= MAX_RETRIES or total_retries >= MAX_TOTAL_RETRIES:
         return error_message(Note.GAVE_UP, label)
     if error == ToolErrorType.DRUG_NOT_IN_DATABASE:

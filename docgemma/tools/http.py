@@ -214,17 +214,17 @@ def offline_outcome(
     """The result of a tool with no offline source: offline by configuration, or, given the
     ``failure``, because ``service`` could not be reached (retryable unless its breaker is
     open)."""
-    detail = failure.detail if failure is not None else None
-    why = (
-        "its online source cannot be reached at the moment"
-        if detail
-        else f"it needs {service}, which this installation is not connected to"
-    )
+    if failure is None:
+        kind, detail = ToolErrorType.OUT_OF_SERVICE, f"offline mode: {service} not called"
+        why = f"it needs {service}, which this installation is not connected to"
+    else:
+        kind, detail = failure.error_type, failure.detail
+        why = "its online source cannot be reached at the moment"
     return error_outcome(
-        failure.error_type if failure is not None else ToolErrorType.OUT_OF_SERVICE,
+        kind,
         label,
         entity=entity,
-        detail=detail or f"offline mode: {service} not called",
+        detail=detail,
         message=error_message(Note.OFFLINE, label, reason=why),
     )
 

@@ -35,6 +35,7 @@ from docgemma.tools.http import (
     client_for,
     error_outcome,
 )
+from docgemma.tools.outcomes import UNREACHABLE
 from docgemma.tools.text import shorten, squash
 
 log = logging.getLogger(__name__)
@@ -46,8 +47,7 @@ _FDA_PROBLEMS = {
     ToolErrorType.RATE_LIMIT: "is busy (rate limit)",
     ToolErrorType.SERVER_ERROR: "had a server error",
     ToolErrorType.MALFORMED_RESPONSE: "sent a reply that could not be read",
-    ToolErrorType.SERVICE_UNAVAILABLE: "could not be reached",
-    ToolErrorType.OUT_OF_SERVICE: "could not be reached",
+    **dict.fromkeys(UNREACHABLE, "could not be reached"),
 }
 ANSM_SOURCE = Source(
     title="ANSM (France) Thésaurus des interactions médicamenteuses, 2020 edition (offline copy)",
