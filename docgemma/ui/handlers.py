@@ -112,17 +112,17 @@ class Handlers:
         """The session's thinking switch and budget, used from the next turn on."""
         session.thinking, session.thinking_budget = bool(enabled), int(budget)
 
-    def set_clinician(self, name: str, session: SessionState) -> None:
-        """Who this session's approvals are recorded as in open demo mode (blank: the default)."""
-        session.clinician_name = (name or "").strip()
+    def approver(self, typed: str | None, request: gr.Request | None = None) -> str:
+        """The signed-in user; only in open demo mode the name typed on the page (unverified).
 
-    def approver(self, session: SessionState, request: gr.Request | None = None) -> str:
-        """The signed-in user; only in open demo mode a typed (unverified) name."""
+        The typed name comes with the decision itself, so the record names whoever the page
+        showed when Approve or Reject was pressed (blank: the server's default).
+        """
         if not self.access.open:
             user = _user(request)
             assert user is not None  # Gradio refuses unauthenticated calls in these modes
             return user
-        return session.clinician_name or self.settings.clinician_name
+        return (typed or "").strip() or self.settings.clinician_name
 
     def owns(self, session: SessionState, request: gr.Request | None) -> bool:
         """The caller may see and act in this session (see ``SessionState.claim``)."""
@@ -191,9 +191,9 @@ class Handlers:
     # ── approval ──
 
     async def approve(
-        self, session: SessionState, key: str, request: gr.Request, *values: str
+        self, session: SessionState, key: str, name: str | None, request: gr.Request, *values: str
     ) -> AsyncIterator:
-        """Approve the card the clinician saw (``key``), after any edits in ``values``."""
+        """Approve the card the clinician saw (``key``) as ``name``, after edits in ``values``."""
         refusal = self._refusal(session, key, request)
         if refusal:
             yield refusal
@@ -209,17 +209,18 @@ class Handlers:
         if state.open and patient_changed(state):
             yield session.history, f"⚠️ {await self._new_patient(session)}"
             return
-        async for out in self._decide(session, "approve", None, request):
+        async for out in self._decide(session, "approve", None, self.approver(name, request)):
             yield out
 
     async def reject(
-        self, session: SessionState, key: str, request: gr.Request, reason: str
+        self, session: SessionState, key: str, name: str | None, reason: str, request: gr.Request
     ) -> AsyncIterator:
         refusal = self._refusal(session, key, request)
         if refusal:
             yield refusal
             return
-        async for out in self._decide(session, "reject", reason.strip() or None, request):
+        approver = self.approver(name, request)
+        async for out in self._decide(session, "reject", reason.strip() or None, approver):
             yield out
 
     def _refusal(
@@ -256,13 +257,12 @@ class Handlers:
         return notice
 
     async def _decide(
-        self, session: SessionState, action: Any, reason: str | None, request: gr.Request | None
+        self, session: SessionState, action: Any, reason: str | None, approver: str
     ) -> AsyncIterator:
         agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
             yield session.history, f"⚠️ {BACKEND_DOWN}"
             return
-        approver = self.approver(session, request)
         async for history in decide(
             session, agent, action, reason, approved_by=approver, record=self._record
         ):

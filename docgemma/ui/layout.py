@@ -98,15 +98,18 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
             with gr.Row():
                 examples = [gr.Button(q, size="sm", elem_classes=["example"]) for q in EXAMPLES]
         with gr.Column(scale=2):
+            # who decides goes with each decision: the typed name in open demo mode; when
+            # users sign in, server-side state no client can set (the approver is the user)
+            approver: gr.Textbox | gr.State
             if h.access.open:
-                clinician = gr.Textbox(
+                approver = gr.Textbox(
                     label="Your name (demo mode: recorded with approvals, not verified)",
                     value=settings.clinician_name,
                     max_lines=1,
                     elem_id="clinician-name",
                 )
-                clinician.change(h.set_clinician, [clinician, session], None, queue=False)
             else:
+                approver = gr.State(None)
                 who = gr.Markdown(elem_id="signed-in")
                 demo.load(h.signed_in, None, who)
             with gr.Accordion("Patient", open=True):
@@ -169,7 +172,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
     for button in (*follow, *examples):
         button.click(h.ask, [button, session], turn_out, **agent).then(panels, session, redrawn)
     decided = [chatbot, card_error]
-    reject.click(h.reject, [session, shown_key, reason], decided, **agent).then(
+    reject.click(h.reject, [session, shown_key, approver, reason], decided, **agent).then(
         panels, session, redrawn
     )
     edit.click(h.open_editor, None, edit_box)
@@ -189,7 +192,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                 )
                 for field in h.editor_fields(state, key, request)
             ]
-            approve.click(h.approve, [session, shown_key, *boxes], decided, **agent).then(
+            approve.click(h.approve, [session, shown_key, approver, *boxes], decided, **agent).then(
                 panels, session, redrawn
             )
 

@@ -69,8 +69,6 @@ class SessionState:
     """Maximum thinking tokens for this session; None: the server's setting."""
     profile: str | None = None
     """The expert profile chosen for this session; None: the default agent."""
-    clinician_name: str = ""
-    """Who approves writes in this session; blank: the server's ``clinician_name``."""
     attached: Attachment | None = None
     """A stored patient image picked for the next message."""
     image_labels: dict[str, str] = field(default_factory=dict)

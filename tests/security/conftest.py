@@ -179,23 +179,28 @@ class Page:
             if [ids["approve-btn"], "click"] in [list(t) for t in d["targets"]]
         ]
         props = {c["id"]: c.get("props", {}) for c in rendered["components"]}
-        boxes = approve["inputs"][2:]  # after the session and the card's key
+        boxes = approve["inputs"][3:]  # after the session, the card's key and the approver
         fields = {props[i]["label"]: props[i].get("value") for i in boxes}
         return Editor(approve_fn=approve["id"], fields=fields)
 
     def approve(
-        self, key: str, fields: list[Any], editor: Editor | None = None
+        self, key: str, fields: list[Any], editor: Editor | None = None, name: str = ""
     ) -> tuple[list[dict[str, Any]], str]:
-        """Press Approve on ``editor`` (this page's last one, else one rendered for ``key``)."""
+        """Press Approve on ``editor`` (this page's last one, else one rendered for ``key``),
+        sending ``name`` as the approver's name box would."""
         editor = editor or self.editor or self.render_editor(key)
         values = [("" if v is None else str(v)) for v in fields] + [""] * len(editor.fields)
-        data = [None, key, *values[: len(editor.fields)]]  # one value per box, blanks after
+        data = [None, key, name, *values[: len(editor.fields)]]  # one value per box
         out = run(self.url, editor.approve_fn, data, self.session_hash, self.client.cookies)
         history, message = out["data"]
         return history, message
 
-    def reject(self, key: str, reason: str = "") -> tuple[list[dict[str, Any]], str]:
-        return self.client.predict(key, reason, api_name="/reject")
+    def reject(self, key: str, reason: str = "", name: str = "") -> tuple[list[dict[str, Any]], str]:
+        [event] = [d for d in self._config()["dependencies"] if d.get("api_name") == "reject"]
+        data = [None, key, name, reason]
+        out = run(self.url, event["id"], data, self.session_hash, self.client.cookies)
+        history, message = out["data"]
+        return history, message
 
     def _config(self) -> dict[str, Any]:
         reply = httpx.get(f"{self.url}/config", cookies=self.client.cookies, timeout=30)

@@ -3,7 +3,8 @@
 With users configured, nothing of the page, its API or ``/fhir`` answers without a
 sign-in, passwords are checked against salted hashes, and the approver recorded is
 the signed-in user. Behind a sign-in proxy the named header is required. Open demo
-mode refuses an external FHIR server and answers ``/fhir`` on loopback only.
+mode records the name typed with each decision, refuses an external FHIR server and
+answers ``/fhir`` on loopback only.
 """
 
 from __future__ import annotations
@@ -41,13 +42,10 @@ def test_signed_in_users_only_and_the_approver_is_the_user(live, user_hashes) ->
         assert httpx.get(f"{url}/fhir/Patient/{PATIENT}", auth=LEE).json()["id"] == PATIENT
 
         lee = Page(url, auth=LEE)
-        assert (
-            "/set_clinician"
-            not in lee.client.view_api(print_info=False, return_format="dict")["named_endpoints"]
-        )  # no free-text approver name when users sign in
         lee.say("Prescribe metformin 500 mg twice daily for abc-123")
         card = lee.card()
-        history, _ = lee.approve(card.key, card.fields)
+        # a name sent with the decision, as the demo's name box would, counts for nothing
+        history, _ = lee.approve(card.key, card.fields, name="Dr Forged")
         assert "Prescription saved to the record of" in texts(history)
         [provenance] = fhir_search(url, "Provenance", auth=LEE, patient=PATIENT)
         verifier = [a["who"]["display"] for a in provenance["agent"] if "verifier" in str(a)]
@@ -76,6 +74,22 @@ def test_open_demo_serves_the_record_on_loopback_only(live) -> None:
         assert remote.status_code == 401
         assert "only on this machine" in remote.json()["issue"][0]["diagnostics"]
         assert "John" not in remote.text
+
+
+def test_open_demo_records_the_name_sent_with_each_decision(live) -> None:
+    """The name box goes with the decision: no earlier event has to have stored it."""
+    llm = ScriptedBackend([*proposal(METFORMIN), *after_write(), *proposal(METFORMIN)])
+    with live(llm) as url:
+        page = Page(url)
+        page.say("Prescribe metformin 500 mg twice daily for abc-123")
+        card = page.card()
+        page.approve(card.key, card.fields, name="  Dr Ada Typed ")
+        page.say("Prescribe metformin 500 mg twice daily for abc-123")
+        _, message = page.reject(page.card().key, "duplicate", name="")
+        assert not message
+        [provenance] = fhir_search(url, "Provenance", patient=PATIENT)
+        verifier = [a["who"]["display"] for a in provenance["agent"] if "verifier" in str(a)]
+        assert verifier == ["Dr Ada Typed"]
 
 
 @pytest.mark.parametrize("mode", ["auto", "open"])

@@ -102,12 +102,12 @@ async def test_a_bad_edit_keeps_the_card_open_with_the_message_and_nothing_is_de
     session = await proposed(h)
     key = session.approval.request.idempotency_key
     # the boxes in the order the editor draws them: patient, medicine, dose, frequency, notes
-    outs = await collect(h.approve(session, key, None, "p1", "metformin", "", "twice daily", ""))
+    outs = await collect(h.approve(session, key, "", None, "p1", "metformin", "", "twice daily", ""))
     assert "dosage" in outs[-1][1] and not agent.decisions
     view = panel_view()
     out = await h.panels(view, session, None)
     assert "dosage" in out[view.card_error] and out[view.editor]["visible"]
-    await collect(h.approve(session, key, None, "p1", "metformin", "1 g", "twice daily", ""))
+    await collect(h.approve(session, key, "", None, "p1", "metformin", "1 g", "twice daily", ""))
     assert agent.decisions[-1].action == "edit" and agent.decisions[-1].args["dosage"] == "1 g"
 
 
@@ -151,13 +151,13 @@ async def test_the_clinician_name_is_recorded_with_the_decision(tmp_path):
     agent = proposing_agent()
     h = handlers(tmp_path, agent, clinician_name="Dr Default")
     session = await proposed(h)
-    h.set_clinician("  Dr Ada Lovelace ", session)
-    await collect(h.approve(session, session.approval.request.idempotency_key, None))
+    key = session.approval.request.idempotency_key
+    await collect(h.approve(session, key, "  Dr Ada Lovelace ", None))
     assert agent.decisions[-1].approved_by == "Dr Ada Lovelace"
 
     session = await proposed(h)
-    h.set_clinician("", session)  # blank: the server's setting
-    await collect(h.reject(session, session.approval.request.idempotency_key, None, "not now"))
+    key = session.approval.request.idempotency_key
+    await collect(h.reject(session, key, "", "not now", None))  # blank: the server's setting
     assert agent.decisions[-1].approved_by == "Dr Default"
 
 
