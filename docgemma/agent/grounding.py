@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+from docgemma.agent.conditions import condition_names
 from docgemma.agent.context import image_text, known_patient_ids
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.state import AgentState
@@ -129,6 +130,8 @@ def _drug(value: str, evidence: Evidence) -> bool:
     generics = {g.lower() for g in drug_dictionary().find(value)}
     if generics:
         return generics <= evidence.drugs
+    if condition_names().find(value):  # "atrial fibrillation" was said, but not as a drug
+        return False
     return _phrase(value, evidence)
 
 
@@ -163,22 +166,43 @@ def grounded(kind: Grounding, value: Any, evidence: Evidence) -> bool:
 @dataclass(frozen=True)
 class GroundingVerdict:
     args: dict[str, Any]
-    """The arguments with ungrounded optional values removed."""
+    """The arguments with ungrounded optional values and list items removed."""
     missing: list[str]
     """Required fields whose value the clinician never gave: ask for them."""
     dropped: list[str]
+    pruned: dict[str, list[str]] = field(default_factory=dict)
+    """List fields that keep their grounded items, with the items left out."""
+
+
+def _prune(
+    schema: type[BaseModel], args: dict[str, Any], name: str, kind: Grounding, evidence: Evidence
+) -> list[str] | None:
+    """The grounded items of a list value, when they alone still make a valid argument."""
+    value = args[name]
+    if not isinstance(value, list):
+        return None
+    items = [v for v in value if grounded(kind, v, evidence)]
+    try:
+        schema.model_validate({**args, name: items})
+    except ValidationError:
+        return None
+    return items
 
 
 def ground_args(
     schema: type[BaseModel], args: dict[str, Any], evidence: Evidence
 ) -> GroundingVerdict:
-    kept, missing, dropped = dict(args), [], []
+    kept, missing, dropped, pruned = dict(args), [], [], {}
     for name, kind in field_grounding(schema).items():
         if name not in args or grounded(kind, args[name], evidence):
             continue
-        if schema.model_fields[name].is_required():
+        items = _prune(schema, args, name, kind, evidence)
+        if items is not None:  # "dofetilide, azithromycin" kept, "atrial fibrillation" not
+            kept[name] = items
+            pruned[name] = [v for v in args[name] if v not in items]
+        elif schema.model_fields[name].is_required():
             missing.append(name)
         else:
             dropped.append(name)
             del kept[name]
-    return GroundingVerdict(kept, missing, dropped)
+    return GroundingVerdict(kept, missing, dropped, pruned)

@@ -175,16 +175,18 @@ def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
     return None
 
 
+_OWN_NOTE = frozenset({ToolErrorType.OUT_OF_SERVICE, ToolErrorType.DRUG_NOT_IN_DATABASE})
+"""Failures whose note only the tool can word: which of its sources could not serve, and why."""
+
+
 def skip_message(result: ToolResult, retries_for_tool: int, total_retries: int) -> str | None:
     """The note for giving up on a tool, or None when a retry is still worth it."""
     label = result["tool_label"]
     error = result.get("error_type")
-    if error == ToolErrorType.OUT_OF_SERVICE:  # the tool's own note says why
+    if error in _OWN_NOTE:
         return result["formatted_result"]
     if retries_for_tool >= MAX_RETRIES or total_retries >= MAX_TOTAL_RETRIES:
         return error_message(Note.GAVE_UP, label)
-    if error == ToolErrorType.DRUG_NOT_IN_DATABASE:
-        return error_message(error, label, entity=result.get("entity") or "The drug")
     if error == ToolErrorType.SERVICE_UNAVAILABLE and retries_for_tool >= 1:
         return error_message(error, label)
     if error in (ToolErrorType.INVALID_ARGS, ToolErrorType.REJECTED_BY_CLINICIAN):

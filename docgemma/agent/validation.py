@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from docgemma.agent.conditions import condition_names
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence, ground_args
 from docgemma.tools.base import ToolSpec
@@ -32,7 +33,9 @@ class Validation:
     dropped: list[str] = field(default_factory=list)
     """Optional arguments removed because the clinician never gave their value."""
     narrowed: dict[str, str] = field(default_factory=dict)
-    """Single-drug arguments that named several drugs, and the one drug kept."""
+    """Arguments replaced by the value the question means (see ``narrowed_args``)."""
+    pruned: dict[str, list[str]] = field(default_factory=dict)
+    """List arguments' items left out because the clinician never gave them as such."""
 
 
 def meant_drug(spec: ToolSpec, value: Any, query: str) -> str | None:
@@ -50,18 +53,48 @@ def meant_drug(spec: ToolSpec, value: Any, query: str) -> str | None:
     named = dictionary.find(value)
     if len(named) < 2:
         return None
-    positions = (pattern.position(query) for pattern in spec.requested_by)
-    asked_at = min((p for p in positions if p is not None), default=0)
-    after = [d for d in dictionary.find(query[asked_at:]) if d in named]
+    after = [d for d in dictionary.find(_asked_part(spec, query)) if d in named]
     return after[0] if after else named[0]
 
 
-def narrowed_drugs(spec: ToolSpec, args: dict[str, Any], query: str) -> dict[str, str]:
-    """Single-drug fields that named several drugs, each with the drug meant."""
+def meant_condition(spec: ToolSpec, value: Any, query: str) -> str | None:
+    """The condition a topic argument means when the model gave it a drug from elsewhere.
+
+    Asked for "the FDA warnings for dofetilide, … and trials in atrial fibrillation", Qwen
+    1.5B searched trials for dofetilide. When the value names only drugs, none of them in
+    the part of the question asking for this tool, and that part names a condition, the
+    condition is meant ("trials of dofetilide in atrial fibrillation" keeps dofetilide).
+    """
+    if not isinstance(value, str):
+        return None
+    dictionary, conditions = drug_dictionary(), condition_names()
+    drugs = dictionary.find(value)
+    if not drugs or conditions.find(value):
+        return None
+    part = _asked_part(spec, query)
+    if set(drugs) & set(dictionary.find(part)):
+        return None
+    named = conditions.find(part)
+    return max(named, key=lambda n: len(n.split())) if named else None
+
+
+def _asked_part(spec: ToolSpec, query: str) -> str:
+    """The question from the words asking for this tool on (all of it when none do)."""
+    positions = (pattern.position(query) for pattern in spec.requested_by)
+    return query[min((p for p in positions if p is not None), default=0) :]
+
+
+_MEANT = {Grounding.DRUG: meant_drug, Grounding.LOOSE: meant_condition}
+
+
+def narrowed_args(spec: ToolSpec, args: dict[str, Any], query: str) -> dict[str, str]:
+    """Fields whose value the question shows to be wider or other than meant, with the value
+    meant: one drug of several, or the condition instead of a drug."""
     found = {}
     for name, kind in field_grounding(spec.args).items():
-        if kind is Grounding.DRUG and (drug := meant_drug(spec, args.get(name), query)):
-            found[name] = drug
+        meant = _MEANT.get(kind)
+        if meant is not None and (value := meant(spec, args.get(name), query)):
+            found[name] = value
     return found
 
 
@@ -95,8 +128,9 @@ def validate_call(
         ), None
     dropped: list[str] = []
     narrowed: dict[str, str] = {}
+    pruned: dict[str, list[str]] = {}
     if evidence is not None:  # the model's proposal, not the clinician's own edit
-        narrowed = narrowed_drugs(spec, args, evidence.query)
+        narrowed = narrowed_args(spec, args, evidence.query)
         verdict = ground_args(schema, args | narrowed, evidence)
         if verdict.missing:
             return Validation(
@@ -105,8 +139,9 @@ def validate_call(
                 verdict.missing,
                 f"not given by the clinician: {', '.join(verdict.missing)}",
             ), None
-        if verdict.dropped or narrowed:
+        if verdict.dropped or verdict.pruned or narrowed:
             dropped, parsed = verdict.dropped, schema.model_validate(verdict.args)
+            pruned = verdict.pruned
     if spec.needs_image and not has_image:
         return Validation(False, missing_args, ["image"], "no image is attached"), None
-    return Validation(True, dropped=dropped, narrowed=narrowed), parsed
+    return Validation(True, dropped=dropped, narrowed=narrowed, pruned=pruned), parsed

@@ -160,6 +160,20 @@ def format_result(
     return "\n".join(lines)
 
 
+def _unlisted(unknown: list[str], online: bool, fda_problem: str | None) -> str:
+    """Which references were searched and did not list these drugs."""
+    where = (
+        "Neither the ANSM interaction thesaurus nor the FDA drug labels list"
+        if online
+        else "The offline interaction reference (ANSM thesaurus) does not list"
+    )
+    names = " and ".join([", ".join(unknown[:-1]), unknown[-1]] if len(unknown) > 1 else unknown)
+    fda = f", and the FDA labels could not be consulted (openFDA {fda_problem})"
+    fda = fda if fda_problem else ""
+    whose = "its interactions" if len(unknown) == 1 else "their interactions"
+    return f"{where} {names}{fda}, so {whose} could not be checked."
+
+
 async def _fetch_labels(ctx: ToolContext, drugs: list[str]) -> dict[str, dict[str, Any]]:
     """Labels by drug; a drug without a label is skipped, any other failure is raised."""
     async with client_for(ctx) as client:
@@ -218,6 +232,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
             LABEL,
             entity=", ".join(unknown),
             detail=f"recognised: ANSM={sorted(resolved)}, FDA labels={sorted(labels)}",
+            message=_unlisted(unknown, online, fda_problem),
         )
     mentions = label_mentions(labels, drugs) if online else []
     data = {

@@ -42,6 +42,7 @@ def test_values_the_clinician_gave_are_grounded(kind: Grounding, value: str, que
         (Grounding.PHRASE, "twice daily", "Prescribe metformin 500 mg for abc-123"),
         (Grounding.DRUG, "metformin", "Check interactions between this drug and warfarin"),
         (Grounding.DRUG, "drug_name", "Check FDA warnings"),
+        (Grounding.DRUG, "atrial fibrillation", "Dofetilide warnings in atrial fibrillation?"),
         (Grounding.LOOSE, "latest studies", "Find me some studies"),
         (Grounding.PATIENT_ID, "12345", "Pull up the chart"),
     ],
@@ -100,3 +101,34 @@ def test_dosing_abbreviations_read_as_their_spelled_out_form() -> None:
     assert canonical("Metformin 500 mg B.I.D.") == "metformin 500 mg twice daily"
     assert canonical("2.5 mg q.d.") == "2 5 mg once daily"
     assert canonical("500 mg bid, qhs") == "500 mg twice daily at bedtime"
+
+
+INTERACTIONS = build_registry()["check_drug_interactions"].args
+ASKED = "Check dofetilide with azithromycin, and trials in atrial fibrillation."
+
+
+@pytest.mark.parametrize(
+    ("drugs", "kept", "left_out"),
+    [
+        (
+            ["dofetilide", "azithromycin", "atrial fibrillation"],
+            ["dofetilide", "azithromycin"],
+            ["atrial fibrillation"],
+        ),
+        (["dofetilide", "azithromycin", "warfarin"], ["dofetilide", "azithromycin"], ["warfarin"]),
+    ],
+    ids=["a-condition", "a-drug-nobody-named"],
+)
+def test_a_drug_list_keeps_its_grounded_items(
+    drugs: list[str], kept: list[str], left_out: list[str]
+) -> None:
+    verdict = ground_args(INTERACTIONS, {"drug_names": drugs}, evidence(ASKED))
+    assert verdict.args == {"drug_names": kept} and verdict.pruned == {"drug_names": left_out}
+    assert not verdict.missing and not verdict.dropped
+
+
+def test_a_drug_list_too_short_without_its_ungrounded_items_is_asked_for() -> None:
+    verdict = ground_args(
+        INTERACTIONS, {"drug_names": ["dofetilide", "atrial fibrillation"]}, evidence(ASKED)
+    )
+    assert verdict.missing == ["drug_names"] and not verdict.pruned

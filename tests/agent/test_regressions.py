@@ -320,6 +320,41 @@ async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
     assert len(narrowed) == 1 and "drug_name: dofetilide" in narrowed[0].reason
 
 
+async def test_a_condition_is_no_drug_and_a_drug_no_condition_of_the_trials_asked_for(
+    make_agent, tools
+) -> None:
+    """Issue 9, seen offline with Qwen 1.5B: asked for "the FDA warnings for dofetilide, its
+    interaction with azithromycin, and trials in atrial fibrillation", the interaction check
+    got atrial fibrillation as a drug and the trial search dofetilide as its condition."""
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            select("check_drug_interactions"),
+            {"drug_names": ["dofetilide", "azithromycin", "atrial fibrillation"]},
+            quality("success_rich"),
+            select("find_clinical_trials"),
+            {"condition": "dofetilide"},
+            quality("success_rich"),
+            "Dofetilide with azithromycin: additive QT prolongation [1].",
+        ]
+    )
+    query = (
+        "Check the FDA warnings for dofetilide, its interaction with azithromycin, "
+        "and trials in atrial fibrillation."
+    )
+    events, _ = await run(make_agent(llm), query)
+    assert tools.calls_to("check_drug_interactions")[0][0] == {
+        "drug_names": ["dofetilide", "azithromycin"]
+    }
+    assert tools.calls_to("find_clinical_trials")[0][0] == {"condition": "atrial fibrillation"}
+    said = {e.decision: e.reason for e in events if isinstance(e, Decision)}
+    assert "atrial fibrillation from drug_names" in said["prune_args"]
+    assert "condition: atrial fibrillation" in said["narrow_args"]
+
+
 @pytest.mark.parametrize("proposal", ["check_drug_safety", "check_drug_interactions"])
 async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
     make_agent, tools, settings, proposal

@@ -125,3 +125,32 @@ def test_the_clinicians_own_edit_is_never_narrowed() -> None:
     )
     assert verdict.ok and verdict.narrowed == {}
     assert parsed is not None and parsed.model_dump() == {"drug_name": "warfarin and aspirin"}
+
+
+THREE_SOURCES = (
+    "Check the FDA warnings for dofetilide, its interaction with azithromycin, "
+    "and trials in atrial fibrillation."
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "query", "meant"),
+    [
+        ("dofetilide", THREE_SOURCES, "atrial fibrillation"),
+        ("dofetilide", "Any trials of dofetilide in atrial fibrillation?", None),
+        ("atrial fibrillation", THREE_SOURCES, None),
+        ("metformin", "Warnings for metformin, and recruiting trials?", None),
+    ],
+    ids=["drug-from-elsewhere", "drug-asked-for", "a-condition", "no-condition-named"],
+)
+def test_a_trial_search_for_a_drug_searches_the_condition_asked_for(
+    value: str, query: str, meant: str | None
+) -> None:
+    verdict, parsed = validate_call(
+        REGISTRY["find_clinical_trials"],
+        {"condition": value},
+        evidence=Evidence.of({"user_query": query}),
+        has_image=False,
+    )
+    assert verdict.ok and verdict.narrowed == ({"condition": meant} if meant else {})
+    assert parsed is not None and parsed.model_dump()["condition"] == (meant or value)

@@ -195,7 +195,9 @@ class Page:
         history, message = out["data"]
         return history, message
 
-    def reject(self, key: str, reason: str = "", name: str = "") -> tuple[list[dict[str, Any]], str]:
+    def reject(
+        self, key: str, reason: str = "", name: str = ""
+    ) -> tuple[list[dict[str, Any]], str]:
         [event] = [d for d in self._config()["dependencies"] if d.get("api_name") == "reject"]
         data = [None, key, name, reason]
         out = run(self.url, event["id"], data, self.session_hash, self.client.cookies)

@@ -115,7 +115,10 @@ def test_argument_model_rejects_one_drug():
 async def test_unknown_drugs_are_not_in_database(settings):
     outcome = await check(settings, "warfarin", "notadrugxyz")
     assert outcome.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE
-    assert outcome.formatted == "notadrugxyz was not found in the drug database."
+    assert outcome.formatted == (
+        "The offline interaction reference (ANSM thesaurus) does not list notadrugxyz, "
+        "so its interactions could not be checked."
+    )
 
 
 # ── online: FDA labels plus the graded reference ──
@@ -247,4 +250,7 @@ async def test_online_unknown_drug_is_not_in_database(settings):
     assert route.call_count == 2
     assert (
         outcome.error_type is ToolErrorType.DRUG_NOT_IN_DATABASE and outcome.entity == "notadrugxyz"
+    )
+    assert outcome.formatted.startswith(
+        "Neither the ANSM interaction thesaurus nor the FDA drug labels list notadrugxyz"
     )

@@ -102,7 +102,9 @@ async def test_a_bad_edit_keeps_the_card_open_with_the_message_and_nothing_is_de
     session = await proposed(h)
     key = session.approval.request.idempotency_key
     # the boxes in the order the editor draws them: patient, medicine, dose, frequency, notes
-    outs = await collect(h.approve(session, key, "", None, "p1", "metformin", "", "twice daily", ""))
+    outs = await collect(
+        h.approve(session, key, "", None, "p1", "metformin", "", "twice daily", "")
+    )
     assert "dosage" in outs[-1][1] and not agent.decisions
     view = panel_view()
     out = await h.panels(view, session, None)

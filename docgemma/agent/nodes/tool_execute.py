@@ -24,6 +24,7 @@ from docgemma.tools.base import ToolOutcome
 from docgemma.tools.facts import ToolRole
 
 _NODE = "tool_execute"
+_CORRECTED = "Corrected the request"
 
 
 @traced(_NODE)
@@ -61,16 +62,21 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             ],
         }
 
-    decisions = []
-    if check.narrowed:  # one drug per lookup; the others stay in the question for later steps
+    decisions = []  # each correction of the model's arguments is a step the clinician sees
+    if check.narrowed:  # what the question asks this tool for; the rest is for later steps
         args |= check.narrowed
         kept = ", ".join(f"{k}: {v}" for k, v in check.narrowed.items())
-        decisions.append(decision(_NODE, "narrow_args", f"several drugs in one field; kept {kept}"))
+        reason = f"{kept} (what the question asks this tool for)"
+        decisions.append(decision(_NODE, "narrow_args", reason, title=_CORRECTED))
+    if check.pruned:  # a condition in a drug list, or a drug nobody named
+        args |= {k: [v for v in args[k] if v not in out] for k, out in check.pruned.items()}
+        left = "; ".join(f"{', '.join(out)} from {k}" for k, out in check.pruned.items())
+        reason = f"left out {left} (not given as such in the question)"
+        decisions.append(decision(_NODE, "prune_args", reason, title=_CORRECTED))
     if check.dropped:  # an optional value the clinician never gave is not sent
         args = {k: v for k, v in args.items() if k not in check.dropped}
-        decisions.append(
-            decision(_NODE, "drop_args", f"not given by the clinician: {', '.join(check.dropped)}")
-        )
+        reason = f"left out {', '.join(check.dropped)} (not given in the question)"
+        decisions.append(decision(_NODE, "drop_args", reason, title=_CORRECTED))
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
         gate = approve_write(spec, args, parsed, state, deps, retry=retry, node=_NODE)
