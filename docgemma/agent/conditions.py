@@ -15,9 +15,9 @@ diabetes", "heart failure" do; "chronic", "left" or "disease" alone do not.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
-import threading
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -116,15 +116,10 @@ class ConditionNames:
         return list(dict.fromkeys(found))
 
 
-_names: ConditionNames | None = None
-_lock = threading.Lock()
-
-
+@functools.cache
 def condition_names() -> ConditionNames:
-    """The process-wide condition names, read on first use (about 0.1 s, once)."""
-    global _names
-    with _lock:
-        if _names is None:
-            _names = ConditionNames.load()
-            log.info("condition names loaded: %d phrases", len(_names.phrases))
-        return _names
+    """The process-wide condition names, read on first use (about 0.1 s; two threads racing
+    at start-up may both read them, harmlessly)."""
+    names = ConditionNames.load()
+    log.info("condition names loaded: %d phrases", len(names.phrases))
+    return names

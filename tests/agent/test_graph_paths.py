@@ -89,6 +89,36 @@ async def test_multi_tool_path(make_agent, tools) -> None:
     assert result.active_patient_id == "pat-001"  # the page shows whom the agent found
 
 
+async def test_a_chart_read_by_a_typed_id_makes_that_patient_active(make_agent, tools) -> None:
+    """Issue 9: "Show the chart of abc-123", then "her allergies?" must mean abc-123."""
+    llm = ScriptedBackend(
+        [
+            intent(tool="get_patient_chart"),
+            select("get_patient_chart"),
+            {"patient_id": "abc-123"},
+            quality("success_rich"),
+            "John Smith takes lisinopril.",
+        ]
+    )
+    _, result = await run(make_agent(llm), "Show me the chart of abc-123")
+    assert result.active_patient_id == "abc-123"
+
+
+async def test_a_chart_read_that_found_nobody_changes_no_active_patient(make_agent, tools) -> None:
+    tools.queue("get_patient_chart", ToolOutcome(error_type=ToolErrorType.NOT_FOUND))
+    llm = ScriptedBackend(
+        [
+            intent(tool="get_patient_chart"),
+            select("get_patient_chart"),
+            {"patient_id": "zzz-999"},
+            quality("no_results"),
+        ]
+    )
+    _, result = await run(make_agent(llm), "Show me the chart of zzz-999")
+    assert "could not find a patient with ID 'zzz-999'" in result.final_response
+    assert result.active_patient_id is None
+
+
 async def test_single_tool_with_three_drugs(make_agent, tools) -> None:
     drugs = ["warfarin", "aspirin", "ibuprofen"]
     llm = ScriptedBackend(

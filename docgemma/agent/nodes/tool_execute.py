@@ -114,4 +114,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         found = patient_ids_in(outcome.data)
         if len(found) == 1:
             update["active_patient_id"] = found[0]
+    elif spec.needs_patient and outcome.ok and isinstance(args.get("patient_id"), str):
+        # the record answered for this id: "her allergies" next means this patient
+        update["active_patient_id"] = args["patient_id"]
     return update
