@@ -152,6 +152,8 @@ def decided_by(row: NodeRow, deps: AgentDeps, out: dict[str, Any]) -> str:
             if any(who in r for r in reasons):
                 return who
         return "model"
+    if any("overruled" in d.reason for d in recorded(out, Decision)):
+        return "code"  # e.g. a record question the classifier called DIRECT
     if out.get("llm_calls"):
         return "model"
     task = CLASSIFIER_TASK.get(row.node)

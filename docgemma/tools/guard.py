@@ -62,7 +62,7 @@ def guarded(
 
     ``entity`` names what the call was about, for the messages; ``service`` is the
     remote source of a tool that has no offline fallback, so that an unreachable
-    service reads as "unavailable offline" rather than as a generic outage.
+    service is named in the result rather than reported as a generic outage.
     """
 
     def describe(args: Any) -> str | None:

@@ -9,7 +9,7 @@ goes to ``error_detail`` only, so no model ever sees a status code or a stack tr
 A service that cannot be reached is treated as offline for a cool-down (a circuit
 breaker kept with the app's shared client): later calls fail at once with
 ``ServiceOffline`` instead of waiting on the network every turn, and tools answer
-from their offline source or with the "unavailable offline" result.
+from their offline source or with the "could not be used" result.
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ def offline_outcome(
         label,
         entity=entity,
         detail=detail,
-        message=error_message(Note.OFFLINE, label, reason=why),
+        message=error_message(Note.NO_SOURCE, label, reason=why),
     )
 
 

@@ -36,7 +36,8 @@ class ToolErrorType(StrEnum):
 class Note(StrEnum):
     """Messages about a source that are not one tool error: why the turn gave up on it."""
 
-    OFFLINE = "offline"
+    NO_SOURCE = "no_source"
+    """A tool without an offline source, offline or with its service unreachable."""
     GAVE_UP = "gave_up"
     FAILED = "failed"
 
@@ -66,7 +67,7 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     ToolErrorType.REJECTED_BY_CLINICIAN: (
         "The clinician declined the proposed {label}; nothing was written to the record."
     ),
-    Note.OFFLINE: "The {label} is unavailable offline: {reason}. No information was retrieved.",
+    Note.NO_SOURCE: "The {label} could not be used: {reason}. No information was retrieved.",
     Note.GAVE_UP: "Unable to complete the {label} after multiple attempts.",
     Note.FAILED: "The {label} could not be completed.",
 }

@@ -1,7 +1,7 @@
 """Clinical Trials: studies from the ClinicalTrials.gov API v2.
 
 No offline registry of trials exists, so offline this tool returns the
-pre-formatted "unavailable offline" result rather than letting a model invent trials.
+pre-formatted "could not be used" result rather than letting a model invent trials.
 """
 
 from __future__ import annotations

@@ -177,7 +177,7 @@ async def test_when_every_source_failed_code_says_so_without_asking_the_model(
     events, result = await run(agent, "Check FDA warnings for dofetilide", patient_id=patient_id)
     answer = result.final_response
     assert answer.startswith(NOT_RETRIEVED_ANSWER)
-    assert "unavailable offline" in answer and "No information was retrieved" in answer
+    assert "could not be used" in answer and "No information was retrieved" in answer
     assert "".join(e.text for e in events if isinstance(e, AnswerToken)) == answer
     assert not [c for c in llm.calls if c.schema is None], "no free-text call was made"
 
@@ -218,7 +218,7 @@ async def test_findings_given_to_a_failed_source_are_withheld(make_agent, tools,
     assert claim not in result.final_response
     assert result.final_response.startswith(SOURCES_ONLY_MESSAGE)
     assert "warfarin + aspirin: bleeding risk." in result.final_response
-    assert "Drug Safety Report is unavailable offline" in result.final_response
+    assert "Drug Safety Report could not be used" in result.final_response
 
 
 @pytest.mark.parametrize(

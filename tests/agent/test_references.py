@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from docgemma.agent.events import ToolCalled
-from docgemma.agent.references import Context, unresolved_references
+from docgemma.agent.references import Context, needs_record, unresolved_references
 from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
 from docgemma.llm.scripted import ScriptedBackend
 
@@ -211,3 +211,40 @@ async def test_on_the_real_model_the_agent_asks(
     events, result = await run(agent, request_text)
     assert result.clarification_requested and question in result.final_response
     assert tools.calls == [] and not any(isinstance(e, ToolCalled) for e in events)
+
+
+@pytest.mark.parametrize(
+    ("query", "context", "needed"),
+    [
+        ("What are her allergies?", Context(), True),
+        ("Show me the chart of abc-123", Context(), True),
+        ("Which medications is patient dnguyen-005 taking?", Context(), True),
+        ("What are her allergies?", Context(patient_selected=True), False),  # summary loaded
+        ("What is the first-line treatment for type 2 diabetes?", Context(), False),
+        ("What are the usual doses of metformin?", Context(), False),
+        ("What are the symptoms of pneumonia?", Context(), False),
+    ],
+)
+def test_a_question_about_a_patients_record_needs_the_record(
+    query: str, context: Context, needed: bool
+) -> None:
+    assert needs_record(query, context) is needed
+
+
+async def test_a_record_question_the_classifier_calls_direct_goes_to_the_record(
+    make_agent, tools
+) -> None:
+    """Seen in the app: "Show me the chart of abc-123" was answered from memory, and the
+    next "What are her allergies?" with "The patient has no known allergies."."""
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT"),
+            select("get_patient_chart"),
+            {"patient_id": "abc-123"},
+            {"quality": "success_rich", "brief_summary": "chart"},
+            "John Smith is allergic to penicillin.",
+        ]
+    )
+    events, result = await run(make_agent(llm), "Show me the chart of abc-123")
+    assert [e.tool for e in events if isinstance(e, ToolCalled)] == ["get_patient_chart"]
+    assert result.active_patient_id == "abc-123"

@@ -318,7 +318,7 @@ def test_error_handler_rows(res, retries, total, action) -> None:
 def test_a_source_out_of_service_is_skipped_without_a_retry_and_with_its_own_note() -> None:
     down = result(error="service_unavailable", q="error_retryable")
     assert decide_error(down, 0, 0, registry=ALL).action == "llm_decide"
-    note = "The Label is unavailable offline: reasons. No information was retrieved."
+    note = "The Label could not be used: reasons. No information was retrieved."
     out = {**result(error="out_of_service", q="error_fatal"), "formatted_result": note}
     assert decide_error(out, 0, 0, registry=ALL) == ErrorDecision("skip", note)
 

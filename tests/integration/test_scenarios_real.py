@@ -87,7 +87,7 @@ async def test_direct_questions_answer_without_tools(app_agent, real_llm, query:
 async def test_fda_warnings_offline_take_the_unavailable_path(
     app_agent, real_llm, drug: str
 ) -> None:
-    """No offline source has boxed warnings: the tool reports 'unavailable offline', the
+    """No offline source has boxed warnings: the tool reports that it could not be used, the
     error handler skips it (a retry cannot help offline) and the answer says so."""
     events, result, _ = await run_scenario(app_agent, real_llm, f"Check FDA warnings for {drug}")
     assert started(events) == [*TOOL_THEN, "error_handler", "synthesize"]
@@ -102,7 +102,7 @@ async def test_fda_warnings_offline_take_the_unavailable_path(
     assert "retry" not in [u.purpose for u in usage(events)]
     # one note for the one failed source: the tool's own reason, not also the generic one
     [offline_note] = result.errors
-    assert offline_note.startswith("The Drug Safety Report is unavailable offline: it needs")
+    assert offline_note.startswith("The Drug Safety Report could not be used: it needs")
     assert offline_note in result.final_response
     assert result.confidence_level == "low"
 
@@ -122,7 +122,7 @@ async def test_an_unavailable_source_does_not_stop_the_others(app_agent, default
     assert (interactions.tool, interactions.error_type) == ("check_drug_interactions", None)
     assert decisions(events, "error_handler") == ["skip", "tool_select"]
     assert started(events)[-1] == "synthesize"
-    assert any(e.startswith("The Drug Safety Report is unavailable offline") for e in result.errors)
+    assert any(e.startswith("The Drug Safety Report could not be used") for e in result.errors)
     assert result.sources_used and "aspirin" in result.final_response
     # nothing is presented as the FDA label's (the model did that, issue 9)
     assert not claims_missing_source(result.final_response, ("FDA", "boxed warning"))

@@ -93,7 +93,7 @@ def test_the_apps_client_gets_the_configured_cool_down(settings):
 
 
 async def test_tools_without_offline_source_answer_offline_at_once(online):
-    """Drug safety and trials: 'unavailable offline' on the failure and on later turns,
+    """Drug safety and trials: 'could not be used' on the failure and on later turns,
     the later ones without a request."""
     with respx.mock:
         fda = respx.get(drug_safety.OPENFDA_LABEL_URL).mock(
@@ -107,8 +107,8 @@ async def test_tools_without_offline_source_answer_offline_at_once(online):
                 found = await trials.SPEC.run(ClinicalTrialsArgs(condition="asthma"), ctx)
                 for outcome in (safety, found):
                     assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE
-                    assert "unavailable offline" in outcome.formatted
-                    assert "cannot be reached" in outcome.formatted
+                    assert "could not be used" in outcome.formatted
+                    assert "cannot be reached at the moment" in outcome.formatted
     assert fda.call_count == 1 and ctgov.call_count == 1
 
 

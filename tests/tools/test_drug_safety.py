@@ -183,7 +183,7 @@ async def test_offline_mode_is_unavailable_without_network(settings):
     assert settings.offline
     outcome, route = await run(settings, "warfarin", httpx.Response(200, json={}))
     assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE
-    assert "unavailable offline" in outcome.formatted and "Drug Safety Report" in outcome.formatted
+    assert outcome.formatted.startswith("The Drug Safety Report could not be used: it needs")
     assert route.call_count == 0
 
 

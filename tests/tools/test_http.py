@@ -142,6 +142,6 @@ def test_offline_outcome_is_out_of_service_unless_a_retry_could_reach_the_servic
     retryable = offline_outcome("Clinical Trials", "CT.gov", failure=ServiceOffline("dns"))
     assert retryable.error_type is ToolErrorType.SERVICE_UNAVAILABLE
     assert (
-        "unavailable offline" in outcome.formatted
+        "could not be used" in outcome.formatted
         and "No information was retrieved" in outcome.formatted
     )

@@ -157,7 +157,7 @@ async def test_blank_condition_is_invalid_args(online):
 async def test_offline_is_unavailable(settings):
     outcome, route = await find(settings, "melanoma", response=httpx.Response(200, json={}))
     assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE and route.call_count == 0
-    assert outcome.formatted.startswith("The Clinical Trials is unavailable offline")
+    assert outcome.formatted.startswith("The Clinical Trials could not be used: it needs")
 
 
 def test_spec_matches_the_seed():

@@ -2,7 +2,8 @@
 
 Binary on purpose: the model handles two classes well and the task summary stands in
 for a separate reasoning step. With an embedding classifier confident enough, the
-model call disappears and the summary is the clinician's own words.
+model call disappears and the summary is the clinician's own words. Code has the last
+word on one thing: a question about a patient's record is never answered from memory.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from docgemma.agent import llm_calls
 from docgemma.agent.context import classifier_text, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
+from docgemma.agent.references import Context, needs_record
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, traced
@@ -83,6 +85,11 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
                     )
                 ],
             }
+    reason = f"classified by the {source}"
+    context = Context(patient_selected=bool(state.get("active_patient_id")))
+    if result.intent == "DIRECT" and needs_record(state["user_query"], context):
+        reason += " as DIRECT; overruled: only the patient's record can answer this"
+        result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     suggested = result.suggested_tool if result.suggested_tool in deps.registry else None
     return {
         "intent": result.intent,
@@ -93,7 +100,7 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
             decision(
                 "intent_classify",
                 result.intent,
-                f"classified by the {source}",
+                reason,
                 title="Understood the request",
                 detail=f"{result.intent}: {result.task_summary}",
             )
