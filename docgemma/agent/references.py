@@ -97,14 +97,17 @@ def missing_patient(query: str, context: Context) -> bool:
     return not any(_names_patient(t) for t in (query, *context.earlier_messages))
 
 
-def needs_record(query: str, context: Context) -> bool:
-    """A question about a named or referred-to patient's record with no record loaded: only
-    the record tools can answer it, never the model's memory ("What are her allergies?"
-    after "Show me the chart of abc-123" was answered "no known allergies" from nowhere)."""
-    if context.patient_selected:  # the selected patient's summary is in every prompt
-        return False
+def about_record(query: str) -> bool:
+    """A question about what a named or referred-to patient's record says."""
     referred = PATIENT_REFERENCE.search(query) or _names_patient(query)
     return bool(PATIENT_SCOPED.search(query) and referred)
+
+
+def needs_record(query: str, context: Context) -> bool:
+    """A question about a patient's record with no record loaded: only the record tools can
+    answer it, never the model's memory ("What are her allergies?" after "Show me the chart
+    of abc-123" was answered "no known allergies" from nowhere)."""
+    return not context.patient_selected and about_record(query)  # else the summary is loaded
 
 
 def missing_drug(query: str, context: Context) -> bool:

@@ -125,6 +125,11 @@ def format_result(
     fda_problem: str | None = None,
 ) -> str:
     lines = [f"Interaction check for: {', '.join(drugs)}."]
+    if unknown:  # second, so that a shortened result still says what went unchecked
+        lines.append(
+            f"Not in the available references, so not checked for interactions: "
+            f"{', '.join(unknown)}."
+        )
     lines.append(f"Graded interactions — {ansm.PROVENANCE} (its text is in French):")
     if graded:
         pairs: dict[tuple[str, str, str], list[ansm.Interaction]] = {}
@@ -155,8 +160,6 @@ def format_result(
         )
     else:
         lines.append("FDA labels were not consulted (offline).")
-    if unknown:
-        lines.append(f"Not found in the available references: {', '.join(unknown)}.")
     return "\n".join(lines)
 
 

@@ -144,6 +144,35 @@ async def test_an_uncovered_knowledge_answer_is_labelled_unverified(settings, to
     assert result.final_response == f"The phrenic nerve (C3–C5).\n\n{UNVERIFIED_NOTE}"
 
 
+async def test_a_record_question_answers_from_the_active_patients_summary(settings, tools) -> None:
+    """Seen in the app: "What are her allergies?" with John Smith selected was answered from
+    his record and labelled as the model's own unverified knowledge."""
+    from docgemma.agent.service import Agent
+
+    asked: list[str] = []
+
+    async def knowledge(question: str) -> Grounding | None:
+        asked.append(question)
+        return None
+
+    async def summary(pid: str) -> str | None:
+        return "John Smith. Allergies: penicillin (hives, moderate)." if pid == "abc-123" else None
+
+    llm = ScriptedBackend([intent("DIRECT"), "John Smith is allergic to penicillin (hives)."])
+    agent = Agent.create(
+        settings,
+        llm,
+        tools.registry(),
+        classifiers={},
+        knowledge=knowledge,
+        patient_summary=summary,
+    )
+    _, result = await run(agent, "What are her allergies?", patient_id="abc-123")
+    assert result.final_response == "John Smith is allergic to penicillin (hives)."
+    assert asked == []  # no offline passage is looked for: the record is the source
+    assert [s.title for s in result.sources_used] == ["EHR summary of the active patient (abc-123)"]
+
+
 @pytest.mark.parametrize("patient_id", [None, "pat-001"], ids=["no-patient", "active-patient"])
 async def test_when_every_source_failed_code_says_so_without_asking_the_model(
     make_agent, tools, patient_id

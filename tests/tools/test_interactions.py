@@ -7,6 +7,7 @@ import pytest
 import respx
 from recorded import recorded
 
+from docgemma.agent.answer import key_facts
 from docgemma.tools import interactions
 from docgemma.tools.ansm import AnsmThesaurus, normalize, thesaurus
 from docgemma.tools.args import DrugInteractionArgs
@@ -110,6 +111,16 @@ async def test_fewer_than_two_drugs_is_invalid_args(settings, names):
 def test_argument_model_rejects_one_drug():
     with pytest.raises(ValueError):
         DrugInteractionArgs(drug_names=["warfarin"])
+
+
+async def test_a_drug_outside_the_reference_is_named_where_a_short_answer_keeps_it(settings):
+    """Seen in the app: dofetilide was missing from the ANSM thesaurus, the line saying so came
+    last, and the answer, written from the result's leading facts, never mentioned it."""
+    outcome = await check(settings, "dofetilide", "azithromycin", "atorvastatin")
+    assert outcome.ok and outcome.data["not_found"] == ["dofetilide"]
+    unchecked = "Not in the available references, so not checked for interactions: dofetilide."
+    assert outcome.formatted.splitlines()[1] == unchecked
+    assert unchecked in key_facts(outcome.formatted, limit=200)
 
 
 async def test_unknown_drugs_are_not_in_database(settings):

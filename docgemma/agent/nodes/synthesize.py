@@ -33,6 +33,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
+from docgemma.agent.references import about_record
 from docgemma.agent.rules import answered_tools, confidence_level
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, traced
@@ -181,8 +182,12 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     elif saved:
         answer, how = with_notes("\n\n".join(saved), notes), "record write confirmed by code"
     else:
+        record = bool(state.get("patient_summary")) and about_record(state["user_query"])
         knowledge_question = (
-            deps.knowledge is not None and not results and state.get("intent") == "DIRECT"
+            deps.knowledge is not None
+            and not results
+            and state.get("intent") == "DIRECT"
+            and not record  # answered from the active patient's record, not from memory
         )
         grounding = await deps.knowledge(state["user_query"]) if knowledge_question else None
         messages = synthesis_messages(state, deps.registry, notes, grounding, deps.persona)
@@ -195,6 +200,11 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 answer = knowledge_note(answer, grounding.title if grounding else None)
                 if grounding is not None:
                     sources.append(grounding.source())
+            elif record and not results:
+                pid = state.get("active_patient_id")
+                sources.append(
+                    {"title": f"EHR summary of the active patient ({pid})", "kind": "ehr"}
+                )
         except llm_calls.ModelFailure as exc:
             calls, fallback = exc.calls, True
             answer, how = (
