@@ -126,6 +126,12 @@ def _loose(value: str, evidence: Evidence) -> bool:
     return any(w[:_STEM_CHARS] in stems for w in content)
 
 
+def _said(value: str, evidence: Evidence) -> bool:
+    content = [w for w in words(value) if w not in STOP_WORDS | FILLER_WORDS and len(w) > 2]
+    typed = {w[:_STEM_CHARS] for w in words(evidence.clinician_text)}
+    return bool(content) and all(w[:_STEM_CHARS] in typed for w in content)
+
+
 def _drug(value: str, evidence: Evidence) -> bool:
     generics = {g.lower() for g in drug_dictionary().find(value)}
     if generics:
@@ -152,6 +158,7 @@ _CHECKS = {
     Grounding.PATIENT_ID: _patient_id,
     Grounding.PHRASE: _phrase,
     Grounding.LOOSE: _loose,
+    Grounding.SAID: _said,
 }
 
 

@@ -83,7 +83,7 @@ class PrescribeMedicationArgs(BaseModel):
     ]
     """Not checked against the message: a small model rewrites "twice daily" as "2", and the
     approval card shows the proposed frequency for the clinician to confirm or edit."""
-    notes: Annotated[str | None, Field(None, max_length=200), Grounding.FREE]
+    notes: Annotated[str | None, Field(None, max_length=200), Grounding.SAID]
 
 
 class AddAllergyArgs(BaseModel):

@@ -24,6 +24,9 @@ class Grounding(StrEnum):
     """All the value's words appear in the sources (case, spacing and punctuation ignored)."""
     LOOSE = "loose"
     """At least one of the value's content words appears (a search query the model may reword)."""
+    SAID = "said"
+    """Every content word is the clinician's own (message or earlier messages): text written
+    to the record that the loaded chart or a tool result must not supply."""
     FREE = "free"
     """Composed by the model from the request (note text, an image question): not checked."""
 

@@ -132,3 +132,22 @@ def test_a_drug_list_too_short_without_its_ungrounded_items_is_asked_for() -> No
         INTERACTIONS, {"drug_names": ["dofetilide", "atrial fibrillation"]}, evidence(ASKED)
     )
     assert verdict.missing == ["drug_names"] and not verdict.pruned
+
+
+def test_a_prescription_note_is_kept_only_in_the_clinicians_own_words() -> None:
+    """Seen in the app: the notes of a metformin prescription were the patient's problem list
+    from the loaded chart, cut to "penicillin (hiv"."""
+    schema = build_registry()["prescribe_medication"].args
+    args = {
+        "patient_id": "abc-123",
+        "medication_name": "metformin",
+        "dosage": "500 mg",
+        "frequency": "twice daily",
+    }
+    chart = {"active_patient_id": "abc-123", "patient_summary": "Hypertension; penicillin (hives)"}
+    copied = {**args, "notes": "Hypertension; penicillin (hiv"}
+    verdict = ground_args(schema, copied, evidence("Prescribe metformin 500 mg BID", **chart))
+    assert verdict.dropped == ["notes"] and "notes" not in verdict.args
+    typed = {**args, "notes": "Take with food"}
+    query = "Prescribe metformin 500 mg BID; she should take it with food"
+    assert ground_args(schema, typed, evidence(query, **chart)).args == typed
