@@ -54,7 +54,8 @@ def test_dofetilide_offline_says_the_fda_label_is_unavailable(browser, default_u
     answer = last_bot_text(page)
     shot(page, "10_default_dofetilide_offline")
     lowered = answer.lower()
-    assert "offline" in lowered and "unavailable" in lowered and "no information" in lowered
+    assert "could not be used" in lowered and "not connected" in lowered
+    assert "no information was retrieved" in lowered
     # nothing was retrieved, so nothing is claimed: once the model wrote a fabricated
     # "FDA warning ... Stevens-Johnson syndrome" here
     assert NOT_RETRIEVED_ANSWER in answer and "FDA has issued" not in answer
