@@ -120,16 +120,21 @@ def _phrase(value: str, evidence: Evidence) -> bool:
     return compact in evidence.text.replace(" ", "") and len(compact) >= _MIN_ID_CHARS
 
 
+def _content_stems(text: str) -> list[str]:
+    return [
+        w[:_STEM_CHARS] for w in words(text) if w not in STOP_WORDS | FILLER_WORDS and len(w) > 2
+    ]
+
+
 def _loose(value: str, evidence: Evidence) -> bool:
-    content = [w for w in words(value) if w not in STOP_WORDS | FILLER_WORDS and len(w) > 2]
     stems = {w[:_STEM_CHARS] for w in evidence.text.split()}
-    return any(w[:_STEM_CHARS] in stems for w in content)
+    return any(s in stems for s in _content_stems(value))
 
 
 def _said(value: str, evidence: Evidence) -> bool:
-    content = [w for w in words(value) if w not in STOP_WORDS | FILLER_WORDS and len(w) > 2]
+    content = _content_stems(value)
     typed = {w[:_STEM_CHARS] for w in words(evidence.clinician_text)}
-    return bool(content) and all(w[:_STEM_CHARS] in typed for w in content)
+    return bool(content) and all(s in typed for s in content)
 
 
 def _drug(value: str, evidence: Evidence) -> bool:
