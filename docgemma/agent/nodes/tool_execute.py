@@ -69,7 +69,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         reason = f"{kept} (what the question asks this tool for)"
         decisions.append(decision(_NODE, "narrow_args", reason, title=_CORRECTED))
     if check.pruned:  # a condition in a drug list, or a drug nobody named
-        args |= {k: [v for v in args[k] if v not in out] for k, out in check.pruned.items()}
+        args |= {k: getattr(parsed, k) for k in check.pruned}  # the items kept
         left = "; ".join(f"{', '.join(out)} from {k}" for k, out in check.pruned.items())
         reason = f"left out {left} (not given as such in the question)"
         decisions.append(decision(_NODE, "prune_args", reason, title=_CORRECTED))
