@@ -32,6 +32,7 @@ class Defect(StrEnum):
     RAW_ERROR = "raw error text"
     ONLY_SOURCES = "only lists the sources"
     CLAIMS_MISSING_SOURCE = "presents findings of a source that was unavailable"
+    CLAIMS_UNCHECKED = "states a finding about something the sources could not check"
 
 
 @dataclass(frozen=True)
@@ -168,20 +169,36 @@ def only_sources(answer: str, context: str) -> bool:
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _UNAVAILABLE_RE = re.compile(
     r"\b(?:unavailable|not available|could not|couldn't|cannot|can't|unable|"
-    r"not (?:be )?(?:retrieved|consulted)|no information|not accessible)\b",
+    r"not (?:be |been )?(?:retrieved|consulted|checked|listed|covered)|not in the|"
+    r"no information|not accessible)\b",
     re.IGNORECASE,
 )
+
+
+def _claims(answer: str, *words: Iterable[str]) -> bool:
+    """A sentence has one word (or word start) of each group and does not say the
+    information is unavailable."""
+    groups = [[re.compile(rf"\b{re.escape(w)}", re.IGNORECASE) for w in g] for g in words]
+    return any(
+        all(any(p.search(sentence) for p in group) for group in groups)
+        and not _UNAVAILABLE_RE.search(sentence)
+        for sentence in _SENTENCE_RE.split(answer)
+    )
 
 
 def claims_missing_source(answer: str, claims: Iterable[str]) -> bool:
     """A sentence presents findings in the words of a source that failed ("The FDA boxed
     warnings for warfarin include: …" with no label retrieved) without saying they are
     unavailable: a small model fills the gap with another source's text or its memory."""
-    patterns = [re.compile(rf"\b{re.escape(c)}", re.IGNORECASE) for c in claims]
-    return any(
-        any(p.search(sentence) for p in patterns) and not _UNAVAILABLE_RE.search(sentence)
-        for sentence in _SENTENCE_RE.split(answer)
-    )
+    return _claims(answer, claims)
+
+
+def claims_unchecked(answer: str, unchecked: Iterable[tuple[str, tuple[str, ...]]]) -> bool:
+    """A sentence states a finding about something a source could not check ("a graded
+    interaction between dofetilide and azithromycin" when no reference lists dofetilide)
+    without saying it was not checked; ``unchecked`` pairs the thing with the source's
+    words (``ToolSpec.claimed_by``)."""
+    return any(_claims(answer, (subject,), claims) for subject, claims in unchecked)
 
 
 def cut_off(answer: str) -> bool:
@@ -202,10 +219,12 @@ def check_answer(
     tool_names: Iterable[str] = (),
     context: str = "",
     missing_claims: Iterable[str] = (),
+    unchecked: Iterable[tuple[str, tuple[str, ...]]] = (),
 ) -> AnswerCheck:
     """Every defect of ``answer``; ``context`` is the text it may legitimately quote
     (the question and the tool results), ``markers`` the prompt's section labels,
-    ``missing_claims`` the words of sources that failed (``ToolSpec.claimed_by``)."""
+    ``missing_claims`` the words of sources that failed (``ToolSpec.claimed_by``),
+    ``unchecked`` what a source could not check with its words (``claims_unchecked``)."""
     if not words(answer):
         return AnswerCheck((Defect.EMPTY,))
     found: list[Defect] = []
@@ -229,6 +248,8 @@ def check_answer(
         found.append(Defect.ONLY_SOURCES)
     if claims_missing_source(answer, missing_claims):
         found.append(Defect.CLAIMS_MISSING_SOURCE)
+    if claims_unchecked(answer, unchecked):
+        found.append(Defect.CLAIMS_UNCHECKED)
     return AnswerCheck(tuple(found))
 
 

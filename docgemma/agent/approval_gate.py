@@ -106,6 +106,7 @@ def approve_write(
                     "trace": [decision(node, "invalid_edit", check.reason)],
                 },
             )
+        args |= check.tidied
         request = approval_request(spec, args, deps.thread_id, turn)
     return GateVerdict(
         args,

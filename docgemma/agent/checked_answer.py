@@ -54,6 +54,8 @@ class Judge:
     context: str
     missing_claims: tuple[str, ...] = ()
     """Words of the sources that failed, which the answer may use only to say so."""
+    unchecked: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """What a source could not check, with the words the answer may use of it only to say so."""
 
     def __call__(self, text: str, *, hit_limit: bool = False) -> tuple[str, AnswerCheck]:
         """The text to show and its verdict; ``hit_limit``: the token limit stopped it."""
@@ -75,6 +77,7 @@ class Judge:
             tool_names=self.tool_names,
             context=self.context,
             missing_claims=self.missing_claims,
+            unchecked=self.unchecked,
         )
 
 

@@ -68,6 +68,8 @@ class ToolResult(TypedDict):
     """True when this execution was a retry of the previous call."""
     executed: bool
     """False when validation stopped the call or the clinician rejected it."""
+    unchecked: list[str]
+    """What the tool was asked about and could not check (``ToolOutcome.unchecked``)."""
 
 
 class AgentInput(TypedDict, total=False):

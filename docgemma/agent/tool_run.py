@@ -89,4 +89,5 @@ def to_result(
         quality=None,
         retry=retry,
         executed=executed,
+        unchecked=list(outcome.unchecked) if not error else [],
     )

@@ -36,6 +36,8 @@ class Validation:
     """Arguments replaced by the value the question means (see ``narrowed_args``)."""
     pruned: dict[str, list[str]] = field(default_factory=dict)
     """List arguments' items left out because the clinician never gave them as such."""
+    tidied: dict[str, str] = field(default_factory=dict)
+    """Text arguments the schema's own rules rewrote (a dose that repeated the frequency)."""
 
 
 def meant_drug(spec: ToolSpec, value: Any, query: str) -> str | None:
@@ -144,4 +146,12 @@ def validate_call(
             pruned = verdict.pruned
     if spec.needs_image and not has_image:
         return Validation(False, missing_args, ["image"], "no image is attached"), None
-    return Validation(True, dropped=dropped, narrowed=narrowed, pruned=pruned), parsed
+    given = args | narrowed
+    tidied = {
+        k: v
+        for k, v in parsed.model_dump().items()
+        if isinstance(v, str) and isinstance(given.get(k), str) and v != given[k]
+    }
+    return Validation(
+        True, dropped=dropped, narrowed=narrowed, pruned=pruned, tidied=tidied
+    ), parsed

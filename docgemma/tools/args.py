@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from docgemma.tools.grounding import Grounding
 
@@ -84,6 +84,15 @@ class PrescribeMedicationArgs(BaseModel):
     """Not checked against the message: a small model rewrites "twice daily" as "2", and the
     approval card shows the proposed frequency for the clinician to confirm or edit."""
     notes: Annotated[str | None, Field(None, max_length=200), Grounding.SAID]
+
+    @model_validator(mode="after")
+    def _dose_without_frequency(self) -> PrescribeMedicationArgs:
+        """A dose that repeats the frequency ("500 mg twice daily", "twice daily") would be
+        saved as "500 mg twice daily twice daily": the record joins the two."""
+        dose, frequency = " ".join(self.dosage.split()), " ".join(self.frequency.split())
+        if frequency and dose.lower().endswith(" " + frequency.lower()):
+            self.dosage = dose[: -len(frequency)].rstrip(" ,;") or self.dosage
+        return self
 
 
 class AddAllergyArgs(BaseModel):

@@ -45,6 +45,9 @@ class ToolOutcome(BaseModel):
     suggestions: list[str] = Field(default_factory=list)
     patient_matches: int | None = None
     sources: list[Source] = Field(default_factory=list)
+    unchecked: list[str] = Field(default_factory=list)
+    """What was asked about and could not be checked (a drug no reference lists): an answer
+    may name it together with this tool's ``claimed_by`` words only to say so."""
 
     @property
     def ok(self) -> bool:
@@ -116,7 +119,8 @@ class ToolSpec:
     claimed_by: tuple[str, ...] = ()
     """Words by which an answer presents this tool's findings. When the tool failed, an
     answer sentence using one must say the information is unavailable: otherwise it
-    attributes to this source what another one (or the model) said."""
+    attributes to this source what another one (or the model) said. The same holds for a
+    sentence naming something the tool could not check (``ToolOutcome.unchecked``)."""
 
     def signature(self) -> str:
         parts = [

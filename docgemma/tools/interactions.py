@@ -273,6 +273,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         ),
         entity=entity,
         sources=sources,
+        unchecked=unknown,
     )
 
 
@@ -295,4 +296,5 @@ SPEC = ToolSpec(
     requested_by=(
         RequestPattern("drug_interaction", any_of=("interaction", "combining", "together with")),
     ),
+    claimed_by=("interact", "contraindicat", "graded"),
 )

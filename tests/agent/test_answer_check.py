@@ -202,3 +202,36 @@ def test_an_answer_may_name_a_failed_source_only_to_say_it_is_missing(
     got = check_answer(answer, question="q", missing_claims=FDA_CLAIMS)
     assert (Defect.CLAIMS_MISSING_SOURCE in got.defects) is claims
     assert check_answer(answer, question="q").ok  # with every source answering, no defect
+
+
+UNCHECKED = (("dofetilide", ("interact", "contraindicat", "graded")),)
+"""The interaction check's ``claimed_by``, with the drug no reference listed."""
+
+
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [
+        # Qwen 1.5B in the browser, offline, the thesaurus lacking dofetilide
+        (
+            "There is a graded interaction between dofetilide and azithromycin, which may "
+            "prolong the QT interval.",
+            True,
+        ),
+        ("Dofetilide interacts with azithromycin.", True),
+        ("Azithromycin is contraindicated with Dofetilide.", True),
+        ("Dofetilide is not in the available references, so its interactions were not "
+         "checked.", False),
+        ("The interactions of dofetilide could not be checked. Azithromycin and "
+         "atorvastatin interact.", False),
+        ("Dofetilide carries a boxed warning for QT prolongation.", False),  # not this source
+        ("Azithromycin and atorvastatin have a graded interaction.", False),
+    ],
+    ids=["graded", "interacts", "contraindicated", "not-checked", "other-drugs", "other-claim",
+         "checked-drugs"],
+)  # fmt: skip
+def test_an_answer_may_name_an_unchecked_drug_only_to_say_it_was_not_checked(
+    answer: str, claims: bool
+) -> None:
+    got = check_answer(answer, question="q", unchecked=UNCHECKED)
+    assert (Defect.CLAIMS_UNCHECKED in got.defects) is claims
+    assert check_answer(answer, question="q").ok

@@ -65,6 +65,18 @@ async def test_approve_writes_once_with_approver_and_idempotency_key(make_agent,
     # confirmation is the tool's own, so the saved values are stated exactly
 
 
+async def test_a_dose_repeating_the_frequency_is_proposed_and_saved_once(make_agent, tools) -> None:
+    """Seen on the approval card: "500 mg twice daily twice daily" would have been saved."""
+    repeated = {**ARGS, "dosage": "500 mg twice daily"}
+    replies = [intent(tool="prescribe_medication"), select("prescribe_medication"), repeated]
+    agent = make_agent(ScriptedBackend([*replies, quality("success_rich")]))
+    _, result = await run(agent, PRESCRIBE)
+    assert result.pending_approval is not None and result.pending_approval.args == ARGS
+    await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
+    ((args, _),) = tools.calls_to("prescribe_medication")
+    assert args == ARGS
+
+
 async def test_a_decision_for_another_proposal_is_refused(make_agent, tools) -> None:
     llm = ScriptedBackend(
         [*proposal_replies(), quality("success_rich"), "Metformin 500 mg ordered."]
@@ -88,6 +100,16 @@ async def test_edit_then_approve_writes_the_edited_arguments(make_agent, tools) 
     await resume(agent, ApprovalDecision(action="edit", args={"dosage": "1000 mg"}))
     ((args, ctx),) = tools.calls_to("prescribe_medication")
     assert args == {**ARGS, "dosage": "1000 mg"}
+    assert ctx.idempotency_key == idempotency_key("t", 1, "prescribe_medication", args)
+
+
+async def test_an_edit_repeating_the_frequency_in_the_dose_is_saved_once(make_agent, tools) -> None:
+    agent = make_agent(ScriptedBackend([*proposal_replies(), quality("success_rich")]))
+    await propose(agent, tools)
+    edit = {"dosage": "1000 mg twice daily"}
+    await resume(agent, ApprovalDecision(action="edit", args=edit, approved_by="dr.lee"))
+    ((args, ctx),) = tools.calls_to("prescribe_medication")
+    assert args["dosage"] == "1000 mg"
     assert ctx.idempotency_key == idempotency_key("t", 1, "prescribe_medication", args)
 
 

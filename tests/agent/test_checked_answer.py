@@ -250,6 +250,43 @@ async def test_findings_given_to_a_failed_source_are_withheld(make_agent, tools,
     assert "Drug Safety Report could not be used" in result.final_response
 
 
+async def test_an_interaction_claimed_for_an_unchecked_drug_is_withheld(make_agent, tools) -> None:
+    """Seen in the browser, offline: the thesaurus lists azithromycin and atorvastatin, not
+    dofetilide, and the draft claimed "a graded interaction between dofetilide and
+    azithromycin". The retry that says dofetilide was not checked is the answer."""
+    tools.queue(
+        "check_drug_interactions",
+        ToolOutcome(
+            data={"pairs": 1},
+            formatted="Interaction check for: dofetilide, azithromycin, atorvastatin.\n"
+            "Not in the available references, so not checked for interactions: dofetilide.\n"
+            "- azithromycin + atorvastatin: take into account.",
+            unchecked=["dofetilide"],
+        ),
+    )
+    claim = "There is a graded interaction between dofetilide and azithromycin."
+    honest = (
+        "Dofetilide is not in the available references, so its interactions were not checked. "
+        "Azithromycin and atorvastatin have an interaction to take into account."
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["dofetilide", "azithromycin", "atorvastatin"]},
+            quality("success_rich"),
+            claim,
+            honest,
+        ]
+    )
+    query = "Check the interactions of dofetilide, azithromycin and atorvastatin."
+    events, result = await run(make_agent(llm), query)
+    assert [e.reason for e in rejections(events)] == [
+        "states a finding about something the sources could not check"
+    ]
+    assert result.final_response.startswith(honest)
+
+
 @pytest.mark.parametrize(
     ("answered", "claims"),
     [
@@ -268,6 +305,7 @@ def test_a_word_another_source_presents_findings_in_is_not_withheld(answered, cl
             tool_name=tool, tool_label="", args={}, result={}, formatted_result=text,
             error_type=error, entity=None, missing_fields=[], suggestions=[],
             patient_matches=None, sources=[], quality=None, retry=False, executed=True,
+            unchecked=[],
         )  # fmt: skip
 
     results = [

@@ -33,6 +33,7 @@ def result(label: str, text: str, sources: list[dict[str, Any]], error: str | No
         quality=None,
         retry=False,
         executed=True,
+        unchecked=[],
     )
 
 

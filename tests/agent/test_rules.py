@@ -52,6 +52,7 @@ def result(
         quality=q,
         retry=False,
         executed=True,
+        unchecked=[],
     )
 
 

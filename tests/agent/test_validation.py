@@ -72,6 +72,30 @@ def test_an_optional_value_nobody_gave_is_dropped_not_asked() -> None:
 
 
 @pytest.mark.parametrize(
+    ("dosage", "frequency", "saved"),
+    [
+        ("500 mg twice daily", "twice daily", "500 mg"),
+        ("500 mg,  Twice Daily", "twice daily", "500 mg"),
+        ("500 mg", "twice daily", "500 mg"),
+        ("twice daily", "twice daily", "twice daily"),  # nothing else to keep
+        ("500 mg once daily", "twice daily", "500 mg once daily"),  # shown for the clinician
+    ],
+    ids=["repeated", "case-and-comma", "clean", "only-the-frequency", "a-different-one"],
+)
+def test_a_dose_that_repeats_the_frequency_is_saved_once(
+    dosage: str, frequency: str, saved: str
+) -> None:
+    query = f"Prescribe metformin {dosage} {frequency} for abc-123"
+    args = {**RX, "dosage": dosage, "frequency": frequency, "patient_id": "abc-123"}
+    for evidence in (Evidence.of({"user_query": query}), None):  # the model's or the edit
+        verdict, parsed = validate_call(
+            REGISTRY["prescribe_medication"], args, evidence=evidence, has_image=False
+        )
+        assert verdict.ok and parsed is not None and parsed.dosage == saved
+        assert verdict.tidied == ({} if saved == dosage else {"dosage": saved})
+
+
+@pytest.mark.parametrize(
     ("value", "query", "meant"),
     [
         (

@@ -146,6 +146,20 @@ def missing_claims(results: Sequence[ToolResult], registry: ToolRegistry) -> tup
     )
 
 
+def unchecked_claims(
+    results: Sequence[ToolResult], registry: ToolRegistry
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What the sources that answered could not check, each with its source's words
+    (``ToolSpec.claimed_by``): the answer may join them only to say it was not checked."""
+    return tuple(
+        (item, registry[r["tool_name"]].claimed_by)
+        for r in results
+        if r["error_type"] is None and r["tool_name"] in registry
+        for item in r["unchecked"]
+        if registry[r["tool_name"]].claimed_by
+    )
+
+
 def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge:
     return Judge(
         question=state["user_query"],
@@ -154,6 +168,7 @@ def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge
         tool_names=tuple(deps.registry.labels()),
         context=messages[-1].content,
         missing_claims=missing_claims(state.get("tool_results", []), deps.registry),
+        unchecked=unchecked_claims(state.get("tool_results", []), deps.registry),
     )
 
 
