@@ -33,6 +33,7 @@ class Defect(StrEnum):
     ONLY_SOURCES = "only lists the sources"
     CLAIMS_MISSING_SOURCE = "presents findings of a source that was unavailable"
     CLAIMS_UNCHECKED = "states a finding about something the sources could not check"
+    DENIES_FINDING = "denies what a source found"
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,33 @@ def claims_unchecked(answer: str, unchecked: Iterable[tuple[str, tuple[str, ...]
     return any(_claims(answer, (subject,), claims) for subject, claims in unchecked)
 
 
+@dataclass(frozen=True)
+class Findings:
+    """What one source found, each finding as the things it joins (a graded interaction's
+    two drugs), and the patterns of the sentences that deny it (``ToolSpec.denied_by``)."""
+
+    joined: tuple[tuple[str, ...], ...]
+    denials: tuple[str, ...]
+
+
+def _names(sentence: str, thing: str) -> bool:
+    return re.search(rf"\b{re.escape(thing)}\b", sentence, re.IGNORECASE) is not None
+
+
+def denies_finding(answer: str, findings: Iterable[Findings]) -> bool:
+    """A sentence denies what a source found ("Sertraline and sumatriptan do not interact"
+    when the thesaurus grades the pair): a denial that names all a finding joins, or none
+    of what any finding joins ("there is no interaction"). One naming another pair stands."""
+    sentences = _SENTENCE_RE.split(answer)
+    for found in findings:
+        denials = [re.compile(d, re.IGNORECASE) for d in found.denials]
+        for sentence in (s for s in sentences if any(d.search(s) for d in denials)):
+            named = [[_names(sentence, thing) for thing in group] for group in found.joined]
+            if any(all(group) for group in named) or not any(map(any, named)):
+                return True
+    return False
+
+
 def cut_off(answer: str) -> bool:
     """A long answer whose last line stops without closing punctuation (the token limit hit
     it mid-sentence); a list item or heading may end bare, and short replies are not cut."""
@@ -220,11 +248,13 @@ def check_answer(
     context: str = "",
     missing_claims: Iterable[str] = (),
     unchecked: Iterable[tuple[str, tuple[str, ...]]] = (),
+    findings: Iterable[Findings] = (),
 ) -> AnswerCheck:
     """Every defect of ``answer``; ``context`` is the text it may legitimately quote
     (the question and the tool results), ``markers`` the prompt's section labels,
     ``missing_claims`` the words of sources that failed (``ToolSpec.claimed_by``),
-    ``unchecked`` what a source could not check with its words (``claims_unchecked``)."""
+    ``unchecked`` what a source could not check with its words (``claims_unchecked``),
+    ``findings`` what the sources found, which the answer must not deny."""
     if not words(answer):
         return AnswerCheck((Defect.EMPTY,))
     found: list[Defect] = []
@@ -250,6 +280,8 @@ def check_answer(
         found.append(Defect.CLAIMS_MISSING_SOURCE)
     if claims_unchecked(answer, unchecked):
         found.append(Defect.CLAIMS_UNCHECKED)
+    if denies_finding(answer, findings):
+        found.append(Defect.DENIES_FINDING)
     return AnswerCheck(tuple(found))
 
 

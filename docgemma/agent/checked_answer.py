@@ -18,6 +18,7 @@ from docgemma.agent.answer import checked_fallback, clean_answer
 from docgemma.agent.answer_check import (
     AnswerCheck,
     Defect,
+    Findings,
     check_answer,
     drop_unfinished_end,
     trim_to_last_sentence,
@@ -56,6 +57,8 @@ class Judge:
     """Words of the sources that failed, which the answer may use only to say so."""
     unchecked: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """What a source could not check, with the words the answer may use of it only to say so."""
+    findings: tuple[Findings, ...] = ()
+    """What the sources found, which the answer must not deny."""
 
     def __call__(self, text: str, *, hit_limit: bool = False) -> tuple[str, AnswerCheck]:
         """The text to show and its verdict; ``hit_limit``: the token limit stopped it."""
@@ -78,6 +81,7 @@ class Judge:
             context=self.context,
             missing_claims=self.missing_claims,
             unchecked=self.unchecked,
+            findings=self.findings,
         )
 
 

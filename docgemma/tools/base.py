@@ -48,6 +48,9 @@ class ToolOutcome(BaseModel):
     unchecked: list[str] = Field(default_factory=list)
     """What was asked about and could not be checked (a drug no reference lists): an answer
     may name it together with this tool's ``claimed_by`` words only to say so."""
+    found: list[list[str]] = Field(default_factory=list)
+    """What the result found, as the things each finding joins (a graded interaction's two
+    drugs): an answer must not deny it in this tool's ``denied_by`` words."""
 
     @property
     def ok(self) -> bool:
@@ -121,6 +124,9 @@ class ToolSpec:
     answer sentence using one must say the information is unavailable: otherwise it
     attributes to this source what another one (or the model) said. The same holds for a
     sentence naming something the tool could not check (``ToolOutcome.unchecked``)."""
+    denied_by: tuple[str, ...] = ()
+    """Regular expressions of the sentences that deny this tool's findings ("do not
+    interact"): one naming what a finding joins, or none of it, contradicts the result."""
 
     def signature(self) -> str:
         parts = [

@@ -152,7 +152,11 @@ def format_result(
                 for m in mentions
             )
         else:
-            lines.append("- No label names the other drug(s) in its drug-interaction section.")
+            silent = "- No label names the other drug(s) in its drug-interaction section"
+            # Qwen 1.5B read the bare line, last in the result, as "they do not interact"
+            lines.append(
+                f"{silent}; the graded interactions above still apply." if graded else f"{silent}."
+            )
     elif fda_problem:
         lines.append(
             f"FDA labels could not be consulted: openFDA {fda_problem}. The graded "
@@ -274,6 +278,9 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         entity=entity,
         sources=sources,
         unchecked=unknown,
+        found=[
+            list(pair) for pair in sorted({tuple(sorted((i.drug_a, i.drug_b))) for i in graded})
+        ],
     )
 
 
@@ -297,4 +304,10 @@ SPEC = ToolSpec(
         RequestPattern("drug_interaction", any_of=("interaction", "combining", "together with")),
     ),
     claimed_by=("interact", "contraindicat", "graded"),
+    denied_by=(
+        r"\b(?:do|does|did|will|would)(?: not|n't) (?:\w+ )?interact",
+        r"\bnot known to interact",
+        r"\bno (?:(?:known|significant|clinically|relevant|major|serious|drug)[- ]){0,2}"
+        r"interactions?\b",
+    ),
 )

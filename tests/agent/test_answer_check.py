@@ -6,6 +6,7 @@ import pytest
 
 from docgemma.agent.answer_check import (
     Defect,
+    Findings,
     check_answer,
     drop_unfinished_end,
     is_degenerate,
@@ -13,6 +14,7 @@ from docgemma.agent.answer_check import (
 )
 from docgemma.agent.nodes.synthesize import PROMPT_MARKERS
 from docgemma.agent.prompts import SYNTHESIZE_SYSTEM
+from docgemma.tools.registry import build_registry
 
 INSTRUCTIONS = SYNTHESIZE_SYSTEM.render()
 TOOLS = ("check_drug_safety", "search_patient", "find_clinical_trials")
@@ -234,4 +236,31 @@ def test_an_answer_may_name_an_unchecked_drug_only_to_say_it_was_not_checked(
 ) -> None:
     got = check_answer(answer, question="q", unchecked=UNCHECKED)
     assert (Defect.CLAIMS_UNCHECKED in got.defects) is claims
+    assert check_answer(answer, question="q").ok
+
+
+SERTRALINE = Findings(
+    (("sertraline", "sumatriptan"),), build_registry()["check_drug_interactions"].denied_by
+)
+"""The thesaurus grades sertraline + sumatriptan (serotonin syndrome)."""
+
+
+@pytest.mark.parametrize(
+    ("answer", "denies"),
+    [
+        ("Sertraline and sumatriptan do not interact.", True),  # Qwen 1.5B, recorded openFDA
+        ("Sumatriptan doesn't interact with sertraline.", True),
+        ("There is no known interaction between these drugs.", True),  # names neither
+        ("They do not significantly interact.", True),
+        ("No clinically significant interaction was found.", True),
+        ("Sertraline and sumatriptan interact: risk of serotonin syndrome.", False),
+        ("Neither FDA label names the other drug.", False),
+        ("Sertraline does not interact with metformin.", False),  # another pair
+    ],
+    ids=["do-not", "doesnt", "no-known", "pronoun", "no-clinically-significant", "affirms",
+         "label-silence", "another-pair"],
+)  # fmt: skip
+def test_an_answer_may_not_deny_what_a_source_found(answer: str, denies: bool) -> None:
+    got = check_answer(answer, question="q", findings=(SERTRALINE,))
+    assert (Defect.DENIES_FINDING in got.defects) is denies
     assert check_answer(answer, question="q").ok

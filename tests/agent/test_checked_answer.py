@@ -287,6 +287,32 @@ async def test_an_interaction_claimed_for_an_unchecked_drug_is_withheld(make_age
     assert result.final_response.startswith(honest)
 
 
+async def test_an_answer_denying_a_graded_interaction_is_withheld(make_agent, tools) -> None:
+    """Seen in the evaluation: "Sertraline and sumatriptan do not interact." after a check
+    that grades the pair. Both drafts deny it, so the clinician gets the check's own facts."""
+    facts = "sertraline + sumatriptan: risk of serotonin syndrome."
+    tools.queue(
+        "check_drug_interactions",
+        ToolOutcome(data={"pairs": 1}, formatted=facts, found=[["sertraline", "sumatriptan"]]),
+    )
+    denial = "Sertraline and sumatriptan do not interact."
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["sertraline", "sumatriptan"]},
+            quality("success_rich"),
+            denial,
+            denial,
+        ]
+    )
+    events, result = await run(make_agent(llm), "Do sertraline and sumatriptan interact?")
+    assert [e.reason for e in rejections(events)] == ["denies what a source found"] * 2
+    assert denial not in result.final_response
+    assert result.final_response.startswith(SOURCES_ONLY_MESSAGE)
+    assert facts in result.final_response
+
+
 @pytest.mark.parametrize(
     ("answered", "claims"),
     [
@@ -305,7 +331,7 @@ def test_a_word_another_source_presents_findings_in_is_not_withheld(answered, cl
             tool_name=tool, tool_label="", args={}, result={}, formatted_result=text,
             error_type=error, entity=None, missing_fields=[], suggestions=[],
             patient_matches=None, sources=[], quality=None, retry=False, executed=True,
-            unchecked=[],
+            unchecked=[], found=[],
         )  # fmt: skip
 
     results = [

@@ -34,6 +34,7 @@ def result(label: str, text: str, sources: list[dict[str, Any]], error: str | No
         retry=False,
         executed=True,
         unchecked=[],
+        found=[],
     )
 
 

@@ -53,6 +53,7 @@ def result(
         retry=False,
         executed=True,
         unchecked=[],
+        found=[],
     )
 
 

@@ -265,3 +265,16 @@ async def test_online_unknown_drug_is_not_in_database(settings):
     assert outcome.formatted.startswith(
         "Neither the ANSM interaction thesaurus nor the FDA drug labels list notadrugxyz"
     )
+
+
+async def test_a_graded_pair_is_a_finding_the_answer_must_not_deny(settings):
+    """Seen in the evaluation: with the labels silent on the pair, the last line read "No
+    label names the other drug(s)" and Qwen 1.5B answered "Sertraline and sumatriptan do not
+    interact"; the thesaurus grades them (serotonin syndrome)."""
+    outcome = await check(settings, "sertraline", "sumatriptan")
+    assert outcome.found == [["sertraline", "sumatriptan"]] and outcome.unchecked == []
+    _, graded = interactions._ansm_lookup(["sertraline", "sumatriptan"], {})
+    silent = interactions.format_result(["sertraline", "sumatriptan"], graded, [], [], True)
+    assert silent.splitlines()[-1].endswith("the graded interactions above still apply.")
+    none = interactions.format_result(["a", "b"], [], [], [], True)
+    assert none.splitlines()[-1].endswith("drug-interaction section.")

@@ -25,7 +25,7 @@ from docgemma.agent.answer import (
     knowledge_note,
     with_notes,
 )
-from docgemma.agent.answer_check import claims_missing_source
+from docgemma.agent.answer_check import Findings, claims_missing_source
 from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
@@ -160,6 +160,15 @@ def unchecked_claims(
     )
 
 
+def source_findings(results: Sequence[ToolResult], registry: ToolRegistry) -> tuple[Findings, ...]:
+    """What the sources that answered found, with the words that would deny it."""
+    return tuple(
+        Findings(tuple(map(tuple, r["found"])), registry[r["tool_name"]].denied_by)
+        for r in results
+        if r["error_type"] is None and r["found"] and r["tool_name"] in registry
+    )
+
+
 def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge:
     return Judge(
         question=state["user_query"],
@@ -169,6 +178,7 @@ def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge
         context=messages[-1].content,
         missing_claims=missing_claims(state.get("tool_results", []), deps.registry),
         unchecked=unchecked_claims(state.get("tool_results", []), deps.registry),
+        findings=source_findings(state.get("tool_results", []), deps.registry),
     )
 
 
