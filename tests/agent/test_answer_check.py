@@ -253,11 +253,14 @@ SERTRALINE = Findings(
         ("There is no known interaction between these drugs.", True),  # names neither
         ("They do not significantly interact.", True),
         ("No clinically significant interaction was found.", True),
+        ("Yes, sertraline can be combined with sumatriptan safely.", True),
+        ("It is safe to take sertraline with sumatriptan.", True),
         ("Sertraline and sumatriptan interact: risk of serotonin syndrome.", False),
         ("Neither FDA label names the other drug.", False),
         ("Sertraline does not interact with metformin.", False),  # another pair
     ],
-    ids=["do-not", "doesnt", "no-known", "pronoun", "no-clinically-significant", "affirms",
+    ids=["do-not", "doesnt", "no-known", "pronoun", "no-clinically-significant", "safely",
+         "safe-to-take", "affirms",
          "label-silence", "another-pair"],
 )  # fmt: skip
 def test_an_answer_may_not_deny_what_a_source_found(answer: str, denies: bool) -> None:
