@@ -309,7 +309,7 @@ SPEC = ToolSpec(
         r"\bnot known to interact",
         r"\bno (?:(?:known|significant|clinically|relevant|major|serious|drug)[- ]){0,2}"
         r"interactions?\b",
-        r"\b(?:can|may) (?:\w+ ){0,3}(?:combined|taken|used|given)\b[^.]*\bsafely\b",
+        r"\b(?:can|may) (?!not\b)(?:\w+ ){0,3}(?:combined|taken|used|given)\b[^.]*\bsafely\b",
         r"\bsafe to (?:combine|take|use|give)\b",
     ),
 )

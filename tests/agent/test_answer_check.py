@@ -257,11 +257,12 @@ SERTRALINE = Findings(
         ("It is safe to take sertraline with sumatriptan.", True),
         ("Sertraline and sumatriptan interact: risk of serotonin syndrome.", False),
         ("Neither FDA label names the other drug.", False),
+        ("Sertraline can not be combined with sumatriptan safely.", False),
         ("Sertraline does not interact with metformin.", False),  # another pair
     ],
     ids=["do-not", "doesnt", "no-known", "pronoun", "no-clinically-significant", "safely",
          "safe-to-take", "affirms",
-         "label-silence", "another-pair"],
+         "label-silence", "can-not", "another-pair"],
 )  # fmt: skip
 def test_an_answer_may_not_deny_what_a_source_found(answer: str, denies: bool) -> None:
     got = check_answer(answer, question="q", findings=(SERTRALINE,))
