@@ -14,7 +14,7 @@ from docgemma.agent.rules import answered_tools, scrub_tool_names
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.llm.thinking import DELIMITERS
 from docgemma.tools.facts import ToolRole
-from docgemma.tools.outcomes import ToolErrorType
+from docgemma.tools.outcomes import Note, ToolErrorType, error_message
 
 FALLBACK_MESSAGE = (
     "The language model is unavailable right now, so I cannot write a full answer. "
@@ -203,6 +203,18 @@ def error_notes(state: AgentState) -> list[str]:
     labels = {r["tool_label"] for r in failed}
     notes = [m for m in state.get("error_messages", []) if not any(x in m for x in labels)]
     return list(dict.fromkeys([*notes, *(r["formatted_result"] for r in failed)]))
+
+
+def unchecked_notes(answer: str, results: Sequence[ToolResult]) -> list[str]:
+    """A note for each thing a source could not check that the answer leaves unnamed: the
+    clinician must not read silence about dofetilide as "no interaction"."""
+    return [
+        error_message(Note.UNCHECKED, r["tool_label"], entity=item)
+        for r in results
+        if r["error_type"] is None
+        for item in r["unchecked"]
+        if not re.search(rf"\b{re.escape(item)}\b", answer, re.IGNORECASE)
+    ]
 
 
 def with_notes(text: str, notes: Sequence[str]) -> str:

@@ -301,7 +301,8 @@ def _next_needed(
 def confidence_level(
     results: Sequence[ToolResult], *, intent: str | None, fallback: bool, clarification: bool
 ) -> Literal["high", "medium", "low"]:
-    """From the result classes only: rich data is high, gaps are medium, failures are low."""
+    """From the result classes: rich data is high, gaps are medium, failures are low; a
+    result that could not check part of the request (a drug no reference lists) is a gap."""
     if fallback or clarification:
         return "low"
     if intent != "TOOL_NEEDED" or not results:
@@ -310,6 +311,8 @@ def confidence_level(
     ok = [q for q in qualities if q in SUCCESS_QUALITIES]
     if not ok:
         return "low"
-    if all(q == ResultQuality.SUCCESS_RICH for q in qualities):
+    if all(q == ResultQuality.SUCCESS_RICH for q in qualities) and not any(
+        r["unchecked"] for r in results
+    ):
         return "high"
     return "medium"

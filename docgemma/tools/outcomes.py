@@ -40,6 +40,8 @@ class Note(StrEnum):
     """A tool without an offline source, offline or with its service unreachable."""
     GAVE_UP = "gave_up"
     FAILED = "failed"
+    UNCHECKED = "unchecked"
+    """Something a source that answered could not check (``ToolOutcome.unchecked``)."""
 
 
 MESSAGES: dict[ToolErrorType | Note, str] = {
@@ -70,6 +72,7 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     Note.NO_SOURCE: "The {label} could not be used: {reason}. No information was retrieved.",
     Note.GAVE_UP: "Unable to complete the {label} after multiple attempts.",
     Note.FAILED: "The {label} could not be completed.",
+    Note.UNCHECKED: "The {label} could not check {entity}: none of its references lists it.",
 }
 """Placeholders: ``{label}`` the tool's clinical label, ``{entity}`` what was looked up,
 ``{fields}`` the missing details, ``{reason}`` why a source is offline."""

@@ -287,6 +287,36 @@ async def test_an_interaction_claimed_for_an_unchecked_drug_is_withheld(make_age
     assert result.final_response.startswith(honest)
 
 
+async def test_an_answer_silent_on_an_unchecked_drug_gets_a_note(make_agent, tools) -> None:
+    """Seen in the app: the answer gave the azithromycin + atorvastatin interaction and said
+    nothing of dofetilide, which reads as "no interaction"."""
+    tools.queue(
+        "check_drug_interactions",
+        ToolOutcome(
+            data={"pairs": 1},
+            formatted="azithromycin + atorvastatin: rhabdomyolysis.",
+            unchecked=["dofetilide"],
+        ),
+    )
+    silent = "Azithromycin with atorvastatin raises the risk of rhabdomyolysis."
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["dofetilide", "azithromycin", "atorvastatin"]},
+            quality("success_rich"),
+            silent,
+        ]
+    )
+    query = "Check the interactions of dofetilide, azithromycin and atorvastatin."
+    _, result = await run(make_agent(llm), query)
+    assert result.final_response.startswith(silent)
+    assert result.final_response.endswith(
+        "Note: The Drug Interaction Check could not check dofetilide: none of its references "
+        "lists it."
+    )
+
+
 async def test_an_answer_denying_a_graded_interaction_is_withheld(make_agent, tools) -> None:
     """Seen in the evaluation: "Sertraline and sumatriptan do not interact." after a check
     that grades the pair. Both drafts deny it, so the clinician gets the check's own facts."""

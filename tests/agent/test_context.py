@@ -7,6 +7,9 @@ import pytest
 from docgemma.agent.context import clinical_context
 from docgemma.agent.nodes.synthesize import synthesis_messages
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS
+from docgemma.agent.state import ToolResult
+from docgemma.agent.tool_run import to_result
+from docgemma.tools.base import ToolOutcome
 from docgemma.tools.registry import build_registry
 from docgemma.tools.text import shorten
 
@@ -36,3 +39,34 @@ def test_the_synthesis_prompt_reads_a_copied_summary_once() -> None:
     state = {"user_query": QUESTION, "task_summary": shorten(QUESTION, TASK_SUMMARY_CHARS)}
     prompt = synthesis_messages(state, build_registry(), [])[-1].content
     assert prompt.count("Maria Garcia") == 1 and "Clinical context" not in prompt
+
+
+def result_of(text: str) -> ToolResult:
+    registry = build_registry()
+    spec = registry["check_drug_interactions"]
+    outcome = ToolOutcome(data={"pairs": 1}, formatted=text)
+    return to_result(spec, {}, outcome, registry.labels(), retry=False, executed=True)
+
+
+HISTORY = [
+    {"role": "user", "content": "Do sertraline and sumatriptan interact?"},
+    {"role": "assistant", "content": "Yes: a risk of serotonin syndrome."},
+]
+
+
+@pytest.mark.parametrize("consulted", [True, False], ids=["source-consulted", "direct"])
+def test_an_answer_from_a_source_sees_the_earlier_questions_not_the_earlier_answers(
+    consulted: bool,
+) -> None:
+    """Seen in the app: given an interaction check's result, Qwen 1.5B answered with the two
+    previous answers. A direct follow-up ("explain that more simply") needs them."""
+    state = {
+        "user_query": "Check the interactions of dofetilide, azithromycin and atorvastatin.",
+        "conversation_history": HISTORY,
+        "tool_results": [result_of("azithromycin + atorvastatin: rhabdomyolysis.")]
+        if consulted
+        else [],
+    }
+    prompt = synthesis_messages(state, build_registry(), [])[-1].content
+    assert "Do sertraline and sumatriptan interact?" in prompt
+    assert ("serotonin syndrome" in prompt) is not consulted

@@ -52,7 +52,7 @@ def result(
         quality=q,
         retry=False,
         executed=True,
-        unchecked=[],
+        unchecked=extra.get("unchecked", []),
         found=[],
     )
 
@@ -375,6 +375,15 @@ def test_confidence_comes_from_result_classes(qualities, intent, expected) -> No
     results = [result(q=q) for q in qualities]
     assert confidence_level(results, intent=intent, fallback=False, clarification=False) == expected
     assert confidence_level(results, intent=intent, fallback=True, clarification=False) == "low"
+
+
+def test_a_rich_result_that_could_not_check_a_drug_is_not_full_confidence() -> None:
+    """Seen in the app: "high (every source consulted returned full results)" on an
+    interaction check that could not check dofetilide."""
+    results = [result("check_drug_interactions", unchecked=["dofetilide"])]
+    assert confidence_level(results, intent="TOOL_NEEDED", fallback=False, clarification=False) == (
+        "medium"
+    )
 
 
 def test_step_limit_ends_the_loop_even_when_the_query_needs_more_tools() -> None:

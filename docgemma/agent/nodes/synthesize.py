@@ -23,6 +23,7 @@ from docgemma.agent.answer import (
     follow_up_questions,
     key_facts,
     knowledge_note,
+    unchecked_notes,
     with_notes,
 )
 from docgemma.agent.answer_check import Findings, claims_missing_source
@@ -116,7 +117,9 @@ def synthesis_messages(
         sections.append(f"{UNAVAILABLE_HEADER}\n" + "\n".join(f"- {n}" for n in notes))
     user = SYNTHESIZE_USER.render(
         brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results, registry) else "",
-        history=history_text(state.get("conversation_history", [])),
+        # Seen in the app: with a tool's results in front of it, Qwen 1.5B answered with the
+        # two previous answers instead; a turn that consulted a source answers from it
+        history=history_text(state.get("conversation_history", []), answers=not results),
         user_query=state["user_query"],
         clinical_context=clinical_context(state),
         sections="\n" + "\n\n".join(sections) if sections else "",
@@ -236,7 +239,8 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 fallback_answer(results, notes),
                 "the model is unavailable; pre-written fallback",
             )
-        answer = with_notes(drop_unknown_citations(answer, len(sources)), notes)
+        answer = drop_unknown_citations(answer, len(sources))
+        answer = with_notes(answer, [*notes, *unchecked_notes(answer, results)])
     if clarification or fallback or by_code or saved:  # by code, shown whole; final text wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}
