@@ -209,6 +209,9 @@ class Findings:
 
     joined: tuple[tuple[str, ...], ...]
     denials: tuple[str, ...]
+    others: tuple[str, ...] = ()
+    """What else the source was asked about and could not check: a denial naming only these
+    is about them ("dofetilide was not checked")."""
 
 
 def _names(sentence: str, thing: str) -> bool:
@@ -217,14 +220,15 @@ def _names(sentence: str, thing: str) -> bool:
 
 def denies_finding(answer: str, findings: Iterable[Findings]) -> bool:
     """A sentence denies what a source found ("Sertraline and sumatriptan do not interact"
-    when the thesaurus grades the pair): a denial that names all a finding joins, or none
-    of what any finding joins ("there is no interaction"). One naming another pair stands."""
+    when the thesaurus grades the pair): a denial that names all a finding joins, or nothing
+    the source was asked about ("there is no interaction"). One naming another pair stands."""
     sentences = _SENTENCE_RE.split(answer)
     for found in findings:
         denials = [re.compile(d, re.IGNORECASE) for d in found.denials]
         for sentence in (s for s in sentences if any(d.search(s) for d in denials)):
             named = [[_names(sentence, thing) for thing in group] for group in found.joined]
-            if any(all(group) for group in named) or not any(map(any, named)):
+            other = any(_names(sentence, thing) for thing in found.others)
+            if any(all(group) for group in named) or not (any(map(any, named)) or other):
                 return True
     return False
 

@@ -19,14 +19,11 @@ KEPT_MESSAGES = 12
 _RESULT_CHARS = 600
 
 
-def history_text(history: Sequence[dict[str, str]], *, answers: bool = True) -> str:
-    """The last exchanges; without the assistant's ``answers`` only the clinician's questions,
-    which still say what "her" or "that drug" refers to."""
-    turns = [t for t in history if answers or t["role"] == "user"]
-    if not turns:
+def history_text(history: Sequence[dict[str, str]]) -> str:
+    if not history:
         return ""
-    lines = ["Previous conversation:" if answers else "Clinician's previous questions:"]
-    for turn in turns:
+    lines = ["Previous conversation:"]
+    for turn in history:
         who = "Clinician" if turn["role"] == "user" else "Assistant"
         lines.append(f"{who}: {turn['content'][:400]}")
     return "\n".join(lines) + "\n\n"

@@ -268,3 +268,31 @@ def test_an_answer_may_not_deny_what_a_source_found(answer: str, denies: bool) -
     got = check_answer(answer, question="q", findings=(SERTRALINE,))
     assert (Defect.DENIES_FINDING in got.defects) is denies
     assert check_answer(answer, question="q").ok
+
+
+DOFETILIDE = Findings(
+    (("atorvastatin", "azithromycin"),),
+    build_registry()["check_drug_interactions"].denied_by,
+    others=("dofetilide",),
+)
+"""The thesaurus grades azithromycin + atorvastatin and does not list dofetilide."""
+
+
+@pytest.mark.parametrize(
+    ("answer", "denies"),
+    [
+        (  # Qwen 1.5B in the app, the retry after a draft that claimed a dofetilide interaction
+            "The interactions of dofetilide, azithromycin, and atorvastatin are not in the "
+            "available references, so not checked for interactions.",
+            True,
+        ),
+        ("None of these drugs was checked: they are not in the references.", True),
+        ("Dofetilide is not in the available references, so its interactions were not "
+         "checked.", False),
+        ("Azithromycin with atorvastatin raises the risk of rhabdomyolysis.", False),
+    ],
+    ids=["all-unchecked", "none-named", "the-unchecked-drug", "the-finding"],
+)  # fmt: skip
+def test_a_finding_may_not_be_called_unchecked(answer: str, denies: bool) -> None:
+    got = check_answer(answer, question="q", findings=(DOFETILIDE,))
+    assert (Defect.DENIES_FINDING in got.defects) is denies

@@ -117,9 +117,10 @@ def synthesis_messages(
         sections.append(f"{UNAVAILABLE_HEADER}\n" + "\n".join(f"- {n}" for n in notes))
     user = SYNTHESIZE_USER.render(
         brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results, registry) else "",
-        # Seen in the app: with a tool's results in front of it, Qwen 1.5B answered with the
-        # two previous answers instead; a turn that consulted a source answers from it
-        history=history_text(state.get("conversation_history", []), answers=not results),
+        # Seen in the app: with a tool's results in front of it, Qwen 1.5B answered the earlier
+        # questions again (from their answers, or anew when shown only the questions). A turn
+        # that consulted a source answers from it; its references were resolved before.
+        history="" if results else history_text(state.get("conversation_history", [])),
         user_query=state["user_query"],
         clinical_context=clinical_context(state),
         sections="\n" + "\n\n".join(sections) if sections else "",
@@ -166,7 +167,11 @@ def unchecked_claims(
 def source_findings(results: Sequence[ToolResult], registry: ToolRegistry) -> tuple[Findings, ...]:
     """What the sources that answered found, with the words that would deny it."""
     return tuple(
-        Findings(tuple(map(tuple, r["found"])), registry[r["tool_name"]].denied_by)
+        Findings(
+            tuple(map(tuple, r["found"])),
+            registry[r["tool_name"]].denied_by,
+            others=tuple(r["unchecked"]),
+        )
         for r in results
         if r["error_type"] is None and r["found"] and r["tool_name"] in registry
     )
