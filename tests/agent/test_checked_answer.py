@@ -287,6 +287,44 @@ async def test_an_interaction_claimed_for_an_unchecked_drug_is_withheld(make_age
     assert result.final_response.startswith(honest)
 
 
+async def test_an_interaction_claimed_for_a_drug_of_the_chart_is_withheld(
+    make_agent, tools
+) -> None:
+    """Seen in the app with John Smith selected: the interaction check of dofetilide,
+    azithromycin and atorvastatin was answered with "a graded interaction between
+    azithromycin and lisinopril", lisinopril coming from his chart, never checked."""
+    tools.queue(
+        "check_drug_interactions",
+        ToolOutcome(
+            data={"pairs": 1},
+            formatted="azithromycin + atorvastatin: rhabdomyolysis.",
+            found=[["atorvastatin", "azithromycin"]],
+        ),
+    )
+    invented = "There is a graded interaction between azithromycin and lisinopril."
+    honest = "Azithromycin with atorvastatin raises the risk of rhabdomyolysis."
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["azithromycin", "atorvastatin"]},
+            quality("success_rich"),
+            invented,
+            honest,
+        ]
+    )
+
+    async def summary(pid: str) -> str | None:
+        return "Active medications: lisinopril 20 mg once daily; atorvastatin 40 mg at night"
+
+    query = "Check the interactions of azithromycin and atorvastatin."
+    events, result = await run(make_agent(llm, patient_summary=summary), query, patient_id="p-1")
+    assert [e.reason for e in rejections(events)] == [
+        "states a finding about something the sources could not check"
+    ]
+    assert result.final_response.startswith(honest)
+
+
 async def test_an_answer_silent_on_an_unchecked_drug_gets_a_note(make_agent, tools) -> None:
     """Seen in the app: the answer gave the azithromycin + atorvastatin interaction and said
     nothing of dofetilide, which reads as "no interaction"."""

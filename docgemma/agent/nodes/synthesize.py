@@ -31,6 +31,7 @@ from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
@@ -151,15 +152,23 @@ def missing_claims(results: Sequence[ToolResult], registry: ToolRegistry) -> tup
 
 
 def unchecked_claims(
-    results: Sequence[ToolResult], registry: ToolRegistry
+    results: Sequence[ToolResult], registry: ToolRegistry, patient_summary: str = ""
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """What the sources that answered could not check, each with its source's words
-    (``ToolSpec.claimed_by``): the answer may join them only to say it was not checked."""
+    """What the sources that answered did not check, each with its source's words
+    (``ToolSpec.claimed_by``): the answer may join them only to say it was not checked.
+
+    That is what a source could not check, and the active patient's other drugs: given a
+    chart and an interaction check of three drugs, Qwen 1.5B reported "a graded interaction
+    between azithromycin and lisinopril", lisinopril coming from the chart.
+    """
+    dictionary = drug_dictionary()
+    checked = set(dictionary.find("\n".join(r["formatted_result"] for r in results)))
+    others = [d for d in dictionary.find(patient_summary) if d not in checked]
     return tuple(
         (item, registry[r["tool_name"]].claimed_by)
         for r in results
         if r["error_type"] is None and r["tool_name"] in registry
-        for item in r["unchecked"]
+        for item in dict.fromkeys([*r["unchecked"], *others])
         if registry[r["tool_name"]].claimed_by
     )
 
@@ -185,7 +194,9 @@ def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge
         tool_names=tuple(deps.registry.labels()),
         context=messages[-1].content,
         missing_claims=missing_claims(state.get("tool_results", []), deps.registry),
-        unchecked=unchecked_claims(state.get("tool_results", []), deps.registry),
+        unchecked=unchecked_claims(
+            state.get("tool_results", []), deps.registry, state.get("patient_summary") or ""
+        ),
         findings=source_findings(state.get("tool_results", []), deps.registry),
     )
 
