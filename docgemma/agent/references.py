@@ -28,6 +28,7 @@ PATIENT_REFERENCE = re.compile(
 PATIENT_SCOPED = re.compile(
     r"\b(?:allerg\w*|labs?|lab values?|results?|chart|records?|medications?|meds|vitals?"
     r"|history|problem list|conditions?|diagnos\w+|potassium|sodium|creatinine|egfr|hba1c|a1c"
+    r"|inr|magnesium|qtc|heart rate"
     r"|glucose|blood pressure|weight|kidney function|renal function|notes?|prescribe\w*"
     r"|prescription|dose|dosing|safe for|document|age|old)\b",
     _I,

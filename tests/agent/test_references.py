@@ -219,7 +219,9 @@ async def test_on_the_real_model_the_agent_asks(
         ("What are her allergies?", Context(), True),
         ("Show me the chart of abc-123", Context(), True),
         ("Which medications is patient dnguyen-005 taking?", Context(), True),
+        ("What is her current INR?", Context(), True),  # was labelled unverified knowledge
         ("What are her allergies?", Context(patient_selected=True), False),  # summary loaded
+        ("What is a normal INR range?", Context(), False),
         ("What is the first-line treatment for type 2 diabetes?", Context(), False),
         ("What are the usual doses of metformin?", Context(), False),
         ("What are the symptoms of pneumonia?", Context(), False),
