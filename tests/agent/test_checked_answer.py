@@ -13,6 +13,7 @@ from docgemma.agent.answer import (
 )
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.knowledge import Grounding
+from docgemma.agent.outcome import TurnResult
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolOutcome
 
@@ -250,40 +251,49 @@ async def test_findings_given_to_a_failed_source_are_withheld(make_agent, tools,
     assert "Drug Safety Report could not be used" in result.final_response
 
 
-async def test_an_interaction_claimed_for_an_unchecked_drug_is_withheld(make_agent, tools) -> None:
-    """Seen in the browser, offline: the thesaurus lists azithromycin and atorvastatin, not
-    dofetilide, and the draft claimed "a graded interaction between dofetilide and
-    azithromycin". The retry that says dofetilide was not checked is the answer."""
-    tools.queue(
-        "check_drug_interactions",
-        ToolOutcome(
-            data={"pairs": 1},
-            formatted="Interaction check for: dofetilide, azithromycin, atorvastatin.\n"
-            "Not in the available references, so not checked for interactions: dofetilide.\n"
-            "- azithromycin + atorvastatin: take into account.",
-            unchecked=["dofetilide"],
-        ),
-    )
-    claim = "There is a graded interaction between dofetilide and azithromycin."
-    honest = (
-        "Dofetilide is not in the available references, so its interactions were not checked. "
-        "Azithromycin and atorvastatin have an interaction to take into account."
-    )
+async def interaction_turn(
+    make_agent, tools, outcome: ToolOutcome, drafts: list[str], drugs: list[str], **agent_kw
+) -> tuple[list, TurnResult]:
+    """One interaction check answering ``outcome``; the model then writes ``drafts``. With a
+    ``patient_summary`` the turn has patient p-1 selected."""
+    tools.queue("check_drug_interactions", outcome)
     llm = ScriptedBackend(
         [
             intent(tool="check_drug_interactions"),
             select("check_drug_interactions"),
-            {"drug_names": ["dofetilide", "azithromycin", "atorvastatin"]},
+            {"drug_names": drugs},
             quality("success_rich"),
-            claim,
-            honest,
+            *drafts,
         ]
     )
-    query = "Check the interactions of dofetilide, azithromycin and atorvastatin."
-    events, result = await run(make_agent(llm), query)
-    assert [e.reason for e in rejections(events)] == [
-        "states a finding about something the sources could not check"
-    ]
+    selected = {"patient_id": "p-1"} if "patient_summary" in agent_kw else {}
+    query = f"Check the interactions of {' and '.join(drugs)}."
+    return await run(make_agent(llm, **agent_kw), query, **selected)
+
+
+THREE = ["dofetilide", "azithromycin", "atorvastatin"]
+GRADED = ToolOutcome(
+    data={"pairs": 1},
+    formatted="azithromycin + atorvastatin: rhabdomyolysis.",
+    found=[["atorvastatin", "azithromycin"]],
+)
+"""The thesaurus grades azithromycin + atorvastatin."""
+UNCHECKED = GRADED.model_copy(update={"unchecked": ["dofetilide"]})
+"""... and does not list dofetilide."""
+UNCHECKED_REASON = "states a finding about something the sources could not check"
+
+
+async def test_an_interaction_claimed_for_an_unchecked_drug_is_withheld(make_agent, tools) -> None:
+    """Seen in the browser, offline: the thesaurus lists azithromycin and atorvastatin, not
+    dofetilide, and the draft claimed "a graded interaction between dofetilide and
+    azithromycin". The retry that says dofetilide was not checked is the answer."""
+    claim = "There is a graded interaction between dofetilide and azithromycin."
+    honest = (
+        "Dofetilide is not in the available references, so its interactions were not checked. "
+        "Azithromycin and atorvastatin raise the risk of rhabdomyolysis."
+    )
+    events, result = await interaction_turn(make_agent, tools, UNCHECKED, [claim, honest], THREE)
+    assert [e.reason for e in rejections(events)] == [UNCHECKED_REASON]
     assert result.final_response.startswith(honest)
 
 
@@ -293,61 +303,24 @@ async def test_an_interaction_claimed_for_a_drug_of_the_chart_is_withheld(
     """Seen in the app with John Smith selected: the interaction check of dofetilide,
     azithromycin and atorvastatin was answered with "a graded interaction between
     azithromycin and lisinopril", lisinopril coming from his chart, never checked."""
-    tools.queue(
-        "check_drug_interactions",
-        ToolOutcome(
-            data={"pairs": 1},
-            formatted="azithromycin + atorvastatin: rhabdomyolysis.",
-            found=[["atorvastatin", "azithromycin"]],
-        ),
-    )
     invented = "There is a graded interaction between azithromycin and lisinopril."
     honest = "Azithromycin with atorvastatin raises the risk of rhabdomyolysis."
-    llm = ScriptedBackend(
-        [
-            intent(tool="check_drug_interactions"),
-            select("check_drug_interactions"),
-            {"drug_names": ["azithromycin", "atorvastatin"]},
-            quality("success_rich"),
-            invented,
-            honest,
-        ]
-    )
 
     async def summary(pid: str) -> str | None:
         return "Active medications: lisinopril 20 mg once daily; atorvastatin 40 mg at night"
 
-    query = "Check the interactions of azithromycin and atorvastatin."
-    events, result = await run(make_agent(llm, patient_summary=summary), query, patient_id="p-1")
-    assert [e.reason for e in rejections(events)] == [
-        "states a finding about something the sources could not check"
-    ]
+    events, result = await interaction_turn(
+        make_agent, tools, GRADED, [invented, honest], THREE[1:], patient_summary=summary
+    )
+    assert [e.reason for e in rejections(events)] == [UNCHECKED_REASON]
     assert result.final_response.startswith(honest)
 
 
 async def test_an_answer_silent_on_an_unchecked_drug_gets_a_note(make_agent, tools) -> None:
     """Seen in the app: the answer gave the azithromycin + atorvastatin interaction and said
     nothing of dofetilide, which reads as "no interaction"."""
-    tools.queue(
-        "check_drug_interactions",
-        ToolOutcome(
-            data={"pairs": 1},
-            formatted="azithromycin + atorvastatin: rhabdomyolysis.",
-            unchecked=["dofetilide"],
-        ),
-    )
     silent = "Azithromycin with atorvastatin raises the risk of rhabdomyolysis."
-    llm = ScriptedBackend(
-        [
-            intent(tool="check_drug_interactions"),
-            select("check_drug_interactions"),
-            {"drug_names": ["dofetilide", "azithromycin", "atorvastatin"]},
-            quality("success_rich"),
-            silent,
-        ]
-    )
-    query = "Check the interactions of dofetilide, azithromycin and atorvastatin."
-    _, result = await run(make_agent(llm), query)
+    _, result = await interaction_turn(make_agent, tools, UNCHECKED, [silent], THREE)
     assert result.final_response.startswith(silent)
     assert result.final_response.endswith(
         "Note: The Drug Interaction Check could not check dofetilide: none of its references "
@@ -359,22 +332,11 @@ async def test_an_answer_denying_a_graded_interaction_is_withheld(make_agent, to
     """Seen in the evaluation: "Sertraline and sumatriptan do not interact." after a check
     that grades the pair. Both drafts deny it, so the clinician gets the check's own facts."""
     facts = "sertraline + sumatriptan: risk of serotonin syndrome."
-    tools.queue(
-        "check_drug_interactions",
-        ToolOutcome(data={"pairs": 1}, formatted=facts, found=[["sertraline", "sumatriptan"]]),
-    )
+    graded = ToolOutcome(data={"pairs": 1}, formatted=facts, found=[["sertraline", "sumatriptan"]])
     denial = "Sertraline and sumatriptan do not interact."
-    llm = ScriptedBackend(
-        [
-            intent(tool="check_drug_interactions"),
-            select("check_drug_interactions"),
-            {"drug_names": ["sertraline", "sumatriptan"]},
-            quality("success_rich"),
-            denial,
-            denial,
-        ]
+    events, result = await interaction_turn(
+        make_agent, tools, graded, [denial, denial], ["sertraline", "sumatriptan"]
     )
-    events, result = await run(make_agent(llm), "Do sertraline and sumatriptan interact?")
     assert [e.reason for e in rejections(events)] == ["denies what a source found"] * 2
     assert denial not in result.final_response
     assert result.final_response.startswith(SOURCES_ONLY_MESSAGE)
