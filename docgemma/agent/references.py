@@ -104,6 +104,22 @@ def about_record(query: str) -> bool:
     return bool(PATIENT_SCOPED.search(query) and referred)
 
 
+ONLY_SEE_RECORD = re.compile(
+    r"^\s*(?:please\s+)?(?:(?:find|search for|look up)\s+(?:patient\s+)?[\w.-]+(?:\s+[\w.-]+)?"
+    r",?\s+and\s+)?(?:(?:can|could)\s+you\s+)?(?:show|display|pull up|open|view)(?:\s+me)?\s+"
+    r"(?:the|his|her|their|this|the patient's|this patient's)\s+(?:chart|record)"
+    r"(?:\s+(?:of|for)\s+(?:patient\s+)?[\w.-]+(?:\s+[\w.-]+)?)?\s*[.!?]?\s*$",
+    _I,
+)
+"""A request to see a patient's record and nothing else ("Show me the chart of abc-123")."""
+
+
+def only_to_see_record(query: str) -> bool:
+    """The clinician asked to see the record, not a question about it: the chart is the
+    answer (a small model had answered "Here is the chart of abc-123 [1]." and no more)."""
+    return ONLY_SEE_RECORD.match(query) is not None
+
+
 def needs_record(query: str, context: Context) -> bool:
     """A question about a patient's record with no record loaded: only the record tools can
     answer it, never the model's memory ("What are her allergies?" after "Show me the chart

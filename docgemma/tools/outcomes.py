@@ -72,7 +72,7 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     Note.NO_SOURCE: "The {label} could not be used: {reason}. No information was retrieved.",
     Note.GAVE_UP: "Unable to complete the {label} after multiple attempts.",
     Note.FAILED: "The {label} could not be completed.",
-    Note.UNCHECKED: "The {label} could not check {entity}: none of its references lists it.",
+    Note.UNCHECKED: "No reference available to the {label} lists {entity}, so it was not checked.",
 }
 """Placeholders: ``{label}`` the tool's clinical label, ``{entity}`` what was looked up,
 ``{fields}`` the missing details, ``{reason}`` why a source is offline."""

@@ -323,8 +323,8 @@ async def test_an_answer_silent_on_an_unchecked_drug_gets_a_note(make_agent, too
     _, result = await interaction_turn(make_agent, tools, UNCHECKED, [silent], THREE)
     assert result.final_response.startswith(silent)
     assert result.final_response.endswith(
-        "Note: The Drug Interaction Check could not check dofetilide: none of its references "
-        "lists it."
+        "Note: No reference available to the Drug Interaction Check lists dofetilide, so it was "
+        "not checked."
     )
 
 

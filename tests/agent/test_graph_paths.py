@@ -89,6 +89,10 @@ async def test_multi_tool_path(make_agent, tools) -> None:
     assert result.active_patient_id == "pat-001"  # the page shows whom the agent found
 
 
+CHART = "Conditions: type 2 diabetes. Medications: metformin 500 mg."
+"""The fake chart read's text."""
+
+
 async def test_a_chart_read_by_a_typed_id_makes_that_patient_active(make_agent, tools) -> None:
     """Issue 9: "Show the chart of abc-123", then "her allergies?" must mean abc-123."""
     llm = ScriptedBackend(
@@ -97,11 +101,37 @@ async def test_a_chart_read_by_a_typed_id_makes_that_patient_active(make_agent, 
             select("get_patient_chart"),
             {"patient_id": "abc-123"},
             quality("success_rich"),
-            "John Smith takes lisinopril.",
         ]
     )
     _, result = await run(make_agent(llm), "Show me the chart of abc-123")
     assert result.active_patient_id == "abc-123"
+
+
+@pytest.mark.parametrize(
+    ("query", "by_code"),
+    [
+        ("Show me the chart of abc-123", True),
+        ("Pull up the record of patient abc-123.", True),
+        ("Show me the chart of abc-123 and tell me if her potassium is high", False),
+        ("Check the chart of abc-123 for allergies", False),
+    ],
+)
+async def test_a_request_only_to_see_the_chart_is_answered_with_the_chart(
+    make_agent, tools, query: str, by_code: bool
+) -> None:
+    """Seen in the app: "Show me the chart of abc-123" was answered "Here is the chart of
+    abc-123 [1]." and nothing else. The chart is the answer, without a model call."""
+    draft = "Her potassium is normal."
+    replies = [
+        intent(tool="get_patient_chart"),
+        select("get_patient_chart"),
+        {"patient_id": "abc-123"},
+        quality("success_rich"),
+    ]
+    llm = ScriptedBackend([*replies, draft])
+    _, result = await run(make_agent(llm), query)
+    assert result.final_response == (CHART if by_code else draft)
+    assert [c.schema is None for c in llm.calls].count(True) == (0 if by_code else 1)
 
 
 async def test_a_chart_read_that_found_nobody_changes_no_active_patient(make_agent, tools) -> None:

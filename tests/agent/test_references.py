@@ -14,7 +14,12 @@ from typing import Any
 import pytest
 
 from docgemma.agent.events import ToolCalled
-from docgemma.agent.references import Context, needs_record, unresolved_references
+from docgemma.agent.references import (
+    Context,
+    needs_record,
+    only_to_see_record,
+    unresolved_references,
+)
 from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
 from docgemma.llm.scripted import ScriptedBackend
 
@@ -250,3 +255,22 @@ async def test_a_record_question_the_classifier_calls_direct_goes_to_the_record(
     events, result = await run(make_agent(llm), "Show me the chart of abc-123")
     assert [e.tool for e in events if isinstance(e, ToolCalled)] == ["get_patient_chart"]
     assert result.active_patient_id == "abc-123"
+
+
+@pytest.mark.parametrize(
+    ("query", "only"),
+    [
+        ("Show me the chart of abc-123", True),
+        ("Pull up the record of patient lchen-002.", True),
+        ("Find patient John Smith and show me his chart.", True),
+        ("Can you show me her chart?", True),
+        ("Show me the chart of abc-123 and tell me if her potassium is high", False),
+        ("Find patient Linda Chen, review her chart, and check her potassium.", False),
+        ("What does the chart show?", False),
+        ("Show me the guidelines for hypertension", False),
+    ],
+)
+def test_a_request_only_to_see_the_record_is_told_from_a_question_about_it(
+    query: str, only: bool
+) -> None:
+    assert only_to_see_record(query) is only

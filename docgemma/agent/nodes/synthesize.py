@@ -35,12 +35,13 @@ from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
-from docgemma.agent.references import about_record
+from docgemma.agent.references import about_record, only_to_see_record
 from docgemma.agent.rules import answered_tools, confidence_level
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, traced
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
+from docgemma.tools.facts import ToolRole
 
 _NODE = "synthesize"
 
@@ -71,6 +72,23 @@ def saved_writes(results: list[ToolResult], registry: ToolRegistry) -> list[str]
     if ok and all(registry[r["tool_name"]].writes_ehr for r in ok):
         return [r["formatted_result"] for r in ok]
     return []
+
+
+def shown_records(results: list[ToolResult], registry: ToolRegistry, query: str) -> list[str]:
+    """The charts read, when the clinician only asked to see one and finding the patient and
+    reading the chart is all the turn did: the record is shown as it is. Qwen 1.5B had
+    answered "Show me the chart of abc-123" with "Here is the chart of abc-123 [1]."."""
+    ok = [r for r in results if r["error_type"] is None]
+    roles = [registry[r["tool_name"]].role for r in ok]
+    if not only_to_see_record(query) or ToolRole.READS_CHART not in roles:
+        return []
+    if any(role not in (ToolRole.READS_CHART, ToolRole.FINDS_PATIENT) for role in roles):
+        return []
+    return [
+        r["formatted_result"]
+        for r, role in zip(ok, roles, strict=True)
+        if role is ToolRole.READS_CHART
+    ]
 
 
 def is_brief(results: list[ToolResult], registry: ToolRegistry) -> bool:
@@ -212,6 +230,11 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     clarification = state.get("clarification_request")
     by_code = not clarification and not fallback and nothing_retrieved(state, results)
     saved = [] if clarification or fallback or by_code else saved_writes(results, deps.registry)
+    shown = (
+        []
+        if clarification or fallback or by_code
+        else shown_records(results, deps.registry, state["user_query"])
+    )
     if clarification:
         answer, how = clarification, "asked the clinician for clarification"
     elif fallback:
@@ -225,6 +248,8 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         answer, how = with_notes(NOT_RETRIEVED_ANSWER, notes), "no source answered; stated by code"
     elif saved:
         answer, how = with_notes("\n\n".join(saved), notes), "record write confirmed by code"
+    elif shown:
+        answer, how = with_notes("\n\n".join(shown), notes), "the record shown as it is, by code"
     else:
         record = bool(state.get("patient_summary")) and about_record(state["user_query"])
         knowledge_question = (
@@ -257,7 +282,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             )
         answer = drop_unknown_citations(answer, len(sources))
         answer = with_notes(answer, [*notes, *unchecked_notes(answer, results)])
-    if clarification or fallback or by_code or saved:  # by code, shown whole; final text wins
+    if clarification or fallback or by_code or saved or shown:  # by code: whole; final wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}
     conversation = [
