@@ -20,7 +20,7 @@ _I = re.IGNORECASE
 PATIENT_REFERENCE = re.compile(
     r"\b(?:he|she|him|her|his|hers)\b"
     r"|\b(?:the|this|my|our|that|same)\s+(?:patient|pt)\b|\bpatient's\b"
-    r"|\b(?:pull up|open|show|review|check)\s+(?:the|this)\s+"
+    r"|\b(?:pull up|open|show|review|check)(?:\s+me)?\s+(?:the|this)\s+"
     r"(?:chart|record|labs?|allergies|medication list|vitals)\b",
     _I,
 )

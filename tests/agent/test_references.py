@@ -116,6 +116,7 @@ ORPHAN_REQUESTS: list[tuple[str, str, dict[str, Any], str]] = [
     ),
     ("Look up the patient", "search_patient", {"name": "the patient"}, WHICH_PATIENT),
     ("Pull up the chart", "get_patient_chart", {"patient_id": "12345"}, WHICH_PATIENT),
+    ("Show me the chart.", "get_patient_chart", {"patient_id": "12345"}, WHICH_PATIENT),  # eval
     ("Check FDA warnings", "check_drug_safety", {"drug_name": "drug_name"}, WHICH_DRUG),
     ("Search for the patient by name", "search_patient", {"name": "patient name"}, WHICH_PATIENT),
     # not recognised by the wording: the guessed argument itself is refused
