@@ -65,6 +65,15 @@ async def test_approve_writes_once_with_approver_and_idempotency_key(make_agent,
     # confirmation is the tool's own, so the saved values are stated exactly
 
 
+async def test_a_confirmed_write_is_stated_with_high_confidence(make_agent, tools) -> None:
+    """Seen in the app: a saved prescription, confirmed from the record by code, showed
+    "Confidence: medium (partial results, or the model's own knowledge)"."""
+    agent = make_agent(ScriptedBackend([*proposal_replies(), quality("success_partial")]))
+    await propose(agent, tools)
+    _, result = await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
+    assert result.final_response == SAVED and result.confidence_level == "high"
+
+
 async def test_a_dose_repeating_the_frequency_is_proposed_and_saved_once(make_agent, tools) -> None:
     """Seen on the approval card: "500 mg twice daily twice daily" would have been saved."""
     repeated = {**ARGS, "dosage": "500 mg twice daily"}

@@ -294,7 +294,11 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         "final_response": answer,
         "fallback": fallback,
         "conversation": conversation,
-        "confidence_level": confidence_level(
+        # a write confirmed in the record's own words, with nothing failed, is certain;
+        # the result classifier calls a short confirmation "partial"
+        "confidence_level": "high"
+        if saved and not notes
+        else confidence_level(
             results,
             intent=state.get("intent"),
             fallback=fallback,
