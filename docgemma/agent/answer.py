@@ -15,6 +15,7 @@ from docgemma.agent.state import AgentState, ToolResult
 from docgemma.llm.thinking import DELIMITERS
 from docgemma.tools.facts import ToolRole
 from docgemma.tools.outcomes import Note, ToolErrorType, error_message
+from docgemma.tools.text import names
 
 FALLBACK_MESSAGE = (
     "The language model is unavailable right now, so I cannot write a full answer. "
@@ -213,7 +214,7 @@ def unchecked_notes(answer: str, results: Sequence[ToolResult]) -> list[str]:
         for r in results
         if r["error_type"] is None
         for item in r["unchecked"]
-        if not re.search(rf"\b{re.escape(item)}\b", answer, re.IGNORECASE)
+        if not names(answer, item)
     ]
 
 

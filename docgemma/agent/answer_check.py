@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from docgemma.agent.answer import SPECIAL_TOKEN_PATTERN
 from docgemma.agent.citations import CITATION_MARKER
+from docgemma.tools.text import names
 
 
 class Defect(StrEnum):
@@ -214,10 +215,6 @@ class Findings:
     is about them ("dofetilide was not checked")."""
 
 
-def _names(sentence: str, thing: str) -> bool:
-    return re.search(rf"\b{re.escape(thing)}\b", sentence, re.IGNORECASE) is not None
-
-
 def denies_finding(answer: str, findings: Iterable[Findings]) -> bool:
     """A sentence denies what a source found ("Sertraline and sumatriptan do not interact"
     when the thesaurus grades the pair): a denial that names all a finding joins, or nothing
@@ -226,8 +223,8 @@ def denies_finding(answer: str, findings: Iterable[Findings]) -> bool:
     for found in findings:
         denials = [re.compile(d, re.IGNORECASE) for d in found.denials]
         for sentence in (s for s in sentences if any(d.search(s) for d in denials)):
-            named = [[_names(sentence, thing) for thing in group] for group in found.joined]
-            other = any(_names(sentence, thing) for thing in found.others)
+            named = [[names(sentence, thing) for thing in group] for group in found.joined]
+            other = any(names(sentence, thing) for thing in found.others)
             if any(all(group) for group in named) or not (any(map(any, named)) or other):
                 return True
     return False

@@ -3,6 +3,8 @@ must fit a small model's context window."""
 
 from __future__ import annotations
 
+import re
+
 
 def squash(text: str | None) -> str:
     """Collapse runs of whitespace to single spaces; a missing text is empty."""
@@ -20,3 +22,8 @@ def shorten(text: str, limit: int) -> str:
     if end >= limit // 2:
         return cut[: end + 1] + " …"
     return cut.rsplit(" ", 1)[0] + " …"
+
+
+def names(text: str, term: str) -> bool:
+    """``term`` appears in ``text`` as a whole word or phrase, in any case."""
+    return re.search(rf"\b{re.escape(term)}\b", text, re.IGNORECASE) is not None

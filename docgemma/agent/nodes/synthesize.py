@@ -179,9 +179,11 @@ def unchecked_claims(
     chart and an interaction check of three drugs, Qwen 1.5B reported "a graded interaction
     between azithromycin and lisinopril", lisinopril coming from the chart.
     """
-    dictionary = drug_dictionary()
-    checked = set(dictionary.find("\n".join(r["formatted_result"] for r in results)))
-    others = [d for d in dictionary.find(patient_summary) if d not in checked]
+    others: list[str] = []
+    if patient_summary:  # the dictionary scan is skipped on turns with no patient
+        dictionary = drug_dictionary()
+        checked = set(dictionary.find("\n".join(r["formatted_result"] for r in results)))
+        others = [d for d in dictionary.find(patient_summary) if d not in checked]
     return tuple(
         (item, registry[r["tool_name"]].claimed_by)
         for r in results
