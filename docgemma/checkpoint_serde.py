@@ -5,11 +5,14 @@ given an allowlist, and warns that it will refuse unlisted classes in a later ve
 A checkpoint is data in a file or a database, so it is read strictly: LangGraph's own
 safe types plus the few project types the graphs' states hold, named here by module
 and class so this low layer imports none of the layers that define them.
+
+Also when a turn is saved: once, as it ends (answered, paused for approval or failed).
 """
 
 from __future__ import annotations
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.types import Durability
 
 STATE_TYPES: tuple[tuple[str, str], ...] = (
     ("docgemma.labels", "ResultQuality"),
@@ -17,6 +20,16 @@ STATE_TYPES: tuple[tuple[str, str], ...] = (
     ("docgemma.triage.severity", "Severity"),
 )
 """Project classes stored in a graph's state (a test checks each one still exists)."""
+
+
+SAVED_ON: Durability = "exit"
+"""A turn's state is written when the run ends, interrupt and error included.
+
+LangGraph's default writes a checkpoint after every step; on the app's SQLite file that
+doubled the agent's own time per turn (measured in the README's benchmark section). A
+turn cut off mid-way by a crash is asked again; a write it made is not repeated on the
+record, because writes are created once per idempotency key.
+"""
 
 
 def checkpoint_serializer() -> JsonPlusSerializer:

@@ -42,7 +42,7 @@ from docgemma.agent.schemas import (
     RetryStrategy,
 )
 from docgemma.agent.turn_result import pending_result, turn_result
-from docgemma.checkpoint_serde import checkpoint_serializer
+from docgemma.checkpoint_serde import SAVED_ON, checkpoint_serializer
 from docgemma.config import Settings
 from docgemma.ehr.ids import InvalidId, check_fhir_id
 from docgemma.experts import Profile
@@ -265,7 +265,7 @@ class Agent:
         deps = replace(self.deps, thread_id=thread_id, image=image, thinking=thinking)
         try:
             async for payload in self.graph.astream(
-                graph_input, config, context=deps, stream_mode="custom"
+                graph_input, config, context=deps, stream_mode="custom", durability=SAVED_ON
             ):
                 yield parse_event(payload)
             snapshot = await self.graph.aget_state(config)

@@ -15,7 +15,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from docgemma.checkpoint_serde import checkpoint_serializer
+from docgemma.checkpoint_serde import SAVED_ON, checkpoint_serializer
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
@@ -116,7 +116,7 @@ class TriageService:
         async with self._locks.setdefault(thread_id, asyncio.Lock()):
             try:
                 async for payload in self.graph.astream(
-                    graph_input, run_config, context=deps, stream_mode="custom"
+                    graph_input, run_config, context=deps, stream_mode="custom", durability=SAVED_ON
                 ):
                     yield parse_event(payload)
                 snapshot = await self.graph.aget_state(run_config)

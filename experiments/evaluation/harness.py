@@ -1,11 +1,11 @@
 """Run one case through the real agent: embedded FHIR server, recorded remote services.
 
 ``EvalEnvironment`` starts the embedded FHIR server (seeded with the synthetic patients,
-in a throw-away folder) and builds the agent as the app does, knowledge source included,
-except that the remote tools reach ``RecordedServices`` instead of the network. Cases
-that inject an EHR outage run on a second agent whose EHR client points at a closed port.
-Writes end at the approval gate and are never approved, so the seeded record stays as
-it was.
+in a throw-away folder) and builds the agent as the app does, knowledge source and SQLite
+conversation memory included (the benchmark times a turn as a clinician gets it), except
+that the remote tools reach ``RecordedServices`` instead of the network. Cases that inject
+an EHR outage run on a second agent whose EHR client points at a closed port. Writes end
+at the approval gate and are never approved, so the seeded record stays as it was.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
 from docgemma.agent.events import AnswerToken, NodeStarted, TraceEvent
 from docgemma.agent.factory import chart_summary
 from docgemma.agent.knowledge import knowledge_for
 from docgemma.agent.outcome import TurnResult
-from docgemma.agent.service import Agent
+from docgemma.agent.service import Agent, sqlite_checkpointer
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.server import serve_in_thread
@@ -73,6 +75,7 @@ class EvalEnvironment:
         self._http = None
         self._agents: dict[bool, Agent] = {}
         self._fhir_url = ""
+        self._memory: BaseCheckpointSaver | None = None
 
     async def __aenter__(self) -> EvalEnvironment:
         if self._knowledge is not None:  # built, as the app builds it at start
@@ -80,12 +83,15 @@ class EvalEnvironment:
         folder = Path(self._stack.enter_context(tempfile.TemporaryDirectory(prefix="dg-eval-")))
         self._fhir_url = self._stack.enter_context(serve_in_thread(folder / "fhir.db"))
         self.settings = self.settings.model_copy(update={"data_dir": folder, "offline": False})
+        self._memory = await sqlite_checkpointer(self.settings)
         self._http = self.services.client()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         if self._http is not None:
             await self._http.aclose()
+        if self._memory is not None:
+            await self._memory.conn.close()
         self._stack.close()
 
     def agent(self, ehr_down: bool = False) -> Agent:
@@ -106,6 +112,7 @@ class EvalEnvironment:
                 http=self._http,
                 fhir=ehr,
                 knowledge=self._knowledge,
+                checkpointer=self._memory,
             )
         return self._agents[ehr_down]
 
