@@ -122,7 +122,7 @@ def _ngrams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
 def scripts(text: str) -> set[str]:
     """The Unicode scripts of the letters in ``text`` (first word of each letter's name)."""
     found = set()
-    for ch in text:
+    for ch in set(text):  # each distinct letter once: answers are long, alphabets small
         if ch.isalpha():
             name = unicodedata.name(ch, "")
             found.add(name.split(" ")[0] if name else "UNKNOWN")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.types import Command
+from langgraph.types import Command, Interrupt
 from pydantic import BaseModel
 
 from docgemma.agent.answer import FALLBACK_MESSAGE
@@ -54,6 +54,8 @@ from docgemma.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)
 
+PAUSE_KEY = "__interrupt__"
+"""Where LangGraph puts a paused graph's interrupts in its output (its documented key)."""
 STALE_DECISION = (
     "That decision was for an earlier proposal; a newer one ({summary}) is waiting. "
     "Nothing was written: please review the current proposal and decide again."
@@ -263,12 +265,23 @@ class Agent:
     ) -> AsyncIterator[TraceEvent | TurnResult]:
         config = {"configurable": {"thread_id": thread_id}}
         deps = replace(self.deps, thread_id=thread_id, image=image, thinking=thinking)
+        values: dict[str, Any] = {}
+        interrupts: tuple[Interrupt, ...] = ()
         try:
-            async for payload in self.graph.astream(
-                graph_input, config, context=deps, stream_mode="custom", durability=SAVED_ON
+            # The state comes with the stream (each step's values; a pause adds its
+            # interrupt), so the turn needs no second read of the checkpoint to end.
+            async for mode, payload in self.graph.astream(
+                graph_input,
+                config,
+                context=deps,
+                stream_mode=["custom", "values"],
+                durability=SAVED_ON,
             ):
-                yield parse_event(payload)
-            snapshot = await self.graph.aget_state(config)
+                if mode == "custom":
+                    yield parse_event(payload)
+                    continue
+                values = dict(payload)
+                interrupts = values.pop(PAUSE_KEY, interrupts)
         except Exception:  # the turn must end with an answer, not a stack trace
             log.exception("agent turn failed on thread %s", thread_id)
             yield TurnResult(
@@ -279,8 +292,8 @@ class Agent:
                 errors=["The assistant hit an internal error."],
             )
             return
-        if snapshot.interrupts:
-            request = ApprovalRequest.model_validate(snapshot.interrupts[0].value)
+        if interrupts:
+            request = ApprovalRequest.model_validate(interrupts[0].value)
             yield ApprovalRequested(
                 node="tool_execute",
                 label="Waiting for approval",
@@ -289,9 +302,9 @@ class Agent:
                 args=request.args,
                 summary=request.summary,
             )
-            yield pending_result(snapshot.values, request, notices)
+            yield pending_result(values, request, notices)
             return
-        yield turn_result(snapshot.values, notices)
+        yield turn_result(values, notices)
 
     async def ask(self, thread_id: str, message: str, **kwargs: Any) -> TurnResult:
         """Run a turn and return only its result (scripts, experiments, the CLI)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -50,6 +51,18 @@ def _rules(labels: Mapping[str, str], instructions: str, hide_spans: bool) -> li
     return rules
 
 
+@lru_cache(maxsize=32)
+def _compiled(
+    labels: tuple[tuple[str, str], ...], instructions: str, hide_spans: bool
+) -> tuple[tuple[_Rule, ...], tuple[regex.Pattern, ...], regex.Pattern]:
+    """The rules with their patterns, each alone and all as one alternation. Cached: every
+    synthesis call builds two filters from the same few inputs."""
+    rules = tuple(_rules(dict(labels), instructions, hide_spans))
+    each = tuple(regex.compile(r.pattern) for r in rules)
+    any_ = regex.compile("|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(rules)))
+    return rules, each, any_
+
+
 class StreamFilter:
     """Feed raw model text piece by piece; get back only what is safe to show now.
 
@@ -64,10 +77,8 @@ class StreamFilter:
         *,
         hide_spans: bool = True,
     ) -> None:
-        self._rules = _rules(labels or {}, instructions, hide_spans)
-        self._each = [regex.compile(r.pattern) for r in self._rules]
-        self._any = regex.compile(
-            "|".join(f"(?P<r{i}>{r.pattern})" for i, r in enumerate(self._rules))
+        self._rules, self._each, self._any = _compiled(
+            tuple((labels or {}).items()), instructions, hide_spans
         )
         self._buffer = ""
         self._before = ""

@@ -74,7 +74,7 @@ class EmbeddingClassifier:
         if not texts:
             return []
         features = featurize(self.task, texts, self.embedder)
-        probabilities = self.model.predict_proba(features)
+        probabilities = class_probabilities(self.model, features)
         support = (features[:, : self.embedder.dim] @ self.anchors.T).max(axis=1)
         predictions = []
         for row, nearest in zip(probabilities, support, strict=True):
@@ -91,6 +91,17 @@ class EmbeddingClassifier:
                 )
             )
         return predictions
+
+
+def class_probabilities(model: LogisticRegression, features: np.ndarray) -> np.ndarray:
+    """``model.predict_proba``, computed here: for one row sklearn's input checks cost ten
+    times the arithmetic (about 70 µs against 6), and every turn asks up to three times."""
+    scores = features @ model.coef_.T + model.intercept_
+    if scores.shape[1] == 1:  # two classes: one logistic score, for the second
+        second = 1.0 / (1.0 + np.exp(-scores))
+        return np.hstack([1.0 - second, second])
+    exp = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return exp / exp.sum(axis=1, keepdims=True)
 
 
 def new_model() -> LogisticRegression:

@@ -8,9 +8,9 @@ question ask for a tool. Adding or renaming a tool is then an edit of its own mo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 
 class ToolRole(StrEnum):
@@ -47,6 +47,13 @@ class RequestPattern:
         return min(p for p in found if p is not None)
 
 
-def _first_mention(query: str, words: Iterable[str]) -> int | None:
-    hits = [re.search(rf"\b{re.escape(w)}s?\b", query, re.IGNORECASE) for w in words]
-    return min((h.start() for h in hits if h), default=None)
+def _first_mention(query: str, words: tuple[str, ...]) -> int | None:
+    hit = _mention_pattern(words).search(query) if words else None
+    return hit.start() if hit else None
+
+
+@lru_cache(maxsize=256)
+def _mention_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of the words (or its plural) as a whole word: one search finds the earliest.
+    Compiled once per group; several nodes ask every turn."""
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})s?\b", re.IGNORECASE)

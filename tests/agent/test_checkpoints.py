@@ -1,4 +1,4 @@
-"""When a conversation is saved: once per turn, as the turn ends, pauses or fails.
+"""When a conversation is saved and read: once per turn each, as the turn ends, pauses or fails.
 
 A paused write surviving to its approval is tested in ``test_approval.py``.
 """
@@ -33,3 +33,22 @@ async def test_a_tool_turn_is_saved_once_not_after_every_step(make_agent) -> Non
     await run(agent, "What kind of drug is it?", thread="t")
     assert "check fda warnings for warfarin" in prompts(llm)[-1].lower()  # the turn came back
     assert await saved(agent, "t") <= 4
+
+
+async def test_a_turn_ends_without_reading_its_state_back(make_agent) -> None:
+    """Its answer comes from the stream: the checkpoint is read for a waiting approval and by
+    the graph as it starts, not a third time when the turn is over."""
+    llm = ScriptedBackend([intent("DIRECT"), "Warfarin is an anticoagulant."])
+    agent = make_agent(llm)
+    reads = 0
+    read = agent.checkpointer.aget_tuple
+
+    async def counted(config):
+        nonlocal reads
+        reads += 1
+        return await read(config)
+
+    agent.checkpointer.aget_tuple = counted
+    _, result = await run(agent, "What is warfarin?", thread="t")
+    assert result.final_response.startswith("Warfarin is an anticoagulant")
+    assert reads == 2

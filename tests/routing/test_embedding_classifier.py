@@ -15,7 +15,12 @@ from docgemma.routing import (
     query_text,
     result_text,
 )
-from docgemma.routing.embedding import normalise_identifiers
+from docgemma.routing.embedding import (
+    RESULT_MARKER,
+    class_probabilities,
+    featurize,
+    normalise_identifiers,
+)
 from docgemma.routing.examples import load_examples
 from docgemma.tools.registry import build_registry
 
@@ -143,6 +148,20 @@ def test_scores_are_a_distribution_over_the_task_labels() -> None:
     assert set(prediction.scores) == set(tool.labels)
     assert sum(prediction.scores.values()) == pytest.approx(1.0, abs=1e-6)
     assert prediction.label == max(prediction.scores, key=prediction.scores.get)
+
+
+@pytest.mark.parametrize("task", list(CV_FLOORS))
+def test_probabilities_are_sklearns(task: str) -> None:
+    """The classifier computes the probabilities itself; they must be the fitted model's."""
+    classifier = load_classifier(task)
+    texts = [
+        "Check FDA warnings for dofetilide",
+        "What is hypertension?",
+        f"Check FDA warnings for dofetilide{RESULT_MARKER}{DOFETILIDE_LABEL}",
+    ]
+    features = featurize(task, texts, classifier.embedder)
+    ours = class_probabilities(classifier.model, features)
+    assert ours == pytest.approx(classifier.model.predict_proba(features), abs=1e-6)
 
 
 def test_classifier_is_cached_per_process_and_embedder() -> None:
