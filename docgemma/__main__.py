@@ -7,7 +7,6 @@ added beside ``ask`` without touching it.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import sys
@@ -16,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from docgemma import event_loop
 from docgemma.agent.outcome import TurnResult, empty_message_result
 from docgemma.config import Settings, get_settings
 
@@ -121,7 +121,7 @@ def _ask_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
-COMMANDS["ask"] = (_ask_parser, lambda a: asyncio.run(_ask(a)))
+COMMANDS["ask"] = (_ask_parser, lambda a: event_loop.run(_ask(a)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

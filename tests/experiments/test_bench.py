@@ -80,5 +80,6 @@ def test_quick_bench_on_the_tiny_model(tmp_path, settings):
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["model"] == "gemma3-270m" and manifest["runs_per_path"] == 1
     assert manifest["git_revision"] and manifest["paths"]["direct"] == list(PATHS["direct"])
+    assert manifest["event_loop"] == "uvloop"  # the app's server loop (tests/test_event_loop.py)
     summary = (folder / "summary.md").read_text()
     assert "## Paths" in summary and "error_retry" in summary
