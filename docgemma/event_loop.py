@@ -2,7 +2,7 @@
 
 The app and the API run under uvicorn, which picks uvloop when it can; the CLI, the
 evaluation and the benchmark run here on the same one, so their timings are the app's.
-On this project's benchmark uvloop took 2-3 ms off the agent's own time per tool turn.
+On the benchmark uvloop took about 2 ms off the agent's own time in a tool turn.
 """
 
 from __future__ import annotations
