@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from docgemma.ehr.units import readable_unit
+
 NOTE_EXCERPT_CHARS = 300
 
 
@@ -111,18 +113,28 @@ def age_on(birth_date: str | None, today: date) -> int | None:
     return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
 
 
-def _quantity(q: dict[str, Any]) -> str:
-    value = q.get("value")
-    return f"{value} {q.get('unit') or q.get('code') or ''}".strip()
+def _unit(q: dict[str, Any]) -> str:
+    """The unit of a Quantity as a clinician reads it.
+
+    ``unit`` should be readable already, but servers often copy the UCUM code into it, so
+    it is translated like ``code``, which stands in when ``unit`` is missing.
+    """
+    return readable_unit(q.get("unit") or q.get("code") or "")
+
+
+def _with_unit(value: str, unit: str) -> str:
+    """ "7.2%" as clinicians write a percentage, "37.0 °C" and "88 beats/min" spaced."""
+    return f"{value}{unit}" if unit == "%" else f"{value} {unit}".strip()
 
 
 def _observation_value(obs: dict[str, Any]) -> str:
     if "valueQuantity" in obs:
-        return _quantity(obs["valueQuantity"])
+        q = obs["valueQuantity"]
+        return _with_unit(str(q.get("value")), _unit(q))
     if obs.get("component"):
-        values = [str(c.get("valueQuantity", {}).get("value", "?")) for c in obs["component"]]
-        unit = obs["component"][0].get("valueQuantity", {}).get("unit", "")
-        return f"{'/'.join(values)} {unit}".strip()
+        quantities = [c.get("valueQuantity", {}) for c in obs["component"]]
+        values = "/".join(str(q.get("value", "?")) for q in quantities)
+        return _with_unit(values, _unit(quantities[0]))
     for key in ("valueString", "valueInteger", "valueBoolean"):
         if key in obs:
             return str(obs[key])

@@ -64,7 +64,8 @@ SNOMED_SUBSTANCES: dict[str, tuple[str, str]] = {
     "latex": ("111088007", "Latex"),
 }
 
-# LOINC code, LOINC display, UCUM unit, short name shown to clinicians
+# LOINC code, LOINC display, UCUM code of the unit, short name shown to clinicians.
+# The units' readable forms are in ``docgemma.ehr.units``.
 LABS: dict[str, tuple[str, str, str, str]] = {
     "potassium": ("2823-3", "Potassium [Moles/volume] in Serum or Plasma", "mmol/L", "Potassium"),
     "sodium": ("2951-2", "Sodium [Moles/volume] in Serum or Plasma", "mmol/L", "Sodium"),
@@ -90,6 +91,9 @@ VITALS: dict[str, tuple[str, str, str, str]] = {
     "spo2": ("59408-5", "Oxygen saturation in Arterial blood by Pulse oximetry", "%", "SpO2"),
     "weight": ("29463-7", "Body weight", "kg", "Weight"),
 }
+RATE_UNITS: dict[str, str] = {"heart_rate": "beats/min", "resp_rate": "breaths/min"}
+"""The readable unit of the vitals counted per minute; UCUM codes both as plain "/min"."""
+BP_UNIT = "mm[Hg]"  # UCUM code of the blood-pressure components
 BP_PANEL = ("85354-9", "Blood pressure panel with all children optional", "Blood pressure")
 BP_SYSTOLIC = ("8480-6", "Systolic blood pressure")
 BP_DIASTOLIC = ("8462-4", "Diastolic blood pressure")

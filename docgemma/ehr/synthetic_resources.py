@@ -12,6 +12,7 @@ from typing import Any
 from docgemma.ehr import builders
 from docgemma.ehr import codes as c
 from docgemma.ehr.synthetic_cohort import PatientSpec
+from docgemma.ehr.units import readable_unit
 
 CLINICIAN = "Dr. Alex Rivera"
 
@@ -20,8 +21,18 @@ def _category(code: str) -> list[dict[str, Any]]:
     return [{"coding": [{"system": c.OBS_CATEGORY, "code": code}]}]
 
 
-def _quantity(value: float, unit: str) -> dict[str, Any]:
-    return {"value": value, "unit": unit, "system": c.UCUM, "code": unit}
+def _quantity(value: float, ucum: str, unit: str | None = None) -> dict[str, Any]:
+    """A Quantity as FHIR means it: ``unit`` for people, the UCUM ``code`` for machines.
+
+    ``unit`` defaults to the code's readable form; a unitless ratio (INR) has none.
+    """
+    readable = unit or readable_unit(ucum)
+    return {
+        "value": value,
+        **({"unit": readable} if readable else {}),
+        "system": c.UCUM,
+        "code": ucum,
+    }
 
 
 def patient(spec: PatientSpec, index: int) -> dict[str, Any]:
@@ -113,9 +124,9 @@ def _observation(
 def lab(
     spec: PatientSpec, key: str, value: float, visit: int, when: str, enc: str
 ) -> dict[str, Any]:
-    code, display, unit, text = c.LABS[key]
+    code, display, ucum, text = c.LABS[key]
     obs = _observation(spec, f"lab-{key}-{visit}", "laboratory", (code, display, text), when, enc)
-    obs["valueQuantity"] = _quantity(value, unit)
+    obs["valueQuantity"] = _quantity(value, ucum)
     return obs
 
 
@@ -133,18 +144,18 @@ def vitals(
     }
     out = []
     for key, value in values.items():
-        code, display, unit, text = c.VITALS[key]
+        code, display, ucum, text = c.VITALS[key]
         obs = _observation(
             spec, f"vital-{key}-{visit}", "vital-signs", (code, display, text), when, enc
         )
-        obs["valueQuantity"] = _quantity(value, unit)
+        obs["valueQuantity"] = _quantity(value, ucum, c.RATE_UNITS.get(key))
         out.append(obs)
     bp = _observation(spec, f"vital-bp-{visit}", "vital-signs", c.BP_PANEL, when, enc)
     high = "hypertension" in spec.conditions
     bp["component"] = [
         {
             "code": {"coding": [{"system": c.LOINC, "code": code, "display": display}]},
-            "valueQuantity": _quantity(rng.randint(lo, hi), "mm[Hg]"),
+            "valueQuantity": _quantity(rng.randint(lo, hi), c.BP_UNIT),
         }
         for (code, display), lo, hi in (
             (c.BP_SYSTOLIC, 128 if high else 108, 150 if high else 128),

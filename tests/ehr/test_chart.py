@@ -50,6 +50,42 @@ def test_latest_value_per_code_wins() -> None:
     assert "Potassium 5.4 mmol/L (2025-05-01)" in summary.text()
 
 
+def _ucum(value: float, code: str, *, in_unit: bool = True) -> dict:
+    """A Quantity as many servers send it: the UCUM code copied into ``unit``, or no unit."""
+    quantity = {"value": value, "system": "http://unitsofmeasure.org", "code": code}
+    return {**quantity, "unit": code} if in_unit else quantity
+
+
+def _sent(text: str, **value: object) -> dict:
+    """A lab observation whose value (``valueQuantity`` or ``component``) is given as sent."""
+    obs = _obs(text, text, 0, "2025-05-01")
+    del obs["valueQuantity"]
+    return {**obs, **value}
+
+
+def test_ucum_codes_sent_as_units_are_shown_readably() -> None:
+    observations = [
+        _sent(
+            "Blood pressure", component=[{"valueQuantity": _ucum(v, "mm[Hg]")} for v in (150, 92)]
+        ),
+        _sent("Temperature", valueQuantity=_ucum(37.0, "Cel")),
+        _sent("Heart rate", valueQuantity=_ucum(88, "/min")),
+        _sent("eGFR", valueQuantity=_ucum(48, "mL/min/{1.73_m2}")),
+        _sent("INR", valueQuantity=_ucum(2.6, "{INR}", in_unit=False)),
+        _sent("Score", valueQuantity=_ucum(4, "{score}")),
+        _sent("HbA1c", valueQuantity=_ucum(7.8, "%")),
+    ]
+    assert {m.name: m.value for m in _summary(observations=observations).labs} == {
+        "Blood pressure": "150/92 mmHg",
+        "Temperature": "37.0 °C",
+        "Heart rate": "88 /min",
+        "eGFR": "48 mL/min/1.73 m²",
+        "INR": "2.6",
+        "Score": "4 score",
+        "HbA1c": "7.8%",
+    }
+
+
 def test_inactive_problems_and_stopped_drugs_are_left_out() -> None:
     summary = _summary(
         conditions=[

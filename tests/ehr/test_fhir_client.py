@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import httpx
@@ -31,9 +32,16 @@ async def test_chart_summarises_the_record(fhir_url: str) -> None:
     assert chart.name == "James Wilson" and chart.birth_date == "1945-01-17"
     assert any(m.startswith("amiodarone 200 mg") for m in chart.medications)
     assert {"INR", "Magnesium", "Potassium"} <= {m.name for m in chart.labs}
-    assert next(m for m in chart.labs if m.name == "INR").value == "3.1 {INR}"
+    assert next(m for m in chart.labs if m.name == "INR").value == "3.1"
     assert any(m.name == "Blood pressure" for m in chart.vitals)
     assert chart.notes and "amiodarone" in chart.notes[0].excerpt
+
+
+async def test_chart_shows_readable_units_not_ucum_codes(fhir_url: str) -> None:
+    text = (await EHRClient(fhir_url).chart("tmuller-007")).text()
+    for unit in ("mmHg", "°C", "mL/min/1.73 m²", "beats/min", "breaths/min"):
+        assert unit in text
+    assert not re.search(r"mm\[Hg\]|\bCel\b|\{1\.73_m2\}", text)
 
 
 async def test_unknown_patient_is_not_found(fhir_url: str) -> None:

@@ -159,7 +159,7 @@ async def test_chart_success(ctx: ToolContext) -> None:
         "metformin 500 mg twice daily",
         "penicillin (hives, moderate)",
         "Potassium 5.1 mmol/L",
-        "HbA1c 7.8 %",
+        "HbA1c 7.8%",
         "Blood pressure",
         "Progress note",
     ):
