@@ -56,6 +56,18 @@ _THINKING_RE = re.compile(
 _STRAY_CLOSE_RE = re.compile("|".join(re.escape(c) for _, c in THINKING_SPANS))
 _RAW_ERROR_RE = re.compile(rf"^.*({RAW_ERROR_WORDS}).*$", re.IGNORECASE | re.MULTILINE)
 _SPECIAL_TOKEN_RE = re.compile(SPECIAL_TOKEN_PATTERN)
+_OWN_REFERENCES_RE = re.compile(
+    r"^[ \t#*_]*(?:references?|sources?|citations?|bibliography|further reading)[ \t*_:]*$.*",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+)
+"""A reference list the model wrote itself, to the end: the app lists the sources it used,
+and Qwen 1.5B invented "American Diabetes Association. (2020) … [ADA website](https://…)"
+under an answer that had no source at all."""
+LINK_TARGET_PATTERN = r"(?<=\])\([^)\s]*\)"
+"""The target of a Markdown link in model text, dropped: "[ADA website](https://…)" shows as
+"[ADA website]", "[1](https://…)" as the citation "[1]". The model cannot be trusted with a URL
+(invented, or copied from a source's text); the real links are the numbered sources'."""
+_LINK_TARGET_RE = re.compile(LINK_TARGET_PATTERN)
 
 
 KEY_FACT_CHARS = 700
@@ -159,21 +171,51 @@ def strip_thinking(text: str) -> str:
     return _STRAY_CLOSE_RE.sub("", _THINKING_RE.sub("", text))
 
 
-def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> str:
-    """Model output without reasoning, turn tokens, echoed instructions, tool names, raw errors."""
-    text = _SPECIAL_TOKEN_RE.sub("", strip_thinking(text))
-    text = drop_echoed_instructions(text, instructions)
-    text = _RAW_ERROR_RE.sub("", text)
-    text = scrub_tool_names(text, labels)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
-
-
 UNVERIFIED_NOTE = (
     "⚠️ *Unverified: written from the model's own general knowledge — no offline source "
     "covering this question was found. Check it against a trusted reference before acting "
     "on it.*"
 )
 GROUNDED_NOTE = "*Based on an offline source: “{title}” (see Sources).*"
+_KNOWLEDGE_NOTE_RE = re.compile(
+    rf"^.*(?:{re.escape(UNVERIFIED_NOTE[:24])}|{re.escape(GROUNDED_NOTE[:30])}).*$", re.MULTILINE
+)
+"""A knowledge label the model copied from an earlier answer in the conversation."""
+
+
+def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> str:
+    """Model output without reasoning, turn tokens, echoed instructions, tool names, raw
+    errors, reference lists and link targets of its own, or copies of the app's labels."""
+    text = _SPECIAL_TOKEN_RE.sub("", strip_thinking(text))
+    text = drop_echoed_instructions(text, instructions)
+    text = _RAW_ERROR_RE.sub("", text)
+    text = _LINK_TARGET_RE.sub("", _OWN_REFERENCES_RE.sub("", text))
+    text = _KNOWLEDGE_NOTE_RE.sub("", text)
+    text = scrub_tool_names(text, labels)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+LEFT_OUT_NOTE = (
+    "{count} of the model's answer {verb} left out: {pronoun} named things the cited sources "
+    "do not mention. The reasoning timeline shows {pronoun2}."
+)
+
+
+def left_out_note(count: int) -> str:
+    """What the clinician is told when statements the sources do not support were dropped."""
+    one = count == 1
+    return LEFT_OUT_NOTE.format(
+        count="One statement" if one else f"{count} statements",
+        verb="was" if one else "were",
+        pronoun="it" if one else "they",
+        pronoun2="it" if one else "them",
+    )
+
+
+def left_out_detail(sentences: Sequence[str]) -> str:
+    """The statements left out, quoted, for the timeline."""
+    quoted = "; ".join(f"“{s}”" for s in sentences)
+    return f"left out as not supported by the sources: {quoted}"
 
 
 def knowledge_note(text: str, source_title: str | None) -> str:

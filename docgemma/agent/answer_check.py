@@ -35,6 +35,7 @@ class Defect(StrEnum):
     CLAIMS_MISSING_SOURCE = "presents findings of a source that was unavailable"
     CLAIMS_UNCHECKED = "states a finding about something the sources could not check"
     DENIES_FINDING = "denies what a source found"
+    UNSUPPORTED = "names only what its sources do not"
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _CLOSED = r"[.!?…)\]\"'”’*:]\s*$"
 _LIST_ITEM = r"^\s*(?:[-*•]|\d+[.)])\s"
 _CLOSED_RE = re.compile(_CLOSED)
-_LIST_ITEM_RE = re.compile(_LIST_ITEM)
+LIST_ITEM_RE = re.compile(_LIST_ITEM)
 _END_RE = re.compile(f"{_CLOSED}|{_LIST_ITEM}", re.MULTILINE)
 
 
@@ -140,7 +141,7 @@ def echoes(answer: str, instructions: str, markers: Iterable[str] = ()) -> bool:
 def repeats(answer: str) -> bool:
     """A line said twice (list numbers aside: a looping model numbers each copy anew), or a
     run of words said three times."""
-    items = (words(_LIST_ITEM_RE.sub("", line)) for line in answer.splitlines())
+    items = (words(LIST_ITEM_RE.sub("", line)) for line in answer.splitlines())
     lines = [" ".join(item) for item in items if len(item) >= _MIN_WORDS]
     if any(count > 1 for count in Counter(lines).values()):
         return True
@@ -169,7 +170,7 @@ def only_sources(answer: str, context: str) -> bool:
 
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
-_UNAVAILABLE_RE = re.compile(
+UNAVAILABLE_RE = re.compile(
     r"\b(?:unavailable|not available|could not|couldn't|cannot|can't|unable|"
     r"not (?:be |been )?(?:retrieved|consulted|checked|listed|covered)|not in the|"
     r"no information|not accessible)\b",
@@ -183,7 +184,7 @@ def _claims(answer: str, *words: Iterable[str]) -> bool:
     groups = [[re.compile(rf"\b{re.escape(w)}", re.IGNORECASE) for w in g] for g in words]
     return any(
         all(any(p.search(sentence) for p in group) for group in groups)
-        and not _UNAVAILABLE_RE.search(sentence)
+        and not UNAVAILABLE_RE.search(sentence)
         for sentence in _SENTENCE_RE.split(answer)
     )
 
@@ -300,7 +301,7 @@ def drop_unfinished_end(answer: str) -> str:
     lines = answer.rstrip().splitlines()
     if not lines or _CLOSED_RE.search(lines[-1]):
         return answer.rstrip()
-    marker = _LIST_ITEM_RE.match(lines[-1])
+    marker = LIST_ITEM_RE.match(lines[-1])
     head = marker.group(0) if marker else ""
     sentences = re.split(r"(?<=[.!?])\s+", lines[-1][len(head) :])
     if len(sentences) > 1:

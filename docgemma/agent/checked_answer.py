@@ -1,7 +1,8 @@
 """The model's answer, checked before it is final: one retry, then the sources' own words.
 
 Every draft goes through ``answer_check``. A draft cut off by the token limit is
-ended at its last complete sentence or list item when what remains passes. A failing draft is
+ended at its last complete sentence or list item when what remains passes. A sourced
+answer keeps only the sentences its sources support (``support``). A failing draft is
 withheld (an ``AnswerRejected`` event tells consumers to drop what streamed of it),
 the model writes once more at another temperature, and if that fails too the answer
 is composed by code from the tool results' key facts with their sources. Junk never
@@ -22,11 +23,13 @@ from docgemma.agent.answer_check import (
     check_answer,
     drop_unfinished_end,
     trim_to_last_sentence,
+    words,
 )
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.generation import generation_for
 from docgemma.agent.state import ToolResult
+from docgemma.agent.support import keep_supported
 from docgemma.agent.tracing import NODE_LABELS, emit
 from docgemma.llm.types import Message
 
@@ -42,6 +45,15 @@ class CheckedAnswer:
     by_model: bool = True
     """False when code composed the answer because every draft failed the check."""
     thinking_tokens: int | None = None
+    left_out: tuple[str, ...] = ()
+    """Sentences or last clauses of the draft that named what the sources do not."""
+
+
+@dataclass(frozen=True)
+class Draft:
+    text: str
+    verdict: AnswerCheck
+    left_out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,8 +71,11 @@ class Judge:
     """What a source could not check, with the words the answer may use of it only to say so."""
     findings: tuple[Findings, ...] = ()
     """What the sources found, which the answer must not deny."""
+    sourced: bool = False
+    """The answer rests on sources in ``context``: a sentence naming what they do not is
+    left out."""
 
-    def __call__(self, text: str, *, hit_limit: bool = False) -> tuple[str, AnswerCheck]:
+    def __call__(self, text: str, *, hit_limit: bool = False) -> Draft:
         """The text to show and its verdict; ``hit_limit``: the token limit stopped it."""
         if hit_limit:
             text = drop_unfinished_end(text)
@@ -68,8 +83,13 @@ class Judge:
         if verdict.defects == (Defect.CUT_OFF,):
             trimmed = trim_to_last_sentence(text)
             if trimmed and self._check(trimmed).ok:
-                return trimmed, AnswerCheck(())
-        return text, verdict
+                text, verdict = trimmed, AnswerCheck(())
+        if not verdict.ok or not self.sourced:
+            return Draft(text, verdict)
+        support = keep_supported(text, self.context)
+        if support.left_out and not words(support.text):
+            return Draft(text, AnswerCheck((Defect.UNSUPPORTED,)))
+        return Draft(support.text, verdict, support.left_out)
 
     def _check(self, text: str) -> AnswerCheck:
         return check_answer(
@@ -103,14 +123,15 @@ async def write_checked(
         deps, node, "synthesize", messages, instructions=judge.instructions, thinking=deps.thinking
     )
     calls = list(first.calls)
-    text, verdict = judge(
-        clean_answer(first.text, labels, judge.instructions), hit_limit=first.hit_limit
-    )
-    if verdict.ok:
+    draft = judge(clean_answer(first.text, labels, judge.instructions), hit_limit=first.hit_limit)
+    if draft.verdict.ok:
         how = "written by the model"
         if first.thinking_tokens is not None:
             how += f" after thinking ({first.thinking_tokens} tokens)"
-        return CheckedAnswer(text, how, calls, thinking_tokens=first.thinking_tokens)
+        return CheckedAnswer(
+            draft.text, how, calls, thinking_tokens=first.thinking_tokens, left_out=draft.left_out
+        )
+    verdict = draft.verdict
     label = NODE_LABELS.get(node, "")
     emit(AnswerRejected(node=node, label=label, reason=verdict.reason(), action="retry"))
     temperature = retry_temperature(generation_for("synthesize", deps.settings).temperature)
@@ -118,12 +139,13 @@ async def write_checked(
         deps, node, "synthesize", messages, instructions=judge.instructions, temperature=temperature
     )
     calls += second.calls
-    retried, again = judge(
+    retried = judge(
         clean_answer(second.text, labels, judge.instructions), hit_limit=second.hit_limit
     )
+    again = retried.verdict
     if again.ok:
         how = f"written by the model on a second try (first draft: {verdict.reason()})"
-        return CheckedAnswer(retried, how, calls)
+        return CheckedAnswer(retried.text, how, calls, left_out=retried.left_out)
     emit(AnswerRejected(node=node, label=label, reason=again.reason(), action="sources"))
     composed = checked_fallback(results, notes)
     emit(AnswerToken(node=node, label=label, text=composed))

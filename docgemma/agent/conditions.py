@@ -59,6 +59,10 @@ class ConditionNames:
     """What a phrase names before its first qualifier ("Pneumonia, unspecified organism":
     "pneumonia"), bracketed abbreviations ("[COPD]") and the last word of a short phrase
     ("Essential (primary) hypertension"): the only one-word names."""
+    diagnoses: frozenset[str] = frozenset()
+    """One-word diagnoses: a description that is one word before its first comma, once its
+    qualifiers are removed ("Pneumonia, unspecified organism", "Asthma", "Sepsis, …"). Stricter
+    than ``heads``, which also holds "patient" and "active": these name a condition in prose."""
 
     @classmethod
     def load(cls) -> ConditionNames:
@@ -67,6 +71,7 @@ class ConditionNames:
         cut = _FIRST_LEFT_OUT_CHAPTER.search(text)
         kept = text[: cut.start()] if cut else text
         found = _DESC.findall(kept)
+        descriptions = len(found)
         found += [n for block in _INCLUSION.findall(kept) for n in _NOTE.findall(block)]
         phrases = tuple(dict.fromkeys(f" {' '.join(_words(p))} " for p in found if _words(p)))
         postings: dict[str, list[int]] = {}
@@ -81,7 +86,15 @@ class ConditionNames:
             for w in short
             if 0 < len(w) <= _SHORT_PHRASE_WORDS and not _CONNECTORS & set(w) and w[-1].isalpha()
         }
-        return cls(phrases, {w: tuple(ids) for w, ids in postings.items()}, frozenset(heads))
+        firsts = (
+            _words(_QUALIFIER.sub(" ", _ABBREVIATION.sub(" ", p)).split(",")[0])
+            for p in found[:descriptions]
+        )
+        diagnoses = {
+            w[0] for w in firsts if len(w) == 1 and w[0].isalpha() and len(w[0]) >= _MIN_CHARS
+        }
+        postings_by_word = {w: tuple(ids) for w, ids in postings.items()}
+        return cls(phrases, postings_by_word, frozenset(heads), frozenset(diagnoses))
 
     def _specific(self, word: str) -> bool:
         return len(self.postings.get(word, ())) <= SPECIFIC_SHARE * len(self.phrases)

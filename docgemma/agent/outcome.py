@@ -77,6 +77,9 @@ class TurnResult(BaseModel):
     notices: list[str] = Field(default_factory=list)
     """Things the user should know about their input, e.g. that a long message was truncated."""
     fallback_used: bool = False
+    left_out: list[str] = Field(default_factory=list)
+    """Sentences (or last clauses) of the model's answer left out because they named things
+    (drugs, conditions, dose forms, numbers) that the sources it cited do not."""
     active_patient_id: str | None = None
     """The patient the conversation is about after this turn: the one selected, or the one
     the agent found by name (so the page can show whom the next turn works on)."""

@@ -299,10 +299,16 @@ def _next_needed(
 
 # ── confidence (seed 003 dual output) ──
 def confidence_level(
-    results: Sequence[ToolResult], *, intent: str | None, fallback: bool, clarification: bool
+    results: Sequence[ToolResult],
+    *,
+    intent: str | None,
+    fallback: bool,
+    clarification: bool,
+    left_out: bool = False,
 ) -> Literal["high", "medium", "low"]:
     """From the result classes: rich data is high, gaps are medium, failures are low; a
-    result that could not check part of the request (a drug no reference lists) is a gap."""
+    result that could not check part of the request (a drug no reference lists) is a gap,
+    and so is an answer that had sentences its sources do not support left out."""
     if fallback or clarification:
         return "low"
     if intent != "TOOL_NEEDED" or not results:
@@ -311,8 +317,10 @@ def confidence_level(
     ok = [q for q in qualities if q in SUCCESS_QUALITIES]
     if not ok:
         return "low"
-    if all(q == ResultQuality.SUCCESS_RICH for q in qualities) and not any(
-        r["unchecked"] for r in results
+    if (
+        all(q == ResultQuality.SUCCESS_RICH for q in qualities)
+        and not any(r["unchecked"] for r in results)
+        and not left_out
     ):
         return "high"
     return "medium"

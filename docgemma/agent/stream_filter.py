@@ -4,8 +4,9 @@ A token stream splits tags and names anywhere (``<th`` + ``ink>``, ``check_drug`
 ``_safety``), so the filter holds back only the tail of the text that could still
 become a protected pattern and releases it as soon as it cannot. What is protected
 comes from ``answer.py`` and ``rules.py`` (the same lists ``clean_answer`` uses):
-reasoning spans, turn tokens, echoed instructions, raw error text and tool names
-(replaced by their clinical labels). ``clean_answer`` stays the authority on the
+reasoning spans, turn tokens, echoed instructions, raw error text, link targets and tool
+names (replaced by their clinical labels). A reference list the model writes itself streams
+and is then dropped from the final text. ``clean_answer`` stays the authority on the
 final text; the filter only makes sure nothing it would remove is ever shown.
 The text inside reasoning spans is kept aside (``take_reasoning``) for a thinking
 channel, however the delimiters were split.
@@ -22,6 +23,7 @@ from functools import lru_cache
 import regex
 
 from docgemma.agent.answer import (
+    LINK_TARGET_PATTERN,
     RAW_ERROR_WORDS,
     SPECIAL_TOKEN_PATTERN,
     THINKING_SPANS,
@@ -47,6 +49,7 @@ def _rules(labels: Mapping[str, str], instructions: str, hide_spans: bool) -> li
     rules.append(_Rule(SPECIAL_TOKEN_PATTERN))
     rules += [_Rule(p) for p in instruction_patterns(instructions)]
     rules.append(_Rule(rf"(?i:(?:{RAW_ERROR_WORDS})[^\n]*)"))  # the rest of a raw error line
+    rules.append(_Rule(LINK_TARGET_PATTERN))
     rules += [_Rule(tool_name_pattern(name), label) for name, label in labels.items()]
     return rules
 

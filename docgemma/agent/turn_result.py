@@ -41,6 +41,7 @@ def turn_result(values: dict[str, Any], notices: list[str]) -> TurnResult:
         clarification_requested=bool(values.get("clarification_request")),
         errors=error_notes(values),
         fallback_used=bool(values.get("fallback")),
+        left_out=list(values.get("left_out", [])),
         **_common(values, notices),
     )
 

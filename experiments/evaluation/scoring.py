@@ -54,6 +54,7 @@ METRICS = (
     "degenerate",
     "draft_rejected",
     "composed_from_sources",
+    "sentences_left_out",
     "leaked",
     "forbidden",
 )
@@ -151,6 +152,8 @@ def score(case: EvalCase, record: TurnRecord, degenerate: bool | None = None) ->
         "composed_from_sources": any(
             isinstance(e, AnswerRejected) and e.action == "sources" for e in record.events
         ),
+        "sentences_left_out": bool(result.left_out),
+        "left_out": " | ".join(result.left_out),
         "leaked": bool(leaks),
         "leaked_terms": ",".join(leaks),
         "forbidden": bool(forbidden),
@@ -169,13 +172,17 @@ def score(case: EvalCase, record: TurnRecord, degenerate: bool | None = None) ->
 
 
 def category_table(frame: pd.DataFrame, by: str = "category") -> pd.DataFrame:
-    """Mean of every metric per group (``nan`` ignored), with case counts and latency."""
+    """Mean of every metric per group (``nan`` ignored), with case counts and latency; a
+    metric that an older run did not record is ``nan``."""
     groups = [(name, rows) for name, rows in frame.groupby(by, sort=False)]
     groups.append(("all", frame))
     rows = []
     for name, part in groups:
         row: dict[str, Any] = {by: name, "n": len(part)}
         for metric in METRICS:
+            if metric not in part:
+                row[metric] = math.nan
+                continue
             values = pd.to_numeric(part[metric], errors="coerce").dropna()
             row[metric] = values.mean() if len(values) else math.nan
         row["latency_median_s"] = part["latency_s"].median()

@@ -10,6 +10,7 @@ from docgemma.agent.answer import (
     NO_RELIABLE_ANSWER,
     SOURCES_ONLY_MESSAGE,
     UNVERIFIED_NOTE,
+    left_out_note,
 )
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.knowledge import Grounding
@@ -369,3 +370,54 @@ def test_a_word_another_source_presents_findings_in_is_not_withheld(answered, cl
         record("check_drug_interactions", answered, None),
     ]
     assert missing_claims(results, build_registry()) == (*claims, "boxed warning")
+
+
+async def test_a_sentence_the_sources_do_not_support_is_left_out_and_said(make_agent) -> None:
+    """Qwen 1.5B added "comes as injections, and patches" to a sourced metformin answer."""
+    extra = "It is also sold as a transdermal patch for atrial fibrillation."
+    llm = safety_turn(f"{GOOD} {extra}")
+    _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
+    assert result.final_response == f"{GOOD}\n\nNote: {left_out_note(1)}"
+    assert result.left_out == [extra]
+    assert result.confidence_level == "medium"  # "high" for the same turn without it
+    assert any(extra in t.detail for t in result.reasoning_timeline)
+    assert result.model_calls == 5  # kept what was supported: no second draft
+
+
+async def test_a_draft_with_nothing_supported_is_written_again(make_agent) -> None:
+    events, result = await run(
+        make_agent(safety_turn("It causes lactic acidosis.", GOOD)),
+        "Check FDA warnings for dofetilide",
+    )
+    assert result.final_response == GOOD and result.confidence_level == "high"
+    [rejected] = rejections(events)
+    assert rejected.reason == "names only what its sources do not"
+
+
+async def test_an_unverified_knowledge_answer_is_not_cut_to_sources_it_does_not_have(
+    settings, tools
+) -> None:
+    from docgemma.agent.service import Agent
+
+    async def nothing(question: str) -> Grounding | None:
+        return None
+
+    draft = "Hypertension is often treated first with lisinopril or amlodipine."
+    llm = ScriptedBackend([intent("DIRECT"), draft])
+    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
+    _, result = await run(agent, "How is hypertension treated?")
+    assert result.final_response == f"{draft}\n\n{UNVERIFIED_NOTE}" and result.left_out == []
+
+
+async def test_a_knowledge_answer_keeps_only_what_its_passage_supports(settings, tools) -> None:
+    from docgemma.agent.service import Agent
+
+    async def passage(question: str) -> Grounding | None:
+        return Grounding("Asthma", "Asthma causes wheezing and breathlessness.", 0.9, "Index")
+
+    draft = "Asthma causes wheezing [1]. It is treated with montelukast."
+    llm = ScriptedBackend([intent("DIRECT"), draft])
+    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=passage)
+    _, result = await run(agent, "What does asthma cause?")
+    assert result.final_response.startswith("Asthma causes wheezing [1].\n\n")
+    assert result.left_out == ["It is treated with montelukast."]

@@ -22,7 +22,7 @@ async def test_a_tool_turn_is_saved_once_not_after_every_step(make_agent) -> Non
             select("check_drug_safety"),
             {"drug_name": "warfarin"},
             quality("success_rich"),
-            "Warfarin carries a boxed warning for bleeding.",
+            "The label has a boxed warning: risk of Torsade de Pointes.",
         ]
     )
     agent = make_agent(llm)

@@ -121,7 +121,7 @@ async def test_a_request_only_to_see_the_chart_is_answered_with_the_chart(
 ) -> None:
     """Seen in the app: "Show me the chart of abc-123" was answered "Here is the chart of
     abc-123 [1]." and nothing else. The chart is the answer, without a model call."""
-    draft = "Her potassium is normal."
+    draft = "She has type 2 diabetes and takes metformin 500 mg."
     replies = [
         intent(tool="get_patient_chart"),
         select("get_patient_chart"),
@@ -178,7 +178,7 @@ async def test_timeout_then_retry_same(make_agent, tools, settings) -> None:
             quality("error_retryable"),
             retry("retry_same"),
             quality("success_rich"),
-            "Amiodarone: pulmonary toxicity warning.",
+            "Amiodarone: boxed warning for Torsade de Pointes.",
         ]
     )
     _, result = await run(make_agent(llm), "Check FDA warnings for amiodarone")

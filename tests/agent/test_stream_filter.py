@@ -109,3 +109,11 @@ def test_any_split_gives_the_same_text_and_the_same_final_answer() -> None:
             assert not any(bad in seen for bad in ("plan", "more", "_", "<", "You are"))
     assert clean_answer(whole, LABELS, INSTRUCTIONS) == clean_answer(raw, LABELS, INSTRUCTIONS)
     assert "Medical Literature" not in whole and "Drug Safety Report" in whole
+
+
+def test_a_link_target_never_shows_however_it_is_split() -> None:
+    text = "See the [ADA website](https://diabetes.org/x) and [1](https://a.org/b) now."
+    out = shown(list(text))
+    assert "".join(out) == "See the [ADA website] and [1] now."
+    assert all("diabetes.org" not in seen and "a.org" not in seen for seen in prefixes(out))
+    assert clean_answer(text, LABELS) == "".join(out)

@@ -23,6 +23,8 @@ from docgemma.agent.answer import (
     follow_up_questions,
     key_facts,
     knowledge_note,
+    left_out_detail,
+    left_out_note,
     unchecked_notes,
     with_notes,
 )
@@ -206,7 +208,7 @@ def source_findings(results: Sequence[ToolResult], registry: ToolRegistry) -> tu
     )
 
 
-def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge:
+def _judge(state: AgentState, deps: AgentDeps, messages: list[Message], *, sourced: bool) -> Judge:
     return Judge(
         question=state["user_query"],
         instructions=system_prompt(deps.persona),
@@ -218,6 +220,7 @@ def _judge(state: AgentState, deps: AgentDeps, messages: list[Message]) -> Judge
             state.get("tool_results", []), deps.registry, state.get("patient_summary") or ""
         ),
         findings=source_findings(state.get("tool_results", []), deps.registry),
+        sourced=sourced,
     )
 
 
@@ -227,6 +230,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     results = list(state.get("tool_results", []))
     notes = error_notes(state)
     calls: list[str] = []
+    left_out: tuple[str, ...] = ()
     sources = number_sources(results).sources
     fallback = bool(state.get("fallback"))
     clarification = state.get("clarification_request")
@@ -262,11 +266,16 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         )
         grounding = await deps.knowledge(state["user_query"]) if knowledge_question else None
         messages = synthesis_messages(state, deps.registry, notes, grounding, deps.persona)
+        # an answer that cites what it was given states only what that supports; one written
+        # from the model's memory carries the Unverified label instead
+        sourced = any(r["error_type"] is None for r in results) or bool(grounding) or record
+        judge = _judge(state, deps, messages, sourced=sourced)
         try:
-            written = await write_checked(
-                deps, _NODE, messages, _judge(state, deps, messages), results, notes
-            )
+            written = await write_checked(deps, _NODE, messages, judge, results, notes)
             calls, answer, how = written.calls, written.text, written.how
+            left_out = written.left_out
+            if left_out:
+                how += f"; {left_out_detail(left_out)}"
             if knowledge_question and written.by_model:
                 answer = knowledge_note(answer, grounding.title if grounding else None)
                 if grounding is not None:
@@ -283,7 +292,8 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 "the model is unavailable; pre-written fallback",
             )
         answer = drop_unknown_citations(answer, len(sources))
-        answer = with_notes(answer, [*notes, *unchecked_notes(answer, results)])
+        extra = [left_out_note(len(left_out))] if left_out else []
+        answer = with_notes(answer, [*notes, *unchecked_notes(answer, results), *extra])
     if clarification or fallback or by_code or saved or shown:  # by code: whole; final wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}
@@ -305,6 +315,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             intent=state.get("intent"),
             fallback=fallback,
             clarification=bool(clarification),
+            left_out=bool(left_out),
         ),
         "sources_used": sources,
         "follow_up_questions": follow_up_questions(
@@ -313,5 +324,6 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             patient=bool(state.get("active_patient_id")),
         ),
         "llm_calls": calls,
+        "left_out": list(left_out),
         "trace": [decision(_NODE, "answer", how, title="Wrote the answer")],
     }

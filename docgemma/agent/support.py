@@ -1,0 +1,224 @@
+"""Does each sentence of a sourced answer rest on what the model was given? (issue 9)
+
+A small model writes from its sources and then goes on from memory. Given a condition page
+that names metformin as first-line, Qwen 1.5B added that metformin comes as "injections,
+and patches"; given the pneumonia page, it called the symptoms "similar to those of other
+respiratory infections, such as bronchitis, sepsis, asthma, COVID-19, and pneumonia". Both
+answers cited the page and were shown at high confidence.
+
+Code cannot tell whether a sentence is true, but it can tell whether the clinical things it
+names are in the prompt the model answered from (the question, the sources, the record):
+drugs (as generics, so a brand matches its generic), conditions (ICD-10-CM names, compared
+by word stems so "infections" matches "infection"), dose forms and routes ("injection" is
+supported by "intravenous"), and numbers. A sentence naming one that is not there is left
+out of the answer, or only its last clause when the rest stands without it (a model often
+appends a list from memory: "…, such as nausea, vomiting and dizziness"); what is left out
+is listed so the clinician can see it. Sentences that name nothing clinical, or say that
+something is unavailable, stand. Accents are folded and words compared by their first five
+letters, so an English answer is supported by the French interaction thesaurus's cognates
+("hyperkaliémie", "insuffisance rénale").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from docgemma.agent.answer_check import LIST_ITEM_RE, UNAVAILABLE_RE
+from docgemma.agent.citations import CITATION_MARKER
+from docgemma.agent.conditions import condition_names
+from docgemma.agent.entities import drug_dictionary
+
+_STEM_CHARS = 5
+"""Word beginnings compared: "infections" and "infection" agree on "infec"."""
+_GENERIC_TEXT = (
+    "symptom symptoms sign signs other such as and or of with in major minor mild moderate "
+    "severe acute chronic active stage level high low risk years old both group type patient "
+    "patients condition conditions disease diseases disorder disorders illness injury blood "
+    "absent excessive mental nerve sinus thoracic endocrine sedative worries"
+)
+GENERIC_CONDITION_WORDS = frozenset(_GENERIC_TEXT.split())
+"""Words of condition names that name nothing by themselves ("years old", "high risk",
+"signs and symptoms" are ICD-10-CM phrases too). Read off the condition names found in the
+363 distinct answers of the committed evaluation runs."""
+DOSE_FORMS: dict[str, tuple[str, ...]] = {
+    "oral": ("oral", "orally", "tablet", "tablets", "capsule", "capsules", "pill", "pills"),
+    "injected": (
+        "injection",
+        "injections",
+        "injectable",
+        "injected",
+        "intravenous",
+        "intravenously",
+        "intramuscular",
+        "intramuscularly",
+        "subcutaneous",
+        "subcutaneously",
+        "infusion",
+        "infusions",
+    ),
+    "transdermal": ("patch", "patches", "transdermal"),
+    "inhaled": ("inhaler", "inhalers", "inhaled", "inhalation", "nebulized", "nebulised"),
+    "topical": ("cream", "creams", "ointment", "ointments", "gel", "topical", "topically"),
+    "rectal": ("suppository", "suppositories", "rectal", "rectally"),
+    "sublingual": ("sublingual", "sublingually"),
+}
+"""Dose forms and routes, grouped so that any word of a group supports the others."""
+_FORM_OF = {word: form for form, group in DOSE_FORMS.items() for word in group}
+_FORM_PHRASES = {"by mouth": "oral", "under the tongue": "sublingual"}
+_WORD = re.compile(r"[a-z0-9]+")
+_NUMBER = re.compile(r"(?<![a-z]-)(?<![\w.])(\d+(?:\.\d+)?)", re.IGNORECASE)
+"""A number standing alone or before its unit ("500mg"), not the end of a name ("COVID-19")."""
+_ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9*\"“(])")
+_LAST_CLAUSE = re.compile(
+    r",?\s+(?:which|such as|including|especially|particularly|like|e\.g\.,?)\s", re.IGNORECASE
+)
+_MIN_HEAD_WORDS = 4
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents: "rénale" reads as "renale"."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _number(text: str) -> str:
+    return f"{float(text):g}"
+
+
+@dataclass(frozen=True)
+class Given:
+    """What the model was given, in the forms the sentences are compared with."""
+
+    stems: frozenset[str]
+    words: frozenset[str]
+    forms: frozenset[str]
+    numbers: frozenset[str]
+    drugs: frozenset[str]
+
+    @classmethod
+    def of(cls, context: str) -> Given:
+        lower = _THOUSANDS.sub("", _fold(context))
+        words = _WORD.findall(lower)
+        return cls(
+            stems=frozenset(w[:_STEM_CHARS] for w in words),
+            words=frozenset(words),
+            forms=frozenset(
+                {_FORM_OF[w] for w in words if w in _FORM_OF}
+                | {form for phrase, form in _FORM_PHRASES.items() if phrase in lower}
+            ),
+            numbers=frozenset(_number(n) for n in _ANY_NUMBER.findall(lower)),
+            drugs=frozenset(d.lower() for d in drug_dictionary().find(lower)),
+        )
+
+
+def _conditions(text: str) -> list[str]:
+    """Condition names that name something: several words, or a one-word diagnosis."""
+    names = condition_names()
+    found = []
+    for name in names.find(text):
+        words = name.split()
+        if len(words) > 1 or words[0] in names.diagnoses:
+            found.append(name)
+    return found
+
+
+def _named(condition: str, given: Given) -> bool:
+    """Every specific word of ``condition`` begins like a word given ("infections" is named
+    by "infection"); numbers are compared as numbers."""
+    specific = [
+        w for w in condition.split() if w not in GENERIC_CONDITION_WORDS and not w.isdigit()
+    ]
+    return all(w[:_STEM_CHARS] in given.stems for w in specific)
+
+
+def _drug_named(generic: str, given: Given) -> bool:
+    """The generic, or each of its words starting a word given: "serotonin" is named by the
+    thesaurus's "sérotoninergique"; "prednisone" is not named by "prednisolone"."""
+    if generic in given.drugs:
+        return True
+    return all(any(w.startswith(part) for w in given.words) for part in _WORD.findall(generic))
+
+
+def unsupported_terms(sentence: str, given: Given) -> list[str]:
+    """The drugs, conditions, dose forms and numbers ``sentence`` names that ``given`` lacks."""
+    text = _fold(_THOUSANDS.sub("", CITATION_MARKER.sub(" ", LIST_ITEM_RE.sub("", sentence))))
+    terms = [d for d in drug_dictionary().find(text) if not _drug_named(d.lower(), given)]
+    terms += [c for c in _conditions(text) if not _named(c, given)]
+    words = _WORD.findall(text)
+    terms += [w for w in words if w in _FORM_OF and _FORM_OF[w] not in given.forms]
+    terms += [n for n in _NUMBER.findall(text) if _number(n) not in given.numbers]
+    return list(dict.fromkeys(terms))
+
+
+@dataclass(frozen=True)
+class Support:
+    text: str
+    """The answer without what its sources do not support."""
+    left_out: tuple[str, ...]
+    """The sentences, or last clauses, left out, as written."""
+
+
+def _sentences(line: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(line) if s.strip()]
+
+
+def _supported_part(sentence: str, given: Given) -> tuple[str, str]:
+    """What of ``sentence`` stands, and what is left out: all of it, its head without an
+    unsupported last clause, or nothing."""
+    if UNAVAILABLE_RE.search(sentence) or not unsupported_terms(sentence, given):
+        return sentence, ""
+    starts = [m.start() for m in _LAST_CLAUSE.finditer(sentence)]
+    if starts:
+        cut = starts.pop()
+        while starts and "," not in sentence[starts[-1] + 1 : cut]:
+            cut = starts.pop()  # "…, which can include symptoms such as …" goes from "which"
+        head = sentence[:cut].rstrip(" ,;:")
+        if len(head.split()) >= _MIN_HEAD_WORDS and not unsupported_terms(head, given):
+            end = sentence.rstrip()[-1]
+            return head + (end if end in ".!?" else ""), sentence[cut:].strip(" ,")
+    return "", sentence.strip()
+
+
+def _emptied_lists(lines: list[str], kept: list[str | None]) -> set[int]:
+    """Lines that introduce a list ("It comes as:") whose every item was left out."""
+    found = set()
+    for i, line in enumerate(lines):
+        if not line.rstrip().endswith(":"):
+            continue
+        items = []
+        for j in range(i + 1, len(lines)):
+            if lines[j].strip() and not LIST_ITEM_RE.match(lines[j]):
+                break
+            if lines[j].strip():
+                items.append(kept[j])
+        if items and all(item is None for item in items):
+            found.add(i)
+    return found
+
+
+def keep_supported(answer: str, context: str) -> Support:
+    """``answer`` without what names something ``context`` does not."""
+    given = Given.of(context)
+    lines = answer.splitlines()
+    kept: list[str | None] = []
+    left_out: list[str] = []
+    for line in lines:
+        marker = LIST_ITEM_RE.match(line)
+        head = marker.group(0) if marker else ""
+        sentences = []
+        for sentence in _sentences(line[len(head) :]):
+            stands, dropped = _supported_part(sentence, given)
+            sentences += [stands] if stands else []
+            left_out += [dropped] if dropped else []
+        kept.append(head + " ".join(sentences) if sentences or not line.strip() else None)
+    if not left_out:
+        return Support(answer, ())
+    emptied = _emptied_lists(lines, kept)
+    shown = [k for i, k in enumerate(kept) if k is not None and i not in emptied]
+    return Support(re.sub(r"\n{3,}", "\n\n", "\n".join(shown)).strip(), tuple(left_out))

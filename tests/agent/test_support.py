@@ -1,0 +1,158 @@
+"""A sourced answer keeps only the sentences its sources support (``agent.support``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.conditions import condition_names
+from docgemma.agent.support import Given, keep_supported, unsupported_terms
+
+DIABETES_PAGE = (
+    "Clinician's question: What is the first-line treatment for type 2 diabetes?\n"
+    "Information retrieved:\n[1] Type 2 diabetes — Treatment: lifestyle changes, weight loss "
+    "and exercise. Metformin is the usual first medicine, taken by mouth; other medicines are "
+    "added if HbA1c stays above the target agreed with the patient."
+)
+PNEUMONIA_PAGE = (
+    "Clinician's question: What are the symptoms of pneumonia?\n"
+    "Information retrieved:\n[1] Pneumonia — Symptoms: a cough with phlegm, a high "
+    "temperature, chills, shortness of breath and chest pain when breathing."
+)
+WARFARIN_LABEL = (
+    "Clinician's question: Check FDA warnings for Coumadin\n"
+    "Information retrieved:\n[1] Warfarin sodium tablets. Boxed warning: bleeding risk. "
+    "Warfarin can cause major or fatal bleeding. Monitor INR regularly; target 2.0 to 3.0."
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "context", "unsupported"),
+    [
+        # what Qwen 1.5B wrote in the app, at high confidence, citing the page
+        (
+            "Metformin is usually taken as tablets, but it also comes as injections, and patches.",
+            DIABETES_PAGE,
+            ["injections", "patches"],  # tablets are taken by mouth
+        ),
+        (
+            "These symptoms are similar to those of other respiratory infections, such as "
+            "bronchitis, sepsis, asthma, COVID-19, and pneumonia.",
+            PNEUMONIA_PAGE,
+            ["other respiratory", "bronchitis", "sepsis", "asthma", "covid 19"],
+        ),
+        ("The first-line treatment is metformin [1].", DIABETES_PAGE, []),
+        ("Metformin is taken orally.", DIABETES_PAGE, []),  # "by mouth" is not a dose form
+        ("Keep HbA1c below 7%.", DIABETES_PAGE, ["7"]),
+        ("Common symptoms include cough, chills and shortness of breath.", PNEUMONIA_PAGE, []),
+        ("Patients may have chest pain when breathing [1].", PNEUMONIA_PAGE, []),
+        # a brand named in the question is its generic in the label
+        ("Coumadin can cause major or fatal bleeding.", WARFARIN_LABEL, []),
+        ("Keep the INR between 2 and 3.", WARFARIN_LABEL, []),  # 2.0 and 2 are one number
+        ("Warfarin is given intravenously.", WARFARIN_LABEL, ["intravenously"]),
+        ("Avoid combining it with aspirin.", WARFARIN_LABEL, ["aspirin"]),
+        ("Keep the INR between 2 and 4.", WARFARIN_LABEL, ["4"]),
+        ("It is important to consult a healthcare provider.", WARFARIN_LABEL, []),
+        ("Severe symptoms need prompt review.", PNEUMONIA_PAGE, []),  # generic words only
+    ],
+)
+def test_the_things_a_sentence_names_are_looked_for_in_its_sources(
+    sentence: str, context: str, unsupported: list[str]
+) -> None:
+    assert unsupported_terms(sentence, Given.of(context)) == unsupported
+
+
+def test_what_the_sources_do_not_support_is_left_out_and_listed() -> None:
+    answer = (
+        "The first-line treatment for type 2 diabetes is metformin [1], with lifestyle "
+        "changes such as exercise. Metformin is usually taken as tablets, but it also comes "
+        "as injections, and patches.\n\nCheck HbA1c against the agreed target."
+    )
+    kept = keep_supported(answer, DIABETES_PAGE)
+    assert kept.text == (
+        "The first-line treatment for type 2 diabetes is metformin [1], with lifestyle "
+        "changes such as exercise.\n\nCheck HbA1c against the agreed target."
+    )
+    assert kept.left_out == (
+        "Metformin is usually taken as tablets, but it also comes as injections, and patches.",
+    )
+
+
+THESAURUS = (
+    "Clinician's question: Do sertraline and sumatriptan interact? Lisinopril and "
+    "spironolactone?\nInformation retrieved:\n[1] sertraline + sumatriptan: risque "
+    "d'apparition d'un syndrome sérotoninergique. lisinopril + spironolactone: association "
+    "DECONSEILLEE, risque d'hyperkaliémie, surtout en cas d'insuffisance rénale."
+)
+
+
+def test_an_english_answer_is_supported_by_the_french_thesaurus_it_translates() -> None:
+    answer = (
+        "Combining lisinopril and spironolactone is not recommended: it risks hyperkalemia, "
+        "especially in renal insufficiency [1]."
+    )
+    assert keep_supported(answer, THESAURUS).left_out == ()
+
+
+def test_an_unsupported_last_clause_is_cut_and_the_sentence_stands() -> None:
+    """Qwen 1.5B's answer to interact-04 appended symptoms no source gave."""
+    answer = (
+        "Sertraline and sumatriptan can cause a serotonin syndrome, such as nausea, vomiting, "
+        "diarrhea, and dizziness."
+    )
+    kept = keep_supported(answer, THESAURUS)
+    assert kept.text == "Sertraline and sumatriptan can cause a serotonin syndrome."
+    assert kept.left_out == ("such as nausea, vomiting, diarrhea, and dizziness.",)
+
+
+def test_a_clause_is_cut_where_it_begins() -> None:
+    answer = (
+        "Together they risk a serotonergic syndrome, which can include symptoms such as "
+        "nausea and tremor."
+    )
+    kept = keep_supported(answer, THESAURUS)
+    assert kept.text == "Together they risk a serotonergic syndrome."
+    assert kept.left_out == ("which can include symptoms such as nausea and tremor.",)
+
+
+def test_a_sentence_whose_head_is_unsupported_too_is_left_out_whole() -> None:
+    answer = "Sumatriptan causes hypertension, especially with nausea."
+    kept = keep_supported(answer, THESAURUS)
+    assert (kept.text, kept.left_out) == ("", (answer,))
+
+
+def test_a_list_keeps_its_supported_items_and_loses_an_emptied_lead_in() -> None:
+    answer = (
+        "Common symptoms include:\n- a cough with phlegm [1]\n- chills\n"
+        "Similar illnesses:\n- bronchitis\n- asthma\n\nSee a doctor if breathing is hard."
+    )
+    kept = keep_supported(answer, PNEUMONIA_PAGE)
+    assert kept.text == (
+        "Common symptoms include:\n- a cough with phlegm [1]\n- chills\n\n"
+        "See a doctor if breathing is hard."
+    )
+    assert kept.left_out == ("bronchitis", "asthma")
+
+
+def test_a_numbered_list_item_keeps_its_number_and_the_number_is_not_a_claim() -> None:
+    kept = keep_supported("1. Chills.\n2. Sepsis.", PNEUMONIA_PAGE)
+    assert (kept.text, kept.left_out) == ("1. Chills.", ("Sepsis.",))
+
+
+def test_a_sentence_saying_something_is_unavailable_stands() -> None:
+    answer = "Information on asthma could not be retrieved. Chills are common [1]."
+    assert keep_supported(answer, PNEUMONIA_PAGE).left_out == ()
+
+
+def test_an_answer_with_nothing_unsupported_is_returned_as_written() -> None:
+    answer = "Symptoms:  cough, chills.\n\n\n"
+    assert keep_supported(answer, PNEUMONIA_PAGE).text == answer
+
+
+@pytest.mark.parametrize("word", ["pneumonia", "asthma", "sepsis", "bronchitis", "nausea"])
+def test_one_word_diagnoses_are_read_from_icd_descriptions(word: str) -> None:
+    assert word in condition_names().diagnoses
+
+
+@pytest.mark.parametrize("word", ["patient", "active", "severe", "mouth", "level", "state"])
+def test_common_words_in_icd_phrases_are_not_one_word_diagnoses(word: str) -> None:
+    assert word not in condition_names().diagnoses
