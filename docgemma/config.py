@@ -144,6 +144,11 @@ class Settings(BaseSettings):
         description="Cosine similarity above which an offline passage grounds a direct answer "
         "(measured: python -m experiments.grounding_threshold)",
     )
+    page_grounding_threshold: float = Field(
+        0.65,
+        description="Cosine similarity above which a condition page grounds a direct answer "
+        "(measured: python -m experiments.grounding_threshold)",
+    )
     literature_index_size: int = Field(
         1000,
         description="PubMedQA abstracts in the offline literature index (built once, on first use)",

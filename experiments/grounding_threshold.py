@@ -1,17 +1,19 @@
 """How close must an offline passage be before a direct answer rests on it? (issue 9)
 
 ``Settings.grounding_threshold`` decides when a direct knowledge answer cites the best
-passage of the offline literature index instead of carrying the "unverified" label. Set
-too low, answers cite a study about something else; too high, a study that does answer
-the question is ignored. Two question sets, no model involved:
+passage of the offline literature index instead of carrying the "unverified" label, and
+``Settings.page_grounding_threshold`` the same for the condition pages. Set too low,
+answers cite a source about something else; too high, a source that does answer the
+question is ignored. No model is involved. Each source gets two question sets:
 
-- ``data/grounding/paraphrases.jsonl``: questions written for this project, each
-  restating one study of the index in other words, so the right passage is known;
+- questions whose right source is known: for the index, ``data/grounding/paraphrases.jsonl``
+  (questions written for this project, each restating one study in other words); for the
+  pages, ``data/kb/eval_queries.jsonl`` (symptoms described in everyday words);
 - the evaluation's direct-knowledge questions (``data/eval/cases.jsonl``): a passage
   covers one only if it contains one of the case's key facts.
 
-For each threshold: how many paraphrases are grounded on their own study, how many on a
-wrong one, and how many direct questions are grounded on a passage that does not cover them.
+For each threshold: how many known-answer questions are grounded on their own source, how
+many on a wrong one, and how many direct questions on a passage that does not cover them.
 
     python -m experiments.grounding_threshold
 """
@@ -27,7 +29,9 @@ import pandas as pd
 from pydantic import BaseModel
 
 from docgemma.config import Settings
-from docgemma.tools.literature_index import Hit, get_index, load_abstracts
+from docgemma.kb import Role, get_knowledge_base
+from docgemma.kb.quality import load_eval_queries
+from docgemma.tools.literature_index import get_index, load_abstracts
 from experiments.cases import load_jsonl
 from experiments.evaluation.cases import EvalCase, load_eval_cases
 from experiments.report import markdown_table
@@ -35,6 +39,7 @@ from experiments.report import markdown_table
 ROOT = Path(__file__).resolve().parents[1]
 PARAPHRASES = ROOT / "data" / "grounding" / "paraphrases.jsonl"
 THRESHOLDS = tuple(round(0.50 + 0.05 * k, 2) for k in range(9))
+PAGE_THRESHOLDS = tuple(round(0.40 + 0.05 * k, 2) for k in range(9))
 
 
 class Paraphrase(BaseModel):
@@ -52,9 +57,8 @@ class Probe:
     kind: str
 
 
-def _holds_a_key_fact(hit: Hit, case: EvalCase) -> bool:
-    text = f"{hit.title} {hit.text}".lower()
-    return any(any(alt.lower() in text for alt in fact) for fact in case.key_facts)
+def _holds_a_key_fact(text: str, case: EvalCase) -> bool:
+    return any(any(alt.lower() in text.lower() for alt in fact) for fact in case.key_facts)
 
 
 def probe(search, paraphrases: list[Paraphrase], direct: list[EvalCase]) -> list[Probe]:
@@ -67,7 +71,25 @@ def probe(search, paraphrases: list[Paraphrase], direct: list[EvalCase]) -> list
         probes.append(Probe(item.question, hit.similarity, own, "paraphrase"))
     for case in direct:
         (hit,) = search(case.query, k=1)
-        probes.append(Probe(case.query, hit.similarity, _holds_a_key_fact(hit, case), "direct"))
+        covered = _holds_a_key_fact(f"{hit.title} {hit.text}", case)
+        probes.append(Probe(case.query, hit.similarity, covered, "direct"))
+    return probes
+
+
+def page_probes(search, direct: list[EvalCase]) -> list[Probe]:
+    """The best condition page for every question, and whether it covers the question."""
+    probes = []
+    for item in load_eval_queries():
+        hits = search(item.query, role=Role.CLINICIAN, k=1)
+        if hits:
+            probes.append(
+                Probe(item.query, hits[0].score, hits[0].page_id == item.expected, "paraphrase")
+            )
+    for case in direct:
+        hits = search(case.query, role=Role.CLINICIAN, k=1)
+        if hits:
+            covered = _holds_a_key_fact(f"{hits[0].title} {hits[0].content}", case)
+            probes.append(Probe(case.query, hits[0].score, covered, "direct"))
     return probes
 
 
@@ -82,12 +104,10 @@ def sweep(probes: list[Probe], thresholds: tuple[float, ...] = THRESHOLDS) -> pd
         rows.append(
             {
                 "threshold": t,
-                "paraphrases on their own study": int(
+                "known-answer questions on their own source": int(
                     ((para["similarity"] >= t) & para["covered"]).sum()
                 ),
-                "paraphrases on a wrong study": int(
-                    ((para["similarity"] >= t) & ~para["covered"]).sum()
-                ),
+                "on a wrong source": int(((para["similarity"] >= t) & ~para["covered"]).sum()),
                 "direct questions grounded": int((direct["similarity"] >= t).sum()),
                 "direct, passage without the answer": int(
                     ((direct["similarity"] >= t) & ~direct["covered"]).sum()
@@ -108,16 +128,19 @@ def main(argv: list[str] | None = None) -> int:
     paraphrases = load_jsonl(PARAPHRASES, Paraphrase)
     direct = [c for c in load_eval_cases() if c.category == "direct"]
     probes = probe(index.search, paraphrases, direct)
-    table = sweep(probes)
-    para = [p.similarity for p in probes if p.kind == "paraphrase"]
-    others = [p.similarity for p in probes if p.kind == "direct"]
     sys.stdout.write(
-        f"{len(paraphrases)} paraphrases (best passage {min(para):.2f}–{max(para):.2f}), "
-        f"{len(direct)} direct questions ({min(others):.2f}–{max(others):.2f}); "
-        f"index of {settings.literature_index_size} abstracts; "
+        f"Literature index ({settings.literature_index_size} abstracts), "
+        f"{len(paraphrases)} paraphrases and {len(direct)} direct questions; "
         f"current threshold {settings.grounding_threshold}\n\n"
     )
-    sys.stdout.write(markdown_table(table) + "\n")
+    sys.stdout.write(markdown_table(sweep(probes)) + "\n\n")
+    pages = page_probes(get_knowledge_base(settings).search, direct)
+    sys.stdout.write(
+        f"Condition pages, {sum(p.kind == 'paraphrase' for p in pages)} symptom descriptions "
+        f"and {len(direct)} direct questions; current threshold "
+        f"{settings.page_grounding_threshold}\n\n"
+    )
+    sys.stdout.write(markdown_table(sweep(pages, PAGE_THRESHOLDS)) + "\n")
     return 0
 
 

@@ -2,8 +2,10 @@
 
 Small embedded models recall facts badly (the issue's "cranial nerves 7 and 8" for the
 diaphragm), so on the embedded profiles a knowledge answer either rests on a retrieved
-passage, cited, or carries the unverified label. The source today is the offline
-literature index; a passage counts only above ``Settings.grounding_threshold``.
+passage, cited, or carries the unverified label. Two offline sources are asked, in order:
+the condition pages of the knowledge base (above ``Settings.page_grounding_threshold``;
+written for symptoms and when to get help, they cover "What are the symptoms of
+pneumonia?"), then the literature index (above ``Settings.grounding_threshold``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from docgemma.config import Settings
+from docgemma.kb import Role, get_knowledge_base
 from docgemma.tools.literature_index import PROVENANCE, get_index
 
 log = logging.getLogger(__name__)
@@ -25,24 +28,43 @@ class Grounding:
     text: str
     similarity: float
     provenance: str
+    kind: str = "literature"
+    """The ``Source.kind`` it is listed as."""
 
     def source(self) -> dict[str, str]:
-        return {"title": f"{self.title} — {self.provenance}", "kind": "literature"}
+        """The sources-list entry; a condition page's provenance names the page already."""
+        title = self.provenance if self.kind == "reference" else f"{self.title} — {self.provenance}"
+        return {"title": title, "kind": self.kind}
 
 
 KnowledgeSource = Callable[[str], Awaitable[Grounding | None]]
 """The best passage covering a question, or None when nothing covers it well enough."""
 
 
+def page_passage(settings: Settings, question: str) -> Grounding | None:
+    """The best-matching section of the condition page that covers ``question``, if any."""
+    kb = get_knowledge_base(settings)
+    hits = kb.search(question, role=Role.CLINICIAN, k=1)
+    if not hits or hits[0].score < settings.page_grounding_threshold:
+        return None
+    hit = hits[0]
+    return Grounding(hit.title, hit.content, round(hit.score, 3), hit.source, kind="reference")
+
+
+def index_passage(settings: Settings, question: str) -> Grounding | None:
+    """The literature index's abstract that covers ``question``, if any."""
+    hits = get_index(settings.data_dir, settings.literature_index_size).search(question, k=1)
+    if not hits or hits[0].similarity < settings.grounding_threshold:
+        return None
+    hit = hits[0]
+    return Grounding(hit.title, hit.text, round(hit.similarity, 3), PROVENANCE)
+
+
 def offline_knowledge(settings: Settings, timeout_s: float = 2.0) -> KnowledgeSource:
-    """The offline literature index as a knowledge source; not ready in time → no grounding."""
+    """The condition pages, then the literature index; not ready in time → no grounding."""
 
     def best(question: str) -> Grounding | None:
-        hits = get_index(settings.data_dir, settings.literature_index_size).search(question, k=1)
-        if not hits or hits[0].similarity < settings.grounding_threshold:
-            return None
-        hit = hits[0]
-        return Grounding(hit.title, hit.text, round(hit.similarity, 3), PROVENANCE)
+        return page_passage(settings, question) or index_passage(settings, question)
 
     async def lookup(question: str) -> Grounding | None:
         try:

@@ -5,9 +5,10 @@ A token stream splits tags and names anywhere (``<th`` + ``ink>``, ``check_drug`
 become a protected pattern and releases it as soon as it cannot. What is protected
 comes from ``answer.py`` and ``rules.py`` (the same lists ``clean_answer`` uses):
 reasoning spans, turn tokens, echoed instructions, raw error text, link targets and tool
-names (replaced by their clinical labels). A reference list the model writes itself streams
-and is then dropped from the final text. ``clean_answer`` stays the authority on the
-final text; the filter only makes sure nothing it would remove is ever shown.
+names (replaced by their clinical labels). ``clean_answer`` stays the authority on the
+final text; the filter only makes sure nothing on these lists is ever shown. What can only
+be judged on the whole answer (a reference list the model wrote, a sentence its sources do
+not support) streams, and is then dropped from the final text.
 The text inside reasoning spans is kept aside (``take_reasoning``) for a thinking
 channel, however the delimiters were split.
 

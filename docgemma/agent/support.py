@@ -36,7 +36,8 @@ _GENERIC_TEXT = (
     "symptom symptoms sign signs other such as and or of with in major minor mild moderate "
     "severe acute chronic active stage level high low risk years old both group type patient "
     "patients condition conditions disease diseases disorder disorders illness injury blood "
-    "absent excessive mental nerve sinus thoracic endocrine sedative worries"
+    "absent excessive mental nerve sinus thoracic endocrine sedative worries organ organs "
+    "system systems"
 )
 GENERIC_CONDITION_WORDS = frozenset(_GENERIC_TEXT.split())
 """Words of condition names that name nothing by themselves ("years old", "high risk",
@@ -65,6 +66,21 @@ DOSE_FORMS: dict[str, tuple[str, ...]] = {
     "sublingual": ("sublingual", "sublingually"),
 }
 """Dose forms and routes, grouped so that any word of a group supports the others."""
+EVERYDAY_WORDS: dict[str, tuple[str, ...]] = {
+    "fever": ("temperature", "feverish"),
+    "pyrexia": ("temperature", "fever"),
+    "dyspnea": ("breath", "breathless", "breathing"),
+    "shortness": ("breath", "breathless", "breathing"),
+    "fatigue": ("tired", "tiredness", "exhausted"),
+    "nausea": ("sick", "queasy"),
+    "vomiting": ("sick", "vomit"),
+    "emesis": ("sick", "vomit", "vomiting"),
+    "tachycardia": ("fast", "racing"),
+    "pruritus": ("itch", "itchy", "itching"),
+}
+"""Clinical words and how the condition pages, written in everyday words, say them: a
+"fever" is supported by "a high temperature", "shortness of breath" by "difficulty
+breathing"."""
 _FORM_OF = {word: form for form, group in DOSE_FORMS.items() for word in group}
 _FORM_PHRASES = {"by mouth": "oral", "under the tongue": "sublingual"}
 _WORD = re.compile(r"[a-z0-9]+")
@@ -79,12 +95,16 @@ _LAST_CLAUSE = re.compile(
 _MIN_HEAD_WORDS = 4
 
 
+_BRITISH = re.compile(r"(?<=[a-z])[ao]e(?=[a-z])|(?<=\b)[ao]e(?=[a-z])")
+
+
 def _fold(text: str) -> str:
-    """Lower case without accents: "rénale" reads as "renale"."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """Lower case without accents or British digraphs: "rénale" reads as "renale",
+    "haemorrhage" as "hemorrhage", "oedema" as "edema"."""
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _BRITISH.sub("e", text.lower())
 
 
 def _number(text: str) -> str:
@@ -134,7 +154,10 @@ def _named(condition: str, given: Given) -> bool:
     specific = [
         w for w in condition.split() if w not in GENERIC_CONDITION_WORDS and not w.isdigit()
     ]
-    return all(w[:_STEM_CHARS] in given.stems for w in specific)
+    return all(
+        w[:_STEM_CHARS] in given.stems or not given.words.isdisjoint(EVERYDAY_WORDS.get(w, ()))
+        for w in specific
+    )
 
 
 def _drug_named(generic: str, given: Given) -> bool:

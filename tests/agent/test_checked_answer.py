@@ -421,3 +421,14 @@ async def test_a_knowledge_answer_keeps_only_what_its_passage_supports(settings,
     _, result = await run(agent, "What does asthma cause?")
     assert result.final_response.startswith("Asthma causes wheezing [1].\n\n")
     assert result.left_out == ["It is treated with montelukast."]
+
+
+async def test_a_symptom_question_rests_on_the_condition_page_that_covers_it(settings) -> None:
+    """Real knowledge base and embedder: "What are the symptoms of pneumonia?" had been
+    answered from the model's memory, with the Unverified label."""
+    from docgemma.agent.knowledge import page_passage
+
+    page = page_passage(settings, "What are the symptoms of pneumonia?")
+    assert page is not None and page.title == "Pneumonia" and "cough" in page.text
+    assert page.source() == {"title": "DocGemma demonstration page: Pneumonia", "kind": "reference"}
+    assert page_passage(settings, "Which nerve supplies motor fibres to the diaphragm?") is None

@@ -53,6 +53,9 @@ WARFARIN_LABEL = (
         ("Keep the INR between 2 and 4.", WARFARIN_LABEL, ["4"]),
         ("It is important to consult a healthcare provider.", WARFARIN_LABEL, []),
         ("Severe symptoms need prompt review.", PNEUMONIA_PAGE, []),  # generic words only
+        # the condition pages say it in everyday words, and in British spelling
+        ("Fever and dyspnoea are common.", PNEUMONIA_PAGE, []),
+        ("Chills and haemoptysis are common.", PNEUMONIA_PAGE, ["hemoptysis"]),
     ],
 )
 def test_the_things_a_sentence_names_are_looked_for_in_its_sources(

@@ -31,8 +31,8 @@ def test_sweep_counts_right_and_wrong_groundings_per_threshold():
         Probe("d", 0.40, True, "direct"),
     ]
     table = sweep(probes, (0.55, 0.60, 0.85)).set_index("threshold")
-    assert table.loc[0.55, "paraphrases on their own study"] == 1
-    assert table.loc[0.55, "paraphrases on a wrong study"] == 1
+    assert table.loc[0.55, "known-answer questions on their own source"] == 1
+    assert table.loc[0.55, "on a wrong source"] == 1
     assert table.loc[0.55, "direct, passage without the answer"] == 1
     assert table.loc[0.55, "wrong share of groundings"] == pytest.approx(0.67, abs=0.01)
     assert table.loc[0.60, "direct questions grounded"] == 0
@@ -58,5 +58,20 @@ def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_
     threshold = Settings().grounding_threshold
     (row,) = sweep(probes, (threshold,)).to_dict("records")
     assert row["direct, passage without the answer"] == 0
-    assert row["paraphrases on a wrong study"] == 0
-    assert row["paraphrases on their own study"] >= 14
+    assert row["on a wrong source"] == 0
+    assert row["known-answer questions on their own source"] >= 14
+
+
+def test_at_the_default_page_threshold_no_question_rests_on_a_wrong_page():
+    """Real knowledge base: the symptom descriptions and the direct questions."""
+    from docgemma.kb import get_knowledge_base
+    from experiments.grounding_threshold import page_probes
+
+    settings = Settings()
+    direct = [c for c in load_eval_cases() if c.category == "direct"]
+    probes = page_probes(get_knowledge_base(settings).search, direct)
+    (row,) = sweep(probes, (settings.page_grounding_threshold,)).to_dict("records")
+    assert row["on a wrong source"] == 0
+    assert row["direct, passage without the answer"] == 0
+    assert row["known-answer questions on their own source"] >= 5
+    assert row["direct questions grounded"] >= 1
