@@ -1,4 +1,4 @@
-"""Clinical Trials: studies from the ClinicalTrials.gov API v2.
+"""Clinical Trial Search: studies from the ClinicalTrials.gov API v2.
 
 No offline registry of trials exists, so offline this tool returns the
 pre-formatted "could not be used" result rather than letting a model invent trials.
@@ -30,7 +30,7 @@ from docgemma.tools.http import (
 )
 from docgemma.tools.text import squash
 
-LABEL = "Clinical Trials"
+LABEL = "Clinical Trial Search"
 CTGOV_URL = "https://clinicaltrials.gov/api/v2/studies"
 SERVICE = "the ClinicalTrials.gov registry"
 MAX_RESULTS = 5

@@ -350,8 +350,8 @@ def test_error_templates_cover_the_seed_and_never_leak_detail() -> None:
         "The Drug Safety Report was temporarily unavailable. Please try again shortly."
     )
     assert (
-        error_message("weird_new_error", "Clinical Trials")
-        == "The Clinical Trials could not be completed."
+        error_message("weird_new_error", "Clinical Trial Search")
+        == "The Clinical Trial Search could not be completed."
     )
 
 

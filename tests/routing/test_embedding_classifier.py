@@ -59,7 +59,7 @@ TOOL_LABELS = [
     "Drug Safety Report",
     "Drug Interaction Check",
     "Medical Literature",
-    "Clinical Trials",
+    "Clinical Trial Search",
     "Prescription",
     "Allergy Documentation",
     "Clinical Note",

@@ -130,16 +130,16 @@ def test_seed_templates_are_used_verbatim():
         timeout.formatted
         == "The Drug Safety Report was temporarily unavailable. Please try again shortly."
     )
-    missing = error_outcome(ToolErrorType.NOT_FOUND, "Clinical Trials", entity="melanoma")
-    assert missing.formatted == "No results were found for melanoma in the Clinical Trials."
+    missing = error_outcome(ToolErrorType.NOT_FOUND, "Clinical Trial Search", entity="melanoma")
+    assert missing.formatted == "No results were found for melanoma in the Clinical Trial Search."
 
 
 def test_offline_outcome_is_out_of_service_unless_a_retry_could_reach_the_service():
     outcome = offline_outcome(
-        "Clinical Trials", "the ClinicalTrials.gov registry", entity="melanoma"
+        "Clinical Trial Search", "the ClinicalTrials.gov registry", entity="melanoma"
     )
     assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE
-    retryable = offline_outcome("Clinical Trials", "CT.gov", failure=ServiceOffline("dns"))
+    retryable = offline_outcome("Clinical Trial Search", "CT.gov", failure=ServiceOffline("dns"))
     assert retryable.error_type is ToolErrorType.SERVICE_UNAVAILABLE
     assert (
         "could not be used" in outcome.formatted

@@ -14,7 +14,7 @@ SEED_LABELS = {
     "check_drug_safety": "Drug Safety Report",
     "check_drug_interactions": "Drug Interaction Check",
     "search_medical_literature": "Medical Literature",
-    "find_clinical_trials": "Clinical Trials",
+    "find_clinical_trials": "Clinical Trial Search",
     "prescribe_medication": "Prescription",
     "add_allergy": "Allergy Documentation",
     "save_clinical_note": "Clinical Note",

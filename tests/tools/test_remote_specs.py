@@ -13,7 +13,7 @@ LABELS = {
     "check_drug_safety": "Drug Safety Report",
     "check_drug_interactions": "Drug Interaction Check",
     "search_medical_literature": "Medical Literature",
-    "find_clinical_trials": "Clinical Trials",
+    "find_clinical_trials": "Clinical Trial Search",
     "analyze_medical_image": "Image Analysis",
 }
 

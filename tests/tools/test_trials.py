@@ -1,4 +1,4 @@
-"""Clinical Trials: recorded ClinicalTrials.gov v2 responses, paging, failures and offline mode."""
+"""Clinical Trial Search: recorded ClinicalTrials.gov v2 responses, paging, failures, offline."""
 
 from __future__ import annotations
 
@@ -123,8 +123,8 @@ async def test_no_studies_is_not_found(online):
         online, "zzzz", "recruiting", httpx.Response(200, json={"studies": [], "totalCount": 0})
     )
     assert outcome.error_type is ToolErrorType.NOT_FOUND
-    assert (
-        outcome.formatted == "No results were found for zzzz (recruiting) in the Clinical Trials."
+    assert outcome.formatted == (
+        "No results were found for zzzz (recruiting) in the Clinical Trial Search."
     )
 
 
@@ -145,7 +145,7 @@ async def test_no_studies_is_not_found(online):
 )
 async def test_failures_are_typed(online, kwargs, expected):
     outcome, _ = await find(online, "melanoma", **kwargs)
-    assert outcome.error_type is expected and "Clinical Trials" in outcome.formatted
+    assert outcome.error_type is expected and "Clinical Trial Search" in outcome.formatted
     assert outcome.error_detail and outcome.entity == "melanoma"
 
 
@@ -157,12 +157,12 @@ async def test_blank_condition_is_invalid_args(online):
 async def test_offline_is_unavailable(settings):
     outcome, route = await find(settings, "melanoma", response=httpx.Response(200, json={}))
     assert outcome.error_type is ToolErrorType.OUT_OF_SERVICE and route.call_count == 0
-    assert outcome.formatted.startswith("The Clinical Trials could not be used: it needs")
+    assert outcome.formatted.startswith("The Clinical Trial Search could not be used: it needs")
 
 
 def test_spec_matches_the_seed():
     spec = trials.SPEC
-    assert (spec.name, spec.label) == ("find_clinical_trials", "Clinical Trials")
+    assert (spec.name, spec.label) == ("find_clinical_trials", "Clinical Trial Search")
     assert spec.description.startswith(
         "Search ClinicalTrials.gov for active, recruiting, or completed"
     )
