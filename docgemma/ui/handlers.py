@@ -1,4 +1,6 @@
-"""What each button and box of the page does; Gradio glue over ``turns`` and ``approval``.
+"""What the chat and the approval card do; Gradio glue over ``turns`` and ``approval``.
+
+The patient panel's buttons are ``patient_panel``'s.
 
 No ``from __future__ import annotations`` here: Gradio reads the ``gr.Request``
 annotation at run time to inject the caller's session.
@@ -9,7 +11,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import gradio as gr
 from gradio.utils import get_upload_folder
@@ -17,9 +19,6 @@ from pydantic import BaseModel
 
 from docgemma.auth import Access, Mode
 from docgemma.config import Settings
-from docgemma.ehr.chart import ChartSummary
-from docgemma.ehr.client import StoredImage
-from docgemma.ehr.ids import is_fhir_id
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.registry import build_registry
 from docgemma.ui.approval import (
@@ -31,33 +30,20 @@ from docgemma.ui.approval import (
     show_patient,
 )
 from docgemma.ui.conversation_tools import clinician_profiles, profiled
-from docgemma.ui.panels import PanelView, attachment_note, patient_banner, redraw
-from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
+from docgemma.ui.panels import PanelView, redraw
+from docgemma.ui.patient_panel import PatientDirectory, PatientPanel
+from docgemma.ui.patients import PatientMatch
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
-from docgemma.ui.session import SessionState, TurnRunner
+from docgemma.ui.session import FOREIGN, SessionState, TurnRunner
 from docgemma.ui.turns import Recorder, decide, user_messages, user_turn
-from docgemma.ui.uploads import Attachment, UploadRejected, accept_image, parse_submission
+from docgemma.ui.uploads import UploadRejected, parse_submission
 
 log = logging.getLogger(__name__)
 BUSY = "Please wait for the current answer to finish."
-INVALID_PATIENT = "That is not a valid patient id; pick a patient from the search results."
-FOREIGN = "This conversation belongs to another signed-in user; nothing was done."
 STALE = (
     "A newer proposal has replaced the one you decided on; nothing was written. "
     "Please review the card as it is now."
 )
-
-
-class PatientDirectory(Protocol):
-    async def search(self, name: str) -> list[PatientMatch]: ...
-
-    async def chart(self, patient_id: str) -> ChartSummary | None: ...
-
-    async def patient(self, patient_id: str) -> PatientMatch | None: ...
-
-    async def images(self, patient_id: str) -> list[StoredImage]: ...
-
-    async def image(self, media_id: str) -> bytes: ...
 
 
 def _error(text: str) -> Any:
@@ -89,6 +75,7 @@ class Handlers:
         """Where the browser's uploads land; a client-sent path elsewhere is never opened."""
         self.access = access or Access(Mode.OPEN)
         self._profiles = clinician_profiles(settings)
+        self.patient_panel = PatientPanel(settings, patients, upload_dir, self.owns)
 
     def settings_markdown(self) -> str:
         s = self.settings
@@ -285,43 +272,13 @@ class Handlers:
         """Follow-ups, the attachment note, the approval card and, when a turn made another
         patient active, that patient's chart and images; keyed by component."""
         owned = self.owns(session, request)
-        patient_panel = await self._adopted_patient(session) if owned else None
+        patient_panel = await self.patient_panel.adopted(session) if owned else None
         state = session.approval
         card = None
         if owned and state.open and state.request is not None:
             patient = await self._card_patient(state.args)
             card = approval_card(state.request, state.args, state.edited, patient)
         return redraw(view, session, owned, card, patient_panel)
-
-    async def _adopted_patient(self, session: SessionState) -> tuple[str, Any] | None:
-        """The chart and image picker of a patient the agent made active (the session has
-        only the id); None when the panel already shows the active patient.
-
-        Read once per patient, found or not, so a failed read is not repeated on every
-        chat event.
-        """
-        pid = session.patient_id
-        if not pid or pid == session.shown_patient_id or self._patients is None:
-            return None
-        session.shown_patient_id = pid
-        try:
-            chart = await self._patients.chart(pid)
-        except EHRUnavailable as exc:
-            return f"⚠️ {exc}", _image_picker([], str(exc))
-        if chart is None:
-            return "That patient is no longer in the record.", _image_picker([], "")
-        session.patient_name = chart.name
-        return chart_markdown(chart), await self._patient_images(session, pid)
-
-    async def _patient_images(self, session: SessionState, patient_id: str) -> Any:
-        """The picker of the patient's stored images; the session remembers which they are."""
-        try:
-            stored = await self._patients.images(patient_id)
-        except EHRUnavailable as exc:
-            return _image_picker([], str(exc))
-        session.image_labels = {img.id: img.label for img in stored}
-        info = "Pick one to attach it to your next message." if stored else "No stored images."
-        return _image_picker(stored, info)
 
     def editor_fields(
         self, session: SessionState, key: str, request: gr.Request | None
@@ -354,89 +311,6 @@ class Handlers:
             return None
         return await self._patients.patient(str(patient_id))
 
-    # ── patient panel ──
-
-    async def search_patients(self, name: str) -> tuple[Any, str]:
-        if self._patients is None:
-            return gr.Dropdown(choices=[]), "The patient record is not connected."
-        if not name.strip():
-            return gr.Dropdown(choices=[]), "Type part of a patient's name to search."
-        try:
-            found = await self._patients.search(name.strip())
-        except EHRUnavailable as exc:
-            return gr.Dropdown(choices=[]), f"⚠️ {exc}"
-        if not found:
-            return gr.Dropdown(choices=[], value=None), f"No patient matches '{name.strip()}'."
-        choices = [(m.label, m.id) for m in found]
-        return gr.Dropdown(
-            choices=choices, value=found[0].id
-        ), f"{len(found)} match(es); pick one and press **Use this patient**."
-
-    async def select_patient(
-        self, patient_id: str | None, session: SessionState, request: gr.Request | None = None
-    ) -> tuple[str, str, Any, str]:
-        keep = gr.update()
-        if not self.owns(session, request):
-            return "", f"⚠️ {FOREIGN}", keep, keep
-        if not patient_id or self._patients is None:
-            return patient_banner(session), "Pick a patient from the matches first.", keep, keep
-        if not is_fhir_id(patient_id):
-            return patient_banner(session), f"⚠️ {INVALID_PATIENT}", keep, keep
-        try:
-            chart = await self._patients.chart(patient_id)
-        except EHRUnavailable as exc:
-            return patient_banner(session), f"⚠️ {exc}", keep, keep
-        if chart is None:
-            return patient_banner(session), "That patient is no longer in the record.", keep, keep
-        session.patient_id, session.patient_name = chart.patient_id, chart.name
-        session.shown_patient_id = chart.patient_id
-        session.attached, session.image_labels = None, {}
-        picker = await self._patient_images(session, chart.patient_id)
-        return patient_banner(session), chart_markdown(chart), picker, ""
-
-    async def pick_image(self, media_id: str | None, session: SessionState) -> str:
-        """Fetch, check and hold a stored image for the next message, as an upload would be."""
-        session.attached = None
-        if not media_id or self._patients is None:
-            return ""
-        label = session.image_labels.get(media_id)
-        if label is None:
-            return "⚠️ That image is not one of the active patient's."
-        try:
-            data = await self._patients.image(media_id)
-            image, shown = await asyncio.to_thread(
-                accept_image,
-                data,
-                self.settings.max_image_bytes,
-                self._upload_dir,
-                self.settings.max_image_pixels,
-            )
-        except (EHRUnavailable, UploadRejected) as exc:
-            return f"⚠️ {exc}"
-        session.attached = Attachment(image=image, image_path=str(shown), label=label)
-        return attachment_note(session)
-
-    def clear_patient(
-        self, session: SessionState, request: gr.Request | None = None
-    ) -> tuple[str, str, Any, Any, str]:
-        if not self.owns(session, request):
-            return "", f"⚠️ {FOREIGN}", gr.update(), gr.update(), ""
-        session.patient_id, session.patient_name = None, ""
-        session.shown_patient_id = None
-        session.patient_cleared = True
-        session.attached, session.image_labels = None, {}
-        return (
-            patient_banner(session),
-            "",
-            gr.Dropdown(choices=[], value=None),
-            _image_picker([], "Select a patient to see their stored images."),
-            "",
-        )
-
 
 def _user(request: gr.Request | None) -> str | None:
     return getattr(request, "username", None) or None
-
-
-def _image_picker(stored: list[StoredImage], info: str) -> Any:
-    return gr.update(choices=[(img.label, img.id) for img in stored], value=None, info=info)

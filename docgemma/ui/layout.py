@@ -1,11 +1,11 @@
 """The Gradio page: tabs, the clinician chat, approval card, patient panel and settings.
 
 Only components and wiring live here; what happens on each event is in
-``handlers.py``. The approval card's edit boxes are drawn by ``gr.render`` from the
-proposal's argument model whenever the card shows a new proposal (its key changes);
-Approve is wired inside that render because its inputs are those boxes. Tabs leave
-room for the patient triage mode beside the clinician one. ``CSS`` goes to
-``gr.mount_gradio_app`` (Gradio 6 takes styling at mount/launch time).
+``handlers.py`` and ``patient_panel.py``. The approval card's edit boxes are drawn by
+``gr.render`` from the proposal's argument model whenever the card shows a new proposal
+(its key changes); Approve is wired inside that render because its inputs are those
+boxes. Tabs leave room for the patient triage mode beside the clinician one. ``CSS`` goes
+to ``gr.mount_gradio_app`` (Gradio 6 takes styling at mount/launch time).
 """
 
 from __future__ import annotations
@@ -199,8 +199,9 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
     for control in (thinking, budget):
         control.change(h.set_thinking, [thinking, budget, session], None, queue=False)
 
-    search.click(h.search_patients, [query], [picks, chart])
-    query.submit(h.search_patients, [query], [picks, chart])
-    use.click(h.select_patient, [picks, session], [banner, chart, images, attach_note])
-    clear.click(h.clear_patient, [session], [banner, chart, picks, images, attach_note])
-    images.input(h.pick_image, [images, session], attach_note)
+    p = h.patient_panel
+    search.click(p.search_patients, [query], [picks, chart])
+    query.submit(p.search_patients, [query], [picks, chart])
+    use.click(p.select_patient, [picks, session], [banner, chart, images, attach_note])
+    clear.click(p.clear_patient, [session], [banner, chart, picks, images, attach_note])
+    images.input(p.pick_image, [images, session], attach_note)

@@ -24,6 +24,8 @@ from docgemma.ui.approval import ApprovalState
 from docgemma.ui.uploads import Attachment
 
 AgentItem = TraceEvent | TurnResult
+FOREIGN = "This conversation belongs to another signed-in user; nothing was done."
+"""What another signed-in user is told when they act in a session they do not own."""
 
 
 class TurnRunner(Protocol):

@@ -25,7 +25,8 @@ from docgemma.ehr.server import serve_app
 from docgemma.tools.args import PrescribeMedicationArgs
 from docgemma.tools.base import ToolContext, ToolErrorType
 from docgemma.tools.ehr import prescribe_medication
-from docgemma.ui.handlers import INVALID_PATIENT, Handlers
+from docgemma.ui.handlers import Handlers
+from docgemma.ui.patient_panel import INVALID_PATIENT
 from docgemma.ui.session import new_session
 
 BAD_IDS = [".", "..", "...", "abc-123?x=1", "abc-123/../def", "abc 123", "x" * 65, ""]
@@ -134,7 +135,7 @@ async def test_the_patient_handler_refuses_a_non_id(tmp_path):
     directory = Directory()
     handlers = Handlers(Settings(data_dir=tmp_path), _no_agent, directory, tmp_path)
     session = new_session()
-    banner, chart, *_ = await handlers.select_patient("abc-123?x=1", session)
+    banner, chart, *_ = await handlers.patient_panel.select_patient("abc-123?x=1", session)
     assert INVALID_PATIENT in chart and directory.asked == [] and session.patient_id is None
 
 

@@ -27,7 +27,7 @@ from gradio_http import EventFailed
 
 from docgemma.ehr.codes import SESSION_SYSTEM
 from docgemma.llm.scripted import ScriptedBackend
-from docgemma.ui.handlers import FOREIGN
+from docgemma.ui.session import FOREIGN
 
 WARFARIN = {**METFORMIN, "medication_name": "warfarin", "dosage": "5 mg", "frequency": "daily"}
 

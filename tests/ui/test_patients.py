@@ -77,12 +77,13 @@ async def test_a_picked_stored_image_goes_with_the_next_message_like_an_upload(f
     patients = EHRPatients(EHRClient(fhir_url))
     h = Handlers(Settings(data_dir=tmp_path), get_agent, patients, tmp_path / "uploads")
     session = SessionState()
-    _, _, picker, _ = await h.select_patient("lchen-002", session)
+    panel = h.patient_panel
+    _, _, picker, _ = await panel.select_patient("lchen-002", session)
     assert [c[1] for c in picker["choices"]] == ["lchen-002-image-1"]
     assert "CT abdomen" in picker["choices"][0][0]
-    assert await h.pick_image("mgarcia-001-image-1", session) and session.attached is None
+    assert await panel.pick_image("mgarcia-001-image-1", session) and session.attached is None
 
-    note = await h.pick_image("lchen-002-image-1", session)
+    note = await panel.pick_image("lchen-002-image-1", session)
     assert "CT abdomen" in note and "next message" in note
     await collect(h.submit({"text": "Any renal calculi?", "files": []}, session, None))
     sent = agent.calls[-1]
