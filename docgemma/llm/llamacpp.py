@@ -10,6 +10,7 @@ tool descriptions) first.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -73,6 +74,7 @@ class LlamaCppBackend:
             )
         self.model = model_path.name
         self.model_path = model_path
+        self._seed = seed
         try:
             self._llm = FastGrammarLlama(
                 model_path=str(model_path),
@@ -135,6 +137,17 @@ class LlamaCppBackend:
         ids = special_stop_ids(self._llm, stop)
         return StoppingCriteriaList([StopOnTokens(ids)]) if ids else None
 
+    def _call_seed(self, prompt: str, temperature: float) -> int:
+        """The sampling seed of one call: fixed by the configured seed, the prompt and the
+        temperature. llama-cpp-python's default draws each call's seed from a chain that
+        advances with every call, so a sampled answer depended on how many calls the
+        process had made before it: one changed case changed every later case of an
+        evaluation. Now the same call samples the same text wherever it runs (from the same
+        cache state: a prompt already cached is evaluated by its last token alone, which
+        rounds the logits differently)."""
+        key = f"{self._seed}\x00{temperature}\x00{prompt}".encode()
+        return int.from_bytes(hashlib.blake2b(key, digest_size=4).digest(), "big")
+
     def count_tokens(self, text: str) -> int:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
@@ -158,7 +171,7 @@ class LlamaCppBackend:
                 stop=list(stop) or None,
                 stopping_criteria=self._token_stops(stop),
                 grammar=grammar,
-                seed=None,
+                seed=self._call_seed(prompt, temperature),
             )
         choice = out["choices"][0]
         usage = out.get("usage", {})
@@ -271,6 +284,7 @@ class LlamaCppBackend:
                     stop=list(stop) or None,
                     stopping_criteria=self._token_stops(stop),
                     stream=True,
+                    seed=self._call_seed(prompt, temperature),
                 ):
                     yield chunk["choices"][0]["text"]
 
