@@ -305,10 +305,13 @@ def confidence_level(
     fallback: bool,
     clarification: bool,
     left_out: bool = False,
+    composed: bool = False,
 ) -> Literal["high", "medium", "low"]:
     """From the result classes: rich data is high, gaps are medium, failures are low; a
     result that could not check part of the request (a drug no reference lists) is a gap,
-    and so is an answer that had sentences its sources do not support left out."""
+    and so is an answer that had sentences its sources do not support left out, or one
+    composed from the sources' key facts because no draft passed the check (the facts are
+    the sources' own, but whether they answer the question nobody has said)."""
     if fallback or clarification:
         return "low"
     if intent != "TOOL_NEEDED" or not results:
@@ -321,6 +324,7 @@ def confidence_level(
         all(q == ResultQuality.SUCCESS_RICH for q in qualities)
         and not any(r["unchecked"] for r in results)
         and not left_out
+        and not composed
     ):
         return "high"
     return "medium"

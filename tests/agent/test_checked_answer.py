@@ -74,6 +74,9 @@ async def test_two_junk_drafts_give_the_sources_key_facts_without_model_text(mak
         and "Source: Drug label (https://example.org/label)" in answer
     )
     assert "LoginPage" not in answer and "に通い" not in answer
+    # the sources answered in full, but no written answer passed: not "high" (seen in the
+    # app on an antidote question composed from an unrelated interaction check)
+    assert result.confidence_level == "medium"
     assert [r.action for r in rejections(events)] == ["retry", "sources"]
     streamed = "".join(e.text for e in events if isinstance(e, AnswerToken))
     assert streamed.endswith(answer.split("\n")[-1])

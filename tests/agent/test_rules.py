@@ -386,6 +386,22 @@ def test_a_rich_result_that_could_not_check_a_drug_is_not_full_confidence() -> N
     )
 
 
+@pytest.mark.parametrize(("left_out", "composed"), [(True, False), (False, True)])
+def test_an_answer_trimmed_or_composed_from_rich_results_is_medium(left_out, composed) -> None:
+    results = [result(q="success_rich")]
+    assert (
+        confidence_level(
+            results,
+            intent="TOOL_NEEDED",
+            fallback=False,
+            clarification=False,
+            left_out=left_out,
+            composed=composed,
+        )
+        == "medium"
+    )
+
+
 def test_step_limit_ends_the_loop_even_when_the_query_needs_more_tools() -> None:
     """Four different tools done and a fifth still needed: only MAX_STEPS stops the loop."""
     query = (

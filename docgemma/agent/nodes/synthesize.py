@@ -231,6 +231,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     notes = error_notes(state)
     calls: list[str] = []
     left_out: tuple[str, ...] = ()
+    composed = False
     sources = number_sources(results).sources
     fallback = bool(state.get("fallback"))
     clarification = state.get("clarification_request")
@@ -273,7 +274,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         try:
             written = await write_checked(deps, _NODE, messages, judge, results, notes)
             calls, answer, how = written.calls, written.text, written.how
-            left_out = written.left_out
+            left_out, composed = written.left_out, not written.by_model
             if left_out:
                 how += f"; {left_out_detail(left_out)}"
             if knowledge_question and written.by_model:
@@ -316,6 +317,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             fallback=fallback,
             clarification=bool(clarification),
             left_out=bool(left_out),
+            composed=composed,
         ),
         "sources_used": sources,
         "follow_up_questions": follow_up_questions(
