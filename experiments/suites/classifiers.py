@@ -4,7 +4,8 @@ For intent, tool and result-quality classification the LLM answers under its
 constrained schema (seed prompts) and the embedding classifier of
 ``docgemma.routing`` answers from sentence embeddings. The embedding classifier's
 confidence is what the agent compares with ``classifier_threshold``; the report's
-accuracy/coverage table shows what each threshold would buy. A case whose text is
+accuracy/coverage table shows what each threshold would buy, and the combined table what
+the agent would score with the LLM deciding the cases below it. A case whose text is
 also one of the classifier's training examples is flagged (``in_training``).
 """
 
@@ -206,13 +207,47 @@ def calibration(frame: pd.DataFrame, thresholds=THRESHOLDS) -> pd.DataFrame:
     )
 
 
+def combined(frame: pd.DataFrame, thresholds=THRESHOLDS) -> pd.DataFrame:
+    """What the agent does with ``classifier_threshold``: the embedding classifier decides
+    at or above the threshold and the LLM below it. Per task and threshold, over the cases
+    both answered: the share the embedding decided and the accuracy of the two together."""
+    rows = []
+    for task, part in frame.groupby("task"):
+        by_embedding = part[part["method"] == "embedding"].set_index("case_id")
+        by_llm = part[part["method"] == "llm"].set_index("case_id")
+        both = by_embedding.index.intersection(by_llm.index)
+        if both.empty:
+            continue
+        confidence = by_embedding.loc[both, "confidence"]
+        for threshold in thresholds:
+            decided = confidence >= threshold
+            correct = by_embedding.loc[both, "correct"].where(decided, by_llm.loc[both, "correct"])
+            rows.append(
+                {
+                    "task": task,
+                    "threshold": threshold,
+                    "by_embedding": float(decided.mean()),
+                    "accuracy": float(correct.astype(bool).mean()),
+                    "n": len(both),
+                }
+            )
+    return pd.DataFrame(rows, columns=["task", "threshold", "by_embedding", "accuracy", "n"])
+
+
 def report_sections(frame: pd.DataFrame) -> list[str]:
     if "method" not in frame:
         return []
-    return [
+    sections = [
         "\n## Embedding classifier: accuracy and coverage by confidence threshold\n",
         markdown_table(calibration(frame)),
     ]
+    together = combined(frame)
+    if not together.empty:
+        sections += [
+            "\n## Embedding classifier above the threshold, LLM below it (as the agent runs)\n",
+            markdown_table(together),
+        ]
+    return sections
 
 
 def figures(frame: pd.DataFrame) -> dict[str, go.Figure]:
@@ -228,6 +263,13 @@ def figures(frame: pd.DataFrame) -> dict[str, go.Figure]:
             x=rows["threshold"],
             y=rows["coverage"],
             line={"dash": "dot"},
+        )
+    for task, rows in combined(frame).groupby("task"):
+        fig.add_scatter(
+            name=f"{task}: embedding above, LLM below",
+            x=rows["threshold"],
+            y=rows["accuracy"],
+            line={"dash": "dash"},
         )
     fig.update_layout(
         title="embedding classifier: accuracy and coverage by threshold",

@@ -144,4 +144,6 @@ def test_classifiers_real(real_llm, tmp_path):
     embedded = frame[frame["method"] == "embedding"]
     assert embedded["confidence"].between(0, 1).all()
     assert frame[frame["method"] == "llm"]["confidence"].isna().all()
-    assert "accuracy and coverage by confidence threshold" in (out.folder / "report.md").read_text()
+    report = (out.folder / "report.md").read_text()
+    assert "accuracy and coverage by confidence threshold" in report
+    assert "LLM below it (as the agent runs)" in report
