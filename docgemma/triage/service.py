@@ -113,13 +113,21 @@ class TriageService:
             "notices": checked.notices,
         }
         run_config = {"configurable": {"thread_id": thread_id}}
+        values: dict[str, Any] = {}
         async with self._locks.setdefault(thread_id, asyncio.Lock()):
             try:
-                async for payload in self.graph.astream(
-                    graph_input, run_config, context=deps, stream_mode="custom", durability=SAVED_ON
+                # the state comes with the stream, so the turn ends without reading it back
+                async for mode, payload in self.graph.astream(
+                    graph_input,
+                    run_config,
+                    context=deps,
+                    stream_mode=["custom", "values"],
+                    durability=SAVED_ON,
                 ):
-                    yield parse_event(payload)
-                snapshot = await self.graph.aget_state(run_config)
+                    if mode == "custom":
+                        yield parse_event(payload)
+                    else:
+                        values = payload
             except Exception:  # a turn ends with an answer (and the rules' advice), never a trace
                 log.exception("triage turn failed on thread %s", thread_id)
                 fired = red_flags.check(checked.text, demographics)
@@ -132,7 +140,7 @@ class TriageService:
                     route="fallback",
                 )
                 return
-        yield answer_from_state(snapshot.values, [])
+        yield answer_from_state(values, [])
 
     async def ask(self, thread_id: str, message: str, **kwargs: Any) -> TriageAnswer:
         result: TriageAnswer | None = None
