@@ -63,11 +63,33 @@ _OWN_REFERENCES_RE = re.compile(
 """A reference list the model wrote itself, to the end: the app lists the sources it used,
 and Qwen 1.5B invented "American Diabetes Association. (2020) … [ADA website](https://…)"
 under an answer that had no source at all."""
-LINK_TARGET_PATTERN = r"(?<=\])\([^)\s]*\)"
-"""The target of a Markdown link in model text, dropped: "[ADA website](https://…)" shows as
-"[ADA website]", "[1](https://…)" as the citation "[1]". The model cannot be trusted with a URL
-(invented, or copied from a source's text); the real links are the numbered sources'."""
-_LINK_TARGET_RE = re.compile(LINK_TARGET_PATTERN)
+URL_PATTERN = r"(?<!\()(?<!\( )(?:https?://|www\.)(?:[^\s<>()\[\].,;:!?'\"]|[.,;:!?'\"](?=\w))+"
+"""A URL outside parentheses, without the punctuation that ends its sentence."""
+LINK_TARGET_PATTERN = r"(?<=\])\([^)\n]*\)|\( ?(?:https?://|www\.)[^)\n]*\)"
+"""The target of a Markdown link in model text, or a URL in parentheses, dropped with them:
+"[ADA website](https://…)" shows as "[ADA website]", "[1](https://…)" as the citation "[1]".
+The model cannot be trusted with a URL (invented, or copied from a source's text); the real
+links are the numbered sources'. ``URL_PATTERN`` leaves these to this one, so that a stream
+held at "](" is not cut at the URL inside."""
+_LINK_TARGET_RE = re.compile(f"{LINK_TARGET_PATTERN}|{URL_PATTERN}")
+_LINK_DEFINITION_RE = re.compile(r"^[ \t]*\[[^\]\n]+\]:.*$\n?", re.MULTILINE)
+"""A Markdown reference definition ("[1]: https://…"), which would make "[1]" a live link."""
+_AUTHOR = r"[A-Z][A-Za-z'’-]+"
+_YEAR = r"(?:19|20)\d{2}[a-z]?"
+AUTHOR_YEAR_PATTERN = (
+    rf"\((?:see )?{_AUTHOR}(?: et al\.?| (?:and|&) {_AUTHOR})?,? {_YEAR}(?:;[^)]*)?\)"
+)
+"""An author-year citation in model text, dropped: "(Nelson et al., 2012)". The model has no
+reference it could be citing; the app lists the sources it used."""
+_AUTHOR_YEAR_RE = re.compile(r"[ \t]*" + AUTHOR_YEAR_PATTERN)
+_REFERENCE_ENTRY_RE = re.compile(
+    rf"^[ \t]*(?:\d+[.)]|[-*•])?[ \t]*[A-Z](?:[^\n.]|et al\.){{0,80}}?[.,] \(?{_YEAR}\)?\..*$\n?"
+    r"|^.*\b\d+[ \t]?\(\d+\)[ \t]?[:,][ \t]?\d+[-–]\d+.*$\n?",
+    re.MULTILINE,
+)
+"""A bibliography entry the model wrote without a heading: names, then the year as its own
+item ("Nelson et al., 2012. Hyperkalemia: …", "American Diabetes Association. (2020).
+…"), or any line with a volume(issue): pages reference ("11(6), 1200-1208")."""
 
 
 KEY_FACT_CHARS = 700
@@ -185,11 +207,13 @@ _KNOWLEDGE_NOTE_RE = re.compile(
 
 def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> str:
     """Model output without reasoning, turn tokens, echoed instructions, tool names, raw
-    errors, reference lists and link targets of its own, or copies of the app's labels."""
+    errors, references, citations and link targets of its own, or copies of the app's labels."""
     text = _SPECIAL_TOKEN_RE.sub("", strip_thinking(text))
     text = drop_echoed_instructions(text, instructions)
     text = _RAW_ERROR_RE.sub("", text)
-    text = _LINK_TARGET_RE.sub("", _OWN_REFERENCES_RE.sub("", text))
+    text = _OWN_REFERENCES_RE.sub("", _LINK_DEFINITION_RE.sub("", text))
+    text = _LINK_TARGET_RE.sub("", text)
+    text = _REFERENCE_ENTRY_RE.sub("", _AUTHOR_YEAR_RE.sub("", text))
     text = _KNOWLEDGE_NOTE_RE.sub("", text)
     text = scrub_tool_names(text, labels)
     return re.sub(r"\n{3,}", "\n\n", text).strip()

@@ -145,6 +145,22 @@ Guidelines:
 - Cite the numbered sources you rely on with their numbers, like [1]""",
 )
 
+SYNTHESIZE_FROM_MEMORY_SYSTEM = Prompt(
+    "synthesize_from_memory_system",
+    """\
+You are a clinical decision-support assistant. Answer the clinician's question clearly and
+concisely from general medical knowledge.
+
+Guidelines:
+- Include only the most critical points
+- Nothing was looked up for this answer: cite no studies, authors, guidelines or references
+- Do not reference any system internals, tool names, or databases
+- Use standard medical terminology appropriate for a clinical audience""",
+)
+"""For an answer with no source in front of the model. Given the sourced prompt instead,
+Qwen 1.5B wrote "The lookups required are:" and invented "(Nelson et al., 2012)" under a
+question about peaked T waves: its guidelines speak of lookups and numbered sources."""
+
 SYNTHESIZE_BRIEF_PREFIX = "Include only the most critical findings.\n\n"
 
 SYNTHESIZE_USER = Prompt(

@@ -4,11 +4,12 @@ A token stream splits tags and names anywhere (``<th`` + ``ink>``, ``check_drug`
 ``_safety``), so the filter holds back only the tail of the text that could still
 become a protected pattern and releases it as soon as it cannot. What is protected
 comes from ``answer.py`` and ``rules.py`` (the same lists ``clean_answer`` uses):
-reasoning spans, turn tokens, echoed instructions, raw error text, link targets and tool
-names (replaced by their clinical labels). ``clean_answer`` stays the authority on the
-final text; the filter only makes sure nothing on these lists is ever shown. What can only
-be judged on the whole answer (a reference list the model wrote, a sentence its sources do
-not support) streams, and is then dropped from the final text.
+reasoning spans, turn tokens, echoed instructions, raw error text, link targets,
+author-year citations and tool names (replaced by their clinical labels). ``clean_answer``
+stays the authority on the final text; the filter only makes sure nothing on these lists
+is ever shown. What can only be judged on the whole answer (a reference list the model
+wrote, a sentence its sources do not support) streams, and is then dropped from the final
+text.
 The text inside reasoning spans is kept aside (``take_reasoning``) for a thinking
 channel, however the delimiters were split.
 
@@ -24,10 +25,12 @@ from functools import lru_cache
 import regex
 
 from docgemma.agent.answer import (
+    AUTHOR_YEAR_PATTERN,
     LINK_TARGET_PATTERN,
     RAW_ERROR_WORDS,
     SPECIAL_TOKEN_PATTERN,
     THINKING_SPANS,
+    URL_PATTERN,
     instruction_patterns,
 )
 from docgemma.agent.rules import tool_name_pattern
@@ -51,6 +54,10 @@ def _rules(labels: Mapping[str, str], instructions: str, hide_spans: bool) -> li
     rules += [_Rule(p) for p in instruction_patterns(instructions)]
     rules.append(_Rule(rf"(?i:(?:{RAW_ERROR_WORDS})[^\n]*)"))  # the rest of a raw error line
     rules.append(_Rule(LINK_TARGET_PATTERN))
+    # with the punctuation after it: a stream cannot tell "www.nice." from "www.nice.org"
+    # until the next character, and a complete shorter match would be taken at once
+    rules.append(_Rule(URL_PATTERN + r"[.,;:!?'\"]*"))
+    rules.append(_Rule(AUTHOR_YEAR_PATTERN))
     rules += [_Rule(tool_name_pattern(name), label) for name, label in labels.items()]
     return rules
 

@@ -21,7 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from docgemma.agent.prompts import SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
+from docgemma.agent.nodes.synthesize import system_prompt
+from docgemma.agent.prompts import SYNTHESIZE_USER
 from docgemma.llm.types import messages
 from experiments.calls import Caller
 from experiments.trial import Context, RunConfig, Strategy, trial_row
@@ -119,7 +120,9 @@ def prompt(case: KnowledgeCase, style: str) -> list:
         "tool results.\n",
         sections="",
     )
-    return messages(("system", SYNTHESIZE_SYSTEM.render()), ("user", user))
+    # as the agent would: a MedQA question is answered from memory, PubMedQA from its abstract
+    system = system_prompt(sourced=case.dataset != "medqa")
+    return messages(("system", system), ("user", user))
 
 
 async def answer(case: KnowledgeCase, caller: Caller, ctx: Context, *, style: str) -> dict:

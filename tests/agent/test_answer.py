@@ -24,7 +24,40 @@ from docgemma.agent.answer import GROUNDED_NOTE, UNVERIFIED_NOTE, clean_answer
         ),
         ("Metformin is first-line [1](https://example.org/a).", "Metformin is first-line [1]."),
         ("Give it with food [1] (see the label).", "Give it with food [1] (see the label)."),
+        # a link's title, a space before its target, bare URLs, reference definitions
+        ('See [ADA](https://diabetes.org/x "ADA") now.', "See [ADA] now."),
+        ("See [ADA]( https://diabetes.org/x) now.", "See [ADA] now."),
+        ("Details: https://diabetes.org/x?y=1 and www.nice.org.uk/ng28.", "Details:  and ."),
+        ("Check the label (https://dailymed.nlm.nih.gov/x) first.", "Check the label  first."),
+        (
+            "Metformin is first-line [1].\n[1]: https://diabetes.org/x",
+            "Metformin is first-line [1].",
+        ),
         ("The sources agree on metformin.", "The sources agree on metformin."),
+        # Qwen 1.5B on peaked T waves, no source: author-year citations and a bibliography
+        # without a heading, all invented
+        (
+            "Peaked T waves point to hyperkalaemia (Nelson et al., 2012).\n"
+            "1. Hyperkalemia: diagnosis (Nelson et al., 2012)\n\n"
+            " Nelson et al., 2012. Hyperkalemia. Journal of clinical medicine, 11(6), 1200-1208.",
+            "Peaked T waves point to hyperkalaemia.\n1. Hyperkalemia: diagnosis",
+        ),
+        ("Aim for 7% (ADA, 2023; NICE 2022).", "Aim for 7%."),
+        ("American Diabetes Association. (2020). Standards of care.\nAim for 7%.", "Aim for 7%."),
+        (
+            "Smith J, Lee K. 2019. A trial of metformin.\nMetformin is first-line.",
+            "Metformin is first-line.",
+        ),
+        ("See Jones and Patel (2018) in Lancet 392(10), 1-9.", ""),
+        # parentheses and years that are not citations stay
+        (
+            "Give 10 mL (calcium gluconate 10%) over 10 minutes.",
+            "Give 10 mL (calcium gluconate 10%) over 10 minutes.",
+        ),
+        ("In 2012, the target changed (NICE).", "In 2012, the target changed (NICE)."),
+        ("The advice changed in 2019. Aim for 7%.", "The advice changed in 2019. Aim for 7%."),
+        ("Vitamin D, calcium and bisphosphonates.", "Vitamin D, calcium and bisphosphonates."),
+        ("Metformin (Glucophage) since 1995.", "Metformin (Glucophage) since 1995."),
         # the app's own labels, copied from an earlier answer in the conversation
         (f"Asthma narrows the airways.\n\n{UNVERIFIED_NOTE}", "Asthma narrows the airways."),
         (

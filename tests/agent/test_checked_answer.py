@@ -15,6 +15,7 @@ from docgemma.agent.answer import (
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.agent.outcome import TurnResult
+from docgemma.agent.prompts import SYNTHESIZE_FROM_MEMORY_SYSTEM, SYNTHESIZE_SYSTEM
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolOutcome
 
@@ -133,6 +134,7 @@ async def test_a_knowledge_answer_cites_the_offline_source_that_covers_it(settin
     _, result = await run(agent, "Is metformin first-line?")
     assert asked == ["Is metformin first-line?"]
     assert "Reference passage" in (llm.calls[-1].prompt or llm.calls[-1].messages[-1].content)
+    assert llm.calls[-1].messages[0].content == SYNTHESIZE_SYSTEM.render()
     assert "Based on an offline source: “Does metformin reduce mortality?”" in result.final_response
     assert any("Does metformin reduce mortality?" in s.title for s in result.sources_used)
 
@@ -147,6 +149,9 @@ async def test_an_uncovered_knowledge_answer_is_labelled_unverified(settings, to
     agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
     _, result = await run(agent, "What innervates the diaphragm?")
     assert result.final_response == f"The phrenic nerve (C3–C5).\n\n{UNVERIFIED_NOTE}"
+    # nothing was looked up, so the guidelines do not speak of lookups or numbered sources
+    # (given those, Qwen 1.5B invented "(Nelson et al., 2012)")
+    assert llm.calls[-1].messages[0].content == SYNTHESIZE_FROM_MEMORY_SYSTEM.render()
 
 
 async def test_a_record_question_answers_from_the_active_patients_summary(settings, tools) -> None:

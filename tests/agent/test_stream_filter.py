@@ -112,8 +112,20 @@ def test_any_split_gives_the_same_text_and_the_same_final_answer() -> None:
 
 
 def test_a_link_target_never_shows_however_it_is_split() -> None:
-    text = "See the [ADA website](https://diabetes.org/x) and [1](https://a.org/b) now."
+    text = (
+        "See the [ADA website](https://diabetes.org/x) and [1](https://a.org/b) now, "
+        "or www.nice.org.uk/ng28."
+    )
     out = shown(list(text))
-    assert "".join(out) == "See the [ADA website] and [1] now."
-    assert all("diabetes.org" not in seen and "a.org" not in seen for seen in prefixes(out))
-    assert clean_answer(text, LABELS) == "".join(out)
+    # streamed, the sentence's full stop goes with the URL; the final text keeps it
+    assert "".join(out) == "See the [ADA website] and [1] now, or "
+    assert all("diabetes.org" not in seen and "nice.org" not in seen for seen in prefixes(out))
+    assert clean_answer(text, LABELS) == "See the [ADA website] and [1] now, or ."
+
+
+def test_an_invented_author_year_citation_never_shows_however_it_is_split() -> None:
+    text = "Peaked T waves point to hyperkalaemia (Nelson et al., 2012). Give calcium (10 mL)."
+    out = shown(list(text))
+    assert "".join(out) == "Peaked T waves point to hyperkalaemia . Give calcium (10 mL)."
+    assert all("Nelson" not in seen for seen in prefixes(out))
+    assert clean_answer(text, {}) == "Peaked T waves point to hyperkalaemia. Give calcium (10 mL)."

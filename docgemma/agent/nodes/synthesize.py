@@ -36,7 +36,12 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.knowledge import Grounding
-from docgemma.agent.prompts import SYNTHESIZE_BRIEF_PREFIX, SYNTHESIZE_SYSTEM, SYNTHESIZE_USER
+from docgemma.agent.prompts import (
+    SYNTHESIZE_BRIEF_PREFIX,
+    SYNTHESIZE_FROM_MEMORY_SYSTEM,
+    SYNTHESIZE_SYSTEM,
+    SYNTHESIZE_USER,
+)
 from docgemma.agent.references import about_record, only_to_see_record
 from docgemma.agent.rules import answered_tools, confidence_level
 from docgemma.agent.state import AgentState, ToolResult
@@ -121,8 +126,12 @@ def synthesis_messages(
     notes: list[str],
     grounding: Grounding | None = None,
     persona: str = "",
+    *,
+    sourced: bool = True,
 ) -> list[Message]:
-    """``persona``: an expert profile's system prompt, placed before the guidelines."""
+    """``persona``: an expert profile's system prompt, placed before the guidelines;
+    ``sourced``: whether the model answers from something in front of it (results, a
+    reference passage, the record) or from memory, which has its own guidelines."""
     results = list(state.get("tool_results", []))
     sections: list[str] = []
     if state.get("patient_summary"):
@@ -147,13 +156,14 @@ def synthesis_messages(
         sections="\n" + "\n\n".join(sections) if sections else "",
     )
     return [
-        Message(role="system", content=system_prompt(persona)),
+        Message(role="system", content=system_prompt(persona, sourced=sourced)),
         Message(role="user", content=user),
     ]
 
 
-def system_prompt(persona: str = "") -> str:
-    return "\n\n".join(p for p in (persona.strip(), SYNTHESIZE_SYSTEM.render()) if p)
+def system_prompt(persona: str = "", *, sourced: bool = True) -> str:
+    guidelines = (SYNTHESIZE_SYSTEM if sourced else SYNTHESIZE_FROM_MEMORY_SYSTEM).render()
+    return "\n\n".join(p for p in (persona.strip(), guidelines) if p)
 
 
 def missing_claims(results: Sequence[ToolResult], registry: ToolRegistry) -> tuple[str, ...]:
@@ -211,7 +221,7 @@ def source_findings(results: Sequence[ToolResult], registry: ToolRegistry) -> tu
 def _judge(state: AgentState, deps: AgentDeps, messages: list[Message], *, sourced: bool) -> Judge:
     return Judge(
         question=state["user_query"],
-        instructions=system_prompt(deps.persona),
+        instructions=system_prompt(deps.persona, sourced=sourced),
         markers=PROMPT_MARKERS,
         tool_names=tuple(deps.registry.labels()),
         context=messages[-1].content,
@@ -266,10 +276,12 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             and not record  # answered from the active patient's record, not from memory
         )
         grounding = await deps.knowledge(state["user_query"]) if knowledge_question else None
-        messages = synthesis_messages(state, deps.registry, notes, grounding, deps.persona)
         # an answer that cites what it was given states only what that supports; one written
         # from the model's memory carries the Unverified label instead
         sourced = any(r["error_type"] is None for r in results) or bool(grounding) or record
+        messages = synthesis_messages(
+            state, deps.registry, notes, grounding, deps.persona, sourced=sourced
+        )
         judge = _judge(state, deps, messages, sourced=sourced)
         try:
             written = await write_checked(deps, _NODE, messages, judge, results, notes)
