@@ -95,9 +95,12 @@ class Handlers:
             "and budget below apply to this browser session only._"
         )
 
-    def set_thinking(self, enabled: bool, budget: float, session: SessionState) -> None:
+    def set_thinking(
+        self, enabled: bool, budget: float, session: SessionState, request: gr.Request | None = None
+    ) -> None:
         """The session's thinking switch and budget, used from the next turn on."""
-        session.thinking, session.thinking_budget = bool(enabled), int(budget)
+        if self.owns(session, request):
+            session.thinking, session.thinking_budget = bool(enabled), int(budget)
 
     def approver(self, typed: str | None, request: gr.Request | None = None) -> str:
         """The signed-in user; only in open demo mode the name typed on the page (unverified).

@@ -88,8 +88,12 @@ class PatientPanel:
         picker = await self._patient_images(session, chart.patient_id)
         return patient_banner(session), chart_markdown(chart), picker, ""
 
-    async def pick_image(self, media_id: str | None, session: SessionState) -> str:
+    async def pick_image(
+        self, media_id: str | None, session: SessionState, request: gr.Request | None = None
+    ) -> str:
         """Fetch, check and hold a stored image for the next message, as an upload would be."""
+        if not self._owns(session, request):
+            return f"⚠️ {FOREIGN}"
         session.attached = None
         if not media_id or self.patients is None:
             return ""

@@ -101,6 +101,8 @@ def test_another_user_presenting_the_session_hash_is_refused(live, user_hashes) 
         assert mallory.say("What did we discuss?") == []  # no conversation read
         cleared = mallory.client.predict(api_name="/clear_patient")
         assert cleared[1] == f"⚠️ {FOREIGN}"  # nor is the active patient changed
+        picked = mallory.client.predict(None, api_name="/pick_image")
+        assert picked == f"⚠️ {FOREIGN}"  # nor an attached image dropped from his next turn
         orders = fhir_search(url, "MedicationRequest", auth=credentials, patient=PATIENT)
         assert orders == before  # nothing written
 
