@@ -60,17 +60,29 @@ def index_passage(settings: Settings, question: str) -> Grounding | None:
     return Grounding(hit.title, hit.text, round(hit.similarity, 3), PROVENANCE)
 
 
+PASSAGES: tuple[Callable[[Settings, str], Grounding | None], ...] = (page_passage, index_passage)
+"""The offline sources in the order they are asked."""
+
+
 def offline_knowledge(settings: Settings, timeout_s: float = 2.0) -> KnowledgeSource:
     """The condition pages, then the literature index; not ready in time → no grounding."""
 
     def best(question: str) -> Grounding | None:
-        return page_passage(settings, question) or index_passage(settings, question)
+        for passage in PASSAGES:
+            try:
+                found = passage(settings, question)
+            except Exception:  # a broken store costs its grounding, never the turn
+                log.warning("offline source %s failed", passage.__name__, exc_info=True)
+                continue
+            if found is not None:
+                return found
+        return None
 
     async def lookup(question: str) -> Grounding | None:
         try:
             return await asyncio.wait_for(asyncio.to_thread(best, question), timeout_s)
-        except (TimeoutError, OSError, FileNotFoundError, ValueError) as exc:
-            log.info("no offline grounding for this question: %s", exc)
+        except TimeoutError:
+            log.info("no offline grounding for this question: not ready in %.1f s", timeout_s)
             return None
 
     return lookup
