@@ -431,6 +431,31 @@ async def test_a_knowledge_answer_keeps_only_what_its_passage_supports(settings,
     assert result.left_out == ["It is treated with montelukast."]
 
 
+async def test_an_earlier_answer_in_the_conversation_supports_nothing(settings, tools) -> None:
+    """The previous turn's unverified answer is in the prompt's conversation, not a source."""
+    from docgemma.agent.service import Agent
+
+    async def passage(question: str) -> Grounding | None:
+        if "cause" not in question:
+            return None
+        return Grounding("Asthma", "Asthma causes wheezing and breathlessness.", 0.9, "Index")
+
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT"),
+            "Asthma is treated with montelukast.",
+            intent("DIRECT"),
+            "Asthma causes wheezing [1]. It is treated with montelukast.",
+        ]
+    )
+    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=passage)
+    _, first = await run(agent, "How is asthma treated?")
+    assert first.final_response.endswith(UNVERIFIED_NOTE)
+    _, result = await run(agent, "What does asthma cause?")
+    assert "montelukast" in llm.calls[-1].messages[-1].content  # the model saw the history
+    assert result.left_out == ["It is treated with montelukast."]
+
+
 async def test_a_symptom_question_rests_on_the_condition_page_that_covers_it(settings) -> None:
     """Real knowledge base and embedder: "What are the symptoms of pneumonia?" had been
     answered from the model's memory, with the Unverified label."""

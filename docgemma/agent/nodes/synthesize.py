@@ -132,6 +132,22 @@ def synthesis_messages(
     """``persona``: an expert profile's system prompt, placed before the guidelines;
     ``sourced``: whether the model answers from something in front of it (results, a
     reference passage, the record) or from memory, which has its own guidelines."""
+    return [
+        Message(role="system", content=system_prompt(persona, sourced=sourced)),
+        Message(role="user", content=synthesis_user(state, registry, notes, grounding)),
+    ]
+
+
+def synthesis_user(
+    state: AgentState,
+    registry: ToolRegistry,
+    notes: list[str],
+    grounding: Grounding | None = None,
+    *,
+    with_history: bool = True,
+) -> str:
+    """The user message of the synthesis prompt. Without the conversation it is what an
+    answer is held to: an earlier answer, perhaps unverified, supports nothing."""
     results = list(state.get("tool_results", []))
     sections: list[str] = []
     if state.get("patient_summary"):
@@ -145,20 +161,17 @@ def synthesis_messages(
         sections.append(f"{REFERENCE_HEADER}\n{grounding.title}\n{key_facts(grounding.text)}")
     if notes:
         sections.append(f"{UNAVAILABLE_HEADER}\n" + "\n".join(f"- {n}" for n in notes))
-    user = SYNTHESIZE_USER.render(
+    # Seen in the app: with a tool's results in front of it, Qwen 1.5B answered the earlier
+    # questions again (from their answers, or anew when shown only the questions). A turn
+    # that consulted a source answers from it; its references were resolved before.
+    history = with_history and not results
+    return SYNTHESIZE_USER.render(
         brief_prefix=SYNTHESIZE_BRIEF_PREFIX if is_brief(results, registry) else "",
-        # Seen in the app: with a tool's results in front of it, Qwen 1.5B answered the earlier
-        # questions again (from their answers, or anew when shown only the questions). A turn
-        # that consulted a source answers from it; its references were resolved before.
-        history="" if results else history_text(state.get("conversation_history", [])),
+        history=history_text(state.get("conversation_history", [])) if history else "",
         user_query=state["user_query"],
         clinical_context=clinical_context(state),
         sections="\n" + "\n\n".join(sections) if sections else "",
     )
-    return [
-        Message(role="system", content=system_prompt(persona, sourced=sourced)),
-        Message(role="user", content=user),
-    ]
 
 
 def system_prompt(persona: str = "", *, sourced: bool = True) -> str:
@@ -218,13 +231,20 @@ def source_findings(results: Sequence[ToolResult], registry: ToolRegistry) -> tu
     )
 
 
-def _judge(state: AgentState, deps: AgentDeps, messages: list[Message], *, sourced: bool) -> Judge:
+def _judge(
+    state: AgentState,
+    deps: AgentDeps,
+    notes: list[str],
+    grounding: Grounding | None,
+    *,
+    sourced: bool,
+) -> Judge:
     return Judge(
         question=state["user_query"],
         instructions=system_prompt(deps.persona, sourced=sourced),
         markers=PROMPT_MARKERS,
         tool_names=tuple(deps.registry.labels()),
-        context=messages[-1].content,
+        context=synthesis_user(state, deps.registry, notes, grounding, with_history=False),
         missing_claims=missing_claims(state.get("tool_results", []), deps.registry),
         unchecked=unchecked_claims(
             state.get("tool_results", []), deps.registry, state.get("patient_summary") or ""
@@ -282,7 +302,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         messages = synthesis_messages(
             state, deps.registry, notes, grounding, deps.persona, sourced=sourced
         )
-        judge = _judge(state, deps, messages, sourced=sourced)
+        judge = _judge(state, deps, notes, grounding, sourced=sourced)
         try:
             written = await write_checked(deps, _NODE, messages, judge, results, notes)
             calls, answer, how = written.calls, written.text, written.how
