@@ -87,9 +87,12 @@ class Judge:
         if not verdict.ok or not self.sourced:
             return Draft(text, verdict)
         support = keep_supported(text, self.context)
-        if support.left_out and not words(support.text):
+        if not support.left_out:
+            return Draft(text, verdict)
+        if not words(support.text):
             return Draft(text, AnswerCheck((Defect.UNSUPPORTED,)))
-        return Draft(support.text, verdict, support.left_out)
+        # what is left is a new text: it must pass on its own (a lead-in whose point went)
+        return Draft(support.text, self._check(support.text), support.left_out)
 
     def _check(self, text: str) -> AnswerCheck:
         return check_answer(

@@ -25,7 +25,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from docgemma.agent.answer_check import LIST_ITEM_RE, UNAVAILABLE_RE
+from docgemma.agent.answer_check import LIST_ITEM_RE
 from docgemma.agent.citations import CITATION_MARKER
 from docgemma.agent.conditions import condition_names
 from docgemma.agent.entities import drug_dictionary
@@ -87,6 +87,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 _NUMBER = re.compile(r"(?<![a-z]-)(?<![\w.])(\d+(?:\.\d+)?)", re.IGNORECASE)
 """A number standing alone or before its unit ("500mg"), not the end of a name ("COVID-19")."""
 _ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NOT_A_QUANTITY = re.compile(
+    r"\[\d{1,2}\]|\b\d{4}-\d{2}-\d{2}(?:t[\d:.]+z?)?|\b[a-z]+(?:-[a-z0-9]+)*-\d+\b"
+)
+"""Numbers of the prompt that support no dose or value: citation markers ("[2]"), dates
+("2025-05-01") and ids ("abc-123")."""
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9*\"“(])")
 _LAST_CLAUSE = re.compile(
@@ -132,7 +137,9 @@ class Given:
                 {_FORM_OF[w] for w in words if w in _FORM_OF}
                 | {form for phrase, form in _FORM_PHRASES.items() if phrase in lower}
             ),
-            numbers=frozenset(_number(n) for n in _ANY_NUMBER.findall(lower)),
+            numbers=frozenset(
+                _number(n) for n in _ANY_NUMBER.findall(_NOT_A_QUANTITY.sub(" ", lower))
+            ),
             drugs=frozenset(d.lower() for d in drug_dictionary().find(lower)),
         )
 
@@ -168,11 +175,25 @@ def _drug_named(generic: str, given: Given) -> bool:
     return all(any(w.startswith(part) for w in given.words) for part in _WORD.findall(generic))
 
 
+_MISSING_INFORMATION = re.compile(
+    r"\b(?:unavailable|not available|no information|not accessible|not in the"
+    r"|not (?:be |been )?(?:retrieved|consulted|checked|listed|covered|found)"
+    r"|(?:could not|couldn't|cannot|can't|unable to)(?: be)? "
+    r"(?:retriev|check|consult|find|found|access|verif|confirm|look)\w*)\b",
+    re.IGNORECASE,
+)
+"""A sentence saying what could not be looked up: it may name the drug or condition it is
+about ("Lisinopril could not be checked"), but its numbers and dose forms are still held to
+the sources. "If the patient cannot swallow, give 10 mg intravenously" is no such sentence."""
+
+
 def unsupported_terms(sentence: str, given: Given) -> list[str]:
     """The drugs, conditions, dose forms and numbers ``sentence`` names that ``given`` lacks."""
     text = _fold(_THOUSANDS.sub("", CITATION_MARKER.sub(" ", LIST_ITEM_RE.sub("", sentence))))
-    terms = [d for d in drug_dictionary().find(text) if not _drug_named(d.lower(), given)]
-    terms += [c for c in _conditions(text) if not _named(c, given)]
+    terms: list[str] = []
+    if not _MISSING_INFORMATION.search(text):
+        terms += [d for d in drug_dictionary().find(text) if not _drug_named(d.lower(), given)]
+        terms += [c for c in _conditions(text) if not _named(c, given)]
     words = _WORD.findall(text)
     terms += [w for w in words if w in _FORM_OF and _FORM_OF[w] not in given.forms]
     terms += [n for n in _NUMBER.findall(text) if _number(n) not in given.numbers]
@@ -194,7 +215,7 @@ def _sentences(line: str) -> list[str]:
 def _supported_part(sentence: str, given: Given) -> tuple[str, str]:
     """What of ``sentence`` stands, and what is left out: all of it, its head without an
     unsupported last clause, or nothing."""
-    if UNAVAILABLE_RE.search(sentence) or not unsupported_terms(sentence, given):
+    if not unsupported_terms(sentence, given):
         return sentence, ""
     starts = [m.start() for m in _LAST_CLAUSE.finditer(sentence)]
     if starts:
@@ -244,4 +265,10 @@ def keep_supported(answer: str, context: str) -> Support:
         return Support(answer, ())
     emptied = _emptied_lists(lines, kept)
     shown = [k for i, k in enumerate(kept) if k is not None and i not in emptied]
+    while shown and not shown[-1].strip():
+        shown.pop()
+    if shown and shown[-1].rstrip().endswith(":"):
+        # a lead-in left at the end: what it introduced was left out
+        rest = " ".join(_sentences(shown.pop())[:-1])
+        shown += [rest] if rest else []
     return Support(re.sub(r"\n{3,}", "\n\n", "\n".join(shown)).strip(), tuple(left_out))

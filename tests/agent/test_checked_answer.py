@@ -12,6 +12,8 @@ from docgemma.agent.answer import (
     UNVERIFIED_NOTE,
     left_out_note,
 )
+from docgemma.agent.answer_check import Defect
+from docgemma.agent.checked_answer import Judge
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.agent.outcome import TurnResult
@@ -465,3 +467,19 @@ async def test_a_symptom_question_rests_on_the_condition_page_that_covers_it(set
     assert page is not None and page.title == "Pneumonia" and "cough" in page.text
     assert page.source() == {"title": "DocGemma demonstration page: Pneumonia", "kind": "reference"}
     assert page_passage(settings, "Which nerve supplies motor fibres to the diaphragm?") is None
+
+
+def test_what_is_left_after_leaving_out_must_pass_the_check_on_its_own() -> None:
+    """Left without its one stated fact, the draft is a source line copied from the prompt."""
+    source = "[1] Pneumonia — Symptoms: a cough with phlegm, a high temperature and chills"
+    judge = Judge(
+        question="What are the symptoms of pneumonia?",
+        instructions="",
+        markers=(),
+        tool_names=(),
+        context=f"Information retrieved:\n{source}.",
+        sourced=True,
+    )
+    draft = judge(f"{source}\nIt leads to sepsis.")
+    assert draft.verdict.defects == (Defect.ONLY_SOURCES,)
+    assert draft.left_out == ("It leads to sepsis.",)

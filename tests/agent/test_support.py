@@ -51,6 +51,10 @@ WARFARIN_LABEL = (
         ("Warfarin is given intravenously.", WARFARIN_LABEL, ["intravenously"]),
         ("Avoid combining it with aspirin.", WARFARIN_LABEL, ["aspirin"]),
         ("Keep the INR between 2 and 4.", WARFARIN_LABEL, ["4"]),
+        # a citation marker, a date or a patient id in the prompt is no dose
+        ("Give 2 tablets.", PNEUMONIA_PAGE + "\n[2] Chart of abc-123", ["tablets", "2"]),
+        ("Start at 5 mg daily.", WARFARIN_LABEL + " Updated 2025-05-01.", ["5"]),
+        ("Give 123 units.", "Patient abc-123, seen 2025-05-01.", ["123"]),
         ("It is important to consult a healthcare provider.", WARFARIN_LABEL, []),
         ("Severe symptoms need prompt review.", PNEUMONIA_PAGE, []),  # generic words only
         # the condition pages say it in everyday words, and in British spelling
@@ -141,9 +145,41 @@ def test_a_numbered_list_item_keeps_its_number_and_the_number_is_not_a_claim() -
     assert (kept.text, kept.left_out) == ("1. Chills.", ("Sepsis.",))
 
 
-def test_a_sentence_saying_something_is_unavailable_stands() -> None:
-    answer = "Information on asthma could not be retrieved. Chills are common [1]."
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Information on asthma could not be retrieved.",
+        "The interaction with lisinopril could not be checked.",
+        "Sepsis is not covered by the sources.",
+        "No information on amoxicillin was available.",
+    ],
+)
+def test_a_sentence_saying_something_could_not_be_looked_up_may_name_it(sentence) -> None:
+    answer = f"{sentence} Chills are common [1]."
     assert keep_supported(answer, PNEUMONIA_PAGE).left_out == ()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "unsupported"),
+    [
+        # "cannot" about the patient, not about the sources: a dose and route nobody gave
+        ("If the patient cannot swallow, give 10 mg intravenously.", ["intravenously", "10"]),
+        ("Patients unable to take tablets may be given amoxicillin.", ["amoxicillin", "tablets"]),
+        ("Lisinopril could not be checked; give 20 mg.", ["20"]),
+    ],
+)
+def test_a_sentence_merely_containing_cannot_is_still_held_to_the_sources(
+    sentence: str, unsupported: list[str]
+) -> None:
+    assert unsupported_terms(sentence, Given.of(PNEUMONIA_PAGE)) == unsupported
+    assert keep_supported(sentence, PNEUMONIA_PAGE).left_out == (sentence,)
+
+
+def test_a_lead_in_left_at_the_end_goes_with_what_it_introduced() -> None:
+    answer = "Chills are common [1]. The other signs are these:\n\nSepsis and meningitis."
+    kept = keep_supported(answer, PNEUMONIA_PAGE)
+    assert kept.text == "Chills are common [1]."
+    assert kept.left_out == ("Sepsis and meningitis.",)
 
 
 def test_an_answer_with_nothing_unsupported_is_returned_as_written() -> None:
