@@ -220,8 +220,8 @@ def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> s
 
 
 LEFT_OUT_NOTE = (
-    "{count} of the model's answer {verb} left out: {pronoun} named things the cited sources "
-    "do not mention. The reasoning timeline shows {pronoun2}."
+    "{count} of the model's answer {verb} left out: {pronoun} named things the source "
+    "excerpts it was given do not mention. The reasoning timeline shows {pronoun2}."
 )
 
 

@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from docgemma.config import Settings
 from docgemma.embed import get_embedder
 from docgemma.tools.literature_index import Hit, load_abstracts
 from experiments.cases import load_jsonl
@@ -39,7 +38,9 @@ def test_sweep_counts_right_and_wrong_groundings_per_threshold():
     assert pd.isna(table.loc[0.85, "wrong share of groundings"])
 
 
-def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_its_answer():
+def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_its_answer(
+    settings,
+):
     """Real embedder over the paraphrased studies: own study found, nothing else grounded."""
     wanted = {p.id for p in load_jsonl(PARAPHRASES, Paraphrase)}
     abstracts = [a for a in load_abstracts() if a.id in wanted]
@@ -55,19 +56,18 @@ def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_
 
     direct = [c for c in load_eval_cases() if c.category == "direct"]
     probes = probe(search, load_jsonl(PARAPHRASES, Paraphrase), direct)
-    threshold = Settings().grounding_threshold
+    threshold = settings.grounding_threshold
     (row,) = sweep(probes, (threshold,)).to_dict("records")
     assert row["direct, passage without the answer"] == 0
     assert row["on a wrong source"] == 0
     assert row["known-answer questions on their own source"] >= 14
 
 
-def test_at_the_default_page_threshold_no_question_rests_on_a_wrong_page():
+def test_at_the_default_page_threshold_no_question_rests_on_a_wrong_page(settings):
     """Real knowledge base: the symptom descriptions and the direct questions."""
     from docgemma.kb import get_knowledge_base
     from experiments.grounding_threshold import page_probes
 
-    settings = Settings()
     direct = [c for c in load_eval_cases() if c.category == "direct"]
     probes = page_probes(get_knowledge_base(settings).search, direct)
     (row,) = sweep(probes, (settings.page_grounding_threshold,)).to_dict("records")
