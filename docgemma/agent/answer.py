@@ -12,6 +12,7 @@ from collections.abc import Collection, Sequence
 
 from docgemma.agent.rules import answered_tools, scrub_tool_names
 from docgemma.agent.state import AgentState, ToolResult
+from docgemma.kb.models import DEMO_NOTICE
 from docgemma.llm.thinking import DELIMITERS
 from docgemma.tools.facts import ToolRole
 from docgemma.tools.outcomes import Note, ToolErrorType, error_message
@@ -74,6 +75,10 @@ held at "](" is not cut at the URL inside."""
 _LINK_TARGET_RE = re.compile(f"{LINK_TARGET_PATTERN}|{URL_PATTERN}")
 _LINK_DEFINITION_RE = re.compile(r"^[ \t]*\[[^\]\n]+\]:.*$\n?", re.MULTILINE)
 """A Markdown reference definition ("[1]: https://…"), which would make "[1]" a live link."""
+COPIED_NOTICE_PATTERN = r"\(?" + re.escape(DEMO_NOTICE) + r"\)?"
+"""The condition pages' demonstration notice, which the model copies into its sentences
+("The condition pages on croup (Demonstration content …) indicate …"); the sources list
+names the page as a demonstration page."""
 _AUTHOR = r"[A-Z][A-Za-z'’-]+"
 _YEAR = r"(?:19|20)\d{2}[a-z]?"
 AUTHOR_YEAR_PATTERN = (
@@ -203,6 +208,7 @@ _KNOWLEDGE_NOTE_RE = re.compile(
     rf"^.*(?:{re.escape(UNVERIFIED_NOTE[:24])}|{re.escape(GROUNDED_NOTE[:30])}).*$", re.MULTILINE
 )
 """A knowledge label the model copied from an earlier answer in the conversation."""
+_COPIED_NOTICE_RE = re.compile(r"[ \t]*" + COPIED_NOTICE_PATTERN)
 
 
 def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> str:
@@ -214,7 +220,7 @@ def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> s
     text = _OWN_REFERENCES_RE.sub("", _LINK_DEFINITION_RE.sub("", text))
     text = _LINK_TARGET_RE.sub("", text)
     text = _REFERENCE_ENTRY_RE.sub("", _AUTHOR_YEAR_RE.sub("", text))
-    text = _KNOWLEDGE_NOTE_RE.sub("", text)
+    text = _COPIED_NOTICE_RE.sub("", _KNOWLEDGE_NOTE_RE.sub("", text))
     text = scrub_tool_names(text, labels)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 

@@ -5,11 +5,11 @@ A token stream splits tags and names anywhere (``<th`` + ``ink>``, ``check_drug`
 become a protected pattern and releases it as soon as it cannot. What is protected
 comes from ``answer.py`` and ``rules.py`` (the same lists ``clean_answer`` uses):
 reasoning spans, turn tokens, echoed instructions, raw error text, link targets,
-author-year citations and tool names (replaced by their clinical labels). ``clean_answer``
-stays the authority on the final text; the filter only makes sure nothing on these lists
-is ever shown. What can only be judged on the whole answer (a reference list the model
-wrote, a sentence its sources do not support) streams, and is then dropped from the final
-text.
+author-year citations, the copied demonstration notice and tool names (replaced by their
+clinical labels). ``clean_answer`` stays the authority on the final text; the filter only
+makes sure nothing on these lists is ever shown. What can only be judged on the whole
+answer (a reference list the model wrote, a sentence its sources do not support) streams,
+and is then dropped from the final text.
 The text inside reasoning spans is kept aside (``take_reasoning``) for a thinking
 channel, however the delimiters were split.
 
@@ -26,6 +26,7 @@ import regex
 
 from docgemma.agent.answer import (
     AUTHOR_YEAR_PATTERN,
+    COPIED_NOTICE_PATTERN,
     LINK_TARGET_PATTERN,
     RAW_ERROR_WORDS,
     SPECIAL_TOKEN_PATTERN,
@@ -58,6 +59,7 @@ def _rules(labels: Mapping[str, str], instructions: str, hide_spans: bool) -> li
     # until the next character, and a complete shorter match would be taken at once
     rules.append(_Rule(URL_PATTERN + r"[.,;:!?'\"]*"))
     rules.append(_Rule(AUTHOR_YEAR_PATTERN))
+    rules.append(_Rule(COPIED_NOTICE_PATTERN))
     rules += [_Rule(tool_name_pattern(name), label) for name, label in labels.items()]
     return rules
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from docgemma.agent.answer import GROUNDED_NOTE, UNVERIFIED_NOTE, clean_answer
+from docgemma.kb import DEMO_NOTICE
 
 
 @pytest.mark.parametrize(
@@ -58,6 +59,11 @@ from docgemma.agent.answer import GROUNDED_NOTE, UNVERIFIED_NOTE, clean_answer
         ("The advice changed in 2019. Aim for 7%.", "The advice changed in 2019. Aim for 7%."),
         ("Vitamin D, calcium and bisphosphonates.", "Vitamin D, calcium and bisphosphonates."),
         ("Metformin (Glucophage) since 1995.", "Metformin (Glucophage) since 1995."),
+        # the condition pages' demonstration notice, copied into a sentence (seen in the app)
+        (
+            f"The condition pages on croup ({DEMO_NOTICE}) say it is usually viral.",
+            "The condition pages on croup say it is usually viral.",
+        ),
         # the app's own labels, copied from an earlier answer in the conversation
         (f"Asthma narrows the airways.\n\n{UNVERIFIED_NOTE}", "Asthma narrows the airways."),
         (
