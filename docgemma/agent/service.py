@@ -42,7 +42,7 @@ from docgemma.agent.schemas import (
     RetryStrategy,
 )
 from docgemma.agent.turn_result import pending_result, turn_result
-from docgemma.checkpoint_serde import SAVED_ON, checkpoint_serializer
+from docgemma.checkpoint_serde import checkpoint_serializer, stream_turn
 from docgemma.config import Settings
 from docgemma.ehr.ids import InvalidId, check_fhir_id
 from docgemma.experts import Profile
@@ -268,15 +268,8 @@ class Agent:
         values: dict[str, Any] = {}
         interrupts: tuple[Interrupt, ...] = ()
         try:
-            # The state comes with the stream (each step's values; a pause adds its
-            # interrupt), so the turn needs no second read of the checkpoint to end.
-            async for mode, payload in self.graph.astream(
-                graph_input,
-                config,
-                context=deps,
-                stream_mode=["custom", "values"],
-                durability=SAVED_ON,
-            ):
+            # a pause adds its interrupt to the state the stream brings
+            async for mode, payload in stream_turn(self.graph, graph_input, config, deps):
                 if mode == "custom":
                     yield parse_event(payload)
                     continue

@@ -15,7 +15,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from docgemma.checkpoint_serde import SAVED_ON, checkpoint_serializer
+from docgemma.checkpoint_serde import checkpoint_serializer, stream_turn
 from docgemma.config import Settings
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
@@ -116,14 +116,7 @@ class TriageService:
         values: dict[str, Any] = {}
         async with self._locks.setdefault(thread_id, asyncio.Lock()):
             try:
-                # the state comes with the stream, so the turn ends without reading it back
-                async for mode, payload in self.graph.astream(
-                    graph_input,
-                    run_config,
-                    context=deps,
-                    stream_mode=["custom", "values"],
-                    durability=SAVED_ON,
-                ):
+                async for mode, payload in stream_turn(self.graph, graph_input, run_config, deps):
                     if mode == "custom":
                         yield parse_event(payload)
                     else:
