@@ -170,11 +170,13 @@ def only_sources(answer: str, context: str) -> bool:
 
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+NOT_RETRIEVED = (
+    r"unavailable|not available|not (?:be |been )?(?:retrieved|consulted|checked|listed|covered)"
+    r"|not in the|no information|not accessible"
+)
+"""Phrases that say information was not there; ``support`` builds on them too."""
 UNAVAILABLE_RE = re.compile(
-    r"\b(?:unavailable|not available|could not|couldn't|cannot|can't|unable|"
-    r"not (?:be |been )?(?:retrieved|consulted|checked|listed|covered)|not in the|"
-    r"no information|not accessible)\b",
-    re.IGNORECASE,
+    rf"\b(?:{NOT_RETRIEVED}|could not|couldn't|cannot|can't|unable)\b", re.IGNORECASE
 )
 
 

@@ -25,7 +25,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from docgemma.agent.answer_check import LIST_ITEM_RE
+from docgemma.agent.answer_check import LIST_ITEM_RE, NOT_RETRIEVED
 from docgemma.agent.citations import CITATION_MARKER
 from docgemma.agent.conditions import condition_names
 from docgemma.agent.entities import drug_dictionary
@@ -176,8 +176,7 @@ def _drug_named(generic: str, given: Given) -> bool:
 
 
 _MISSING_INFORMATION = re.compile(
-    r"\b(?:unavailable|not available|no information|not accessible|not in the"
-    r"|not (?:be |been )?(?:retrieved|consulted|checked|listed|covered|found)"
+    rf"\b(?:{NOT_RETRIEVED}|not (?:be |been )?found"
     r"|(?:could not|couldn't|cannot|can't|unable to)(?: be)? "
     r"(?:retriev|check|consult|find|found|access|verif|confirm|look)\w*)\b",
     re.IGNORECASE,
