@@ -226,26 +226,36 @@ def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> s
 
 
 LEFT_OUT_NOTE = (
-    "{count} of the model's answer {verb} left out: {pronoun} named things the source "
-    "excerpts it was given do not mention. The reasoning timeline shows {pronoun2}."
+    "{count} of the model's answer {verb} left out: {pronoun} named {what}. "
+    "The reasoning timeline shows {pronoun2}."
 )
+LEFT_OUT_WHAT = {
+    True: (
+        "things the source excerpts it was given do not mention",
+        "not supported by the sources",
+    ),
+    False: ("a drug that no drug dictionary knows", "naming a drug no dictionary knows"),
+}
+"""Why statements were left out, by whether the answer rests on sources: in the note and in
+the timeline."""
 
 
-def left_out_note(count: int) -> str:
-    """What the clinician is told when statements the sources do not support were dropped."""
+def left_out_note(count: int, *, sourced: bool = True) -> str:
+    """What the clinician is told when statements were dropped from the answer."""
     one = count == 1
     return LEFT_OUT_NOTE.format(
         count="One statement" if one else f"{count} statements",
         verb="was" if one else "were",
         pronoun="it" if one else "they",
         pronoun2="it" if one else "them",
+        what=LEFT_OUT_WHAT[sourced][0],
     )
 
 
-def left_out_detail(sentences: Sequence[str]) -> str:
+def left_out_detail(sentences: Sequence[str], *, sourced: bool = True) -> str:
     """The statements left out, quoted, for the timeline."""
     quoted = "; ".join(f"“{s}”" for s in sentences)
-    return f"left out as not supported by the sources: {quoted}"
+    return f"left out as {LEFT_OUT_WHAT[sourced][1]}: {quoted}"
 
 
 def knowledge_note(text: str, source_title: str | None) -> str:

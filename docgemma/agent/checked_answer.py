@@ -2,7 +2,8 @@
 
 Every draft goes through ``answer_check``. A draft cut off by the token limit is
 ended at its last complete sentence or list item when what remains passes. A sourced
-answer keeps only the sentences its sources support (``support``). A failing draft is
+answer keeps only the sentences its sources support (``support``), and no answer keeps one
+naming a drug that no dictionary knows. A failing draft is
 withheld (an ``AnswerRejected`` event tells consumers to drop what streamed of it),
 the model writes once more at another temperature, and if that fails too the answer
 is composed by code from the tool results' key facts with their sources. Junk never
@@ -29,7 +30,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerRejected, AnswerToken
 from docgemma.agent.generation import generation_for
 from docgemma.agent.state import ToolResult
-from docgemma.agent.support import keep_supported
+from docgemma.agent.support import invented_substances, keep_supported, unsupported_or_invented
 from docgemma.agent.tracing import NODE_LABELS, emit
 from docgemma.llm.types import Message
 
@@ -73,7 +74,7 @@ class Judge:
     """What the sources found, which the answer must not deny."""
     sourced: bool = False
     """The answer rests on sources in ``context``: a sentence naming what they do not is
-    left out."""
+    left out. Any answer loses a sentence naming a drug no dictionary knows."""
 
     def __call__(self, text: str, *, hit_limit: bool = False) -> Draft:
         """The text to show and its verdict; ``hit_limit``: the token limit stopped it."""
@@ -84,9 +85,10 @@ class Judge:
             trimmed = trim_to_last_sentence(text)
             if trimmed and self._check(trimmed).ok:
                 text, verdict = trimmed, AnswerCheck(())
-        if not verdict.ok or not self.sourced:
+        if not verdict.ok:
             return Draft(text, verdict)
-        support = keep_supported(text, self.context)
+        check = unsupported_or_invented if self.sourced else invented_substances
+        support = keep_supported(text, self.context, check)
         if not support.left_out:
             return Draft(text, verdict)
         if not words(support.text):

@@ -27,6 +27,10 @@ class Numbered:
     """The turn's sources; source ``n`` is ``sources[n - 1]``."""
     texts: list[str]
     """Each successful result under its label, markers renumbered and its sources listed."""
+    facts: list[str]
+    """Each successful result's shortened text alone, markers renumbered."""
+    numbers: list[tuple[int, ...]]
+    """Each successful result's sources, by their numbers."""
 
 
 def _key(source: dict[str, Any]) -> tuple[str, str | None]:
@@ -43,6 +47,8 @@ def number_sources(
     numbers: dict[tuple[str, str | None], int] = {}
     sources: list[dict[str, Any]] = []
     texts: list[str] = []
+    facts: list[str] = []
+    cited: list[tuple[int, ...]] = []
     for result in results:
         if result["error_type"] is not None:
             continue
@@ -61,7 +67,9 @@ def number_sources(
         listed = [f"[{n}] {result['sources'][k - 1]['title']}" for k, n in local.items()]
         cite = "\nCite as: " + "; ".join(listed) if listed else ""
         texts.append(with_label(result["tool_label"], text + cite))
-    return Numbered(sources=sources, texts=texts)
+        facts.append(text)
+        cited.append(tuple(local.values()))
+    return Numbered(sources=sources, texts=texts, facts=facts, numbers=cited)
 
 
 def drop_unknown_citations(answer: str, count: int) -> str:

@@ -9,20 +9,26 @@ answers cited the page and were shown at high confidence.
 Code cannot tell whether a sentence is true, but it can tell whether the clinical things it
 names are in the prompt the model answered from (the question, the sources, the record):
 drugs (as generics, so a brand matches its generic), conditions (ICD-10-CM names, compared
-by word stems so "infections" matches "infection"), dose forms and routes ("injection" is
-supported by "intravenous"), and numbers. A sentence naming one that is not there is left
-out of the answer, or only its last clause when the rest stands without it (a model often
-appends a list from memory: "…, such as nausea, vomiting and dizziness"); what is left out
-is listed so the clinician can see it. Sentences that name nothing clinical, or say that
-something is unavailable, stand. Accents are folded and words compared by their first five
-letters, so an English answer is supported by the French interaction thesaurus's cognates
-("hyperkaliémie", "insuffisance rénale").
+by how their words begin, so "infections" matches "infection"), dose forms and routes
+("injection" is supported by "intravenous"), and numbers. A sentence naming one that is not
+there is left out of the answer, or only its last clause when the rest stands without it (a
+model often appends a list from memory: "…, such as nausea, vomiting and dizziness"); what
+is left out is listed so the clinician can see it. Sentences that name nothing clinical, or
+say that something is unavailable, stand. Accents are folded and a word is matched by a
+given word that begins like it, so an English answer is supported by the French interaction
+thesaurus's cognates ("hyperkaliémie", "insuffisance rénale"); but two different English
+condition words never match ("hypertension" does not support "hyperkalemia").
+
+A drug name that no dictionary knows is an invention wherever it appears, so an answer from
+the model's memory, which has no sources to be held to, still loses the sentence naming it.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from docgemma.agent.answer_check import LIST_ITEM_RE, NOT_RETRIEVED
@@ -31,7 +37,7 @@ from docgemma.agent.conditions import condition_names
 from docgemma.agent.entities import drug_dictionary
 
 _STEM_CHARS = 5
-"""Word beginnings compared: "infections" and "infection" agree on "infec"."""
+"""A given word can support a word only if both begin with the same five letters."""
 _GENERIC_TEXT = (
     "symptom symptoms sign signs other such as and or of with in major minor mild moderate "
     "severe acute chronic active stage level high low risk years old both group type patient "
@@ -120,7 +126,8 @@ def _number(text: str) -> str:
 class Given:
     """What the model was given, in the forms the sentences are compared with."""
 
-    stems: frozenset[str]
+    by_stem: dict[str, frozenset[str]]
+    """The words given, by their first ``_STEM_CHARS`` letters."""
     words: frozenset[str]
     forms: frozenset[str]
     numbers: frozenset[str]
@@ -129,10 +136,13 @@ class Given:
     @classmethod
     def of(cls, context: str) -> Given:
         lower = _THOUSANDS.sub("", _fold(context))
-        words = _WORD.findall(lower)
+        words = frozenset(_WORD.findall(lower))
+        by_stem: dict[str, set[str]] = {}
+        for w in words:
+            by_stem.setdefault(w[:_STEM_CHARS], set()).add(w)
         return cls(
-            stems=frozenset(w[:_STEM_CHARS] for w in words),
-            words=frozenset(words),
+            by_stem={stem: frozenset(ws) for stem, ws in by_stem.items()},
+            words=words,
             forms=frozenset(
                 {_FORM_OF[w] for w in words if w in _FORM_OF}
                 | {form for phrase, form in _FORM_PHRASES.items() if phrase in lower}
@@ -155,15 +165,32 @@ def _conditions(text: str) -> list[str]:
     return found
 
 
+def _same_term(word: str, other: str) -> bool:
+    """Whether ``other`` says ``word``: its plural, or, unless both are English condition
+    words (the ICD-10-CM vocabulary: "pneumonia" and "pneumothorax"), a word agreeing on more
+    than half of the longer one: "hyperkaliémie" says "hyperkalemia" (8 of 13 letters),
+    "hypertension" does not (5 of 12)."""
+    if other in (word, f"{word}s", f"{word}es") or word in (f"{other}s", f"{other}es"):
+        return True
+    vocabulary = condition_names().postings
+    if word in vocabulary and other in vocabulary:
+        return False
+    shared = len(os.path.commonprefix((word, other)))
+    return shared >= _STEM_CHARS and 2 * shared > max(len(word), len(other))
+
+
+def _said(word: str, given: Given) -> bool:
+    return any(_same_term(word, w) for w in given.by_stem.get(word[:_STEM_CHARS], ()))
+
+
 def _named(condition: str, given: Given) -> bool:
-    """Every specific word of ``condition`` begins like a word given ("infections" is named
-    by "infection"); numbers are compared as numbers."""
+    """Every specific word of ``condition`` is said by a word given ("infections" is named
+    by "infection") or in its everyday words ("fever" by "temperature")."""
     specific = [
         w for w in condition.split() if w not in GENERIC_CONDITION_WORDS and not w.isdigit()
     ]
     return all(
-        w[:_STEM_CHARS] in given.stems or not given.words.isdisjoint(EVERYDAY_WORDS.get(w, ()))
-        for w in specific
+        _said(w, given) or not given.words.isdisjoint(EVERYDAY_WORDS.get(w, ())) for w in specific
     )
 
 
@@ -199,6 +226,43 @@ def unsupported_terms(sentence: str, given: Given) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
+_INN_TEXT = (
+    "amide azepam azole cillin cycline dipine floxacin gliflozin gliptin glutide lukast mycin "
+    "olol oxetine parin prazole pril profen sartan setron statin tidine triptan ximab zumab"
+)
+INN_ENDINGS = tuple(_INN_TEXT.split())
+"""Word endings of international drug names (the WHO INN and USAN stems, "-olol",
+"-sartan", …). No word of the 548 distinct answers in the committed evaluation runs has one
+of them and is missing from the drug dictionary and the ICD-10-CM vocabulary, so correct
+answers keep their sentences; "acetyphenamide", seen in the browser, has one."""
+_MIN_INN_CHARS = 7
+
+
+def invented_substances(sentence: str, given: Given) -> list[str]:
+    """Words shaped like a drug name that neither the drug dictionary, the ICD-10-CM
+    vocabulary nor ``given`` knows: Qwen 1.5B named "N-acetyphenamide" as the antidote for
+    acetaminophen overdose."""
+    known = drug_dictionary().index
+    vocabulary = condition_names().postings
+    return [
+        w
+        for w in dict.fromkeys(_WORD.findall(_fold(sentence)))
+        if len(w) >= _MIN_INN_CHARS
+        and w.endswith(INN_ENDINGS)
+        and w not in known
+        and w not in vocabulary
+        and w not in given.words
+    ]
+
+
+Checker = Callable[[str, Given], list[str]]
+"""What a sentence names that ``Given`` does not account for."""
+
+
+def unsupported_or_invented(sentence: str, given: Given) -> list[str]:
+    return [*unsupported_terms(sentence, given), *invented_substances(sentence, given)]
+
+
 @dataclass(frozen=True)
 class Support:
     text: str
@@ -211,10 +275,10 @@ def _sentences(line: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(line) if s.strip()]
 
 
-def _supported_part(sentence: str, given: Given) -> tuple[str, str]:
+def _supported_part(sentence: str, given: Given, check: Checker) -> tuple[str, str]:
     """What of ``sentence`` stands, and what is left out: all of it, its head without an
     unsupported last clause, or nothing."""
-    if not unsupported_terms(sentence, given):
+    if not check(sentence, given):
         return sentence, ""
     starts = [m.start() for m in _LAST_CLAUSE.finditer(sentence)]
     if starts:
@@ -222,7 +286,7 @@ def _supported_part(sentence: str, given: Given) -> tuple[str, str]:
         while starts and "," not in sentence[starts[-1] + 1 : cut]:
             cut = starts.pop()  # "…, which can include symptoms such as …" goes from "which"
         head = sentence[:cut].rstrip(" ,;:")
-        if len(head.split()) >= _MIN_HEAD_WORDS and not unsupported_terms(head, given):
+        if len(head.split()) >= _MIN_HEAD_WORDS and not check(head, given):
             end = sentence.rstrip()[-1]
             return head + (end if end in ".!?" else ""), sentence[cut:].strip(" ,")
     return "", sentence.strip()
@@ -245,8 +309,9 @@ def _emptied_lists(lines: list[str], kept: list[str | None]) -> set[int]:
     return found
 
 
-def keep_supported(answer: str, context: str) -> Support:
-    """``answer`` without what names something ``context`` does not."""
+def keep_supported(answer: str, context: str, check: Checker = unsupported_or_invented) -> Support:
+    """``answer`` without what names something ``context`` does not (``check``: what counts;
+    an answer from memory is held only to ``invented_substances``)."""
     given = Given.of(context)
     lines = answer.splitlines()
     kept: list[str | None] = []
@@ -256,7 +321,7 @@ def keep_supported(answer: str, context: str) -> Support:
         head = marker.group(0) if marker else ""
         sentences = []
         for sentence in _sentences(line[len(head) :]):
-            stands, dropped = _supported_part(sentence, given)
+            stands, dropped = _supported_part(sentence, given, check)
             sentences += [stands] if stands else []
             left_out += [dropped] if dropped else []
         kept.append(head + " ".join(sentences) if sentences or not line.strip() else None)

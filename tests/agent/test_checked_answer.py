@@ -419,6 +419,29 @@ async def test_an_unverified_knowledge_answer_is_not_cut_to_sources_it_does_not_
     assert result.final_response == f"{draft}\n\n{UNVERIFIED_NOTE}" and result.left_out == []
 
 
+async def test_an_unverified_answer_loses_a_drug_no_dictionary_knows(settings, tools) -> None:
+    """Seen in the browser: Qwen 1.5B named "N-acetyphenamide (NAP)" as the antidote for
+    acetaminophen overdose, under the Unverified label."""
+    from docgemma.agent.service import Agent
+
+    async def nothing(question: str) -> Grounding | None:
+        return None
+
+    kept = "Treat an acetaminophen overdose urgently."
+    invented = "The antidote is N-acetyphenamide (NAP)."
+    llm = ScriptedBackend([intent("DIRECT"), f"{kept} {invented}"])
+    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
+    _, result = await run(agent, "What is the antidote for acetaminophen overdose?")
+    note = left_out_note(1, sourced=False)
+    assert result.final_response == f"{kept}\n\n{UNVERIFIED_NOTE}\n\nNote: {note}"
+    assert "no drug dictionary knows" in note
+    assert result.left_out == [invented]
+    assert any(
+        "naming a drug no dictionary knows" in t.detail and invented in t.detail
+        for t in result.reasoning_timeline
+    )
+
+
 async def test_a_knowledge_answer_keeps_only_what_its_passage_supports(settings, tools) -> None:
     from docgemma.agent.service import Agent
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from docgemma.agent.conditions import condition_names
-from docgemma.agent.support import Given, keep_supported, unsupported_terms
+from docgemma.agent.support import (
+    Given,
+    Support,
+    invented_substances,
+    keep_supported,
+    unsupported_terms,
+)
 
 DIABETES_PAGE = (
     "Clinician's question: What is the first-line treatment for type 2 diabetes?\n"
@@ -66,6 +72,56 @@ def test_the_things_a_sentence_names_are_looked_for_in_its_sources(
     sentence: str, context: str, unsupported: list[str]
 ) -> None:
     assert unsupported_terms(sentence, Given.of(context)) == unsupported
+
+
+@pytest.mark.parametrize(
+    ("sentence", "context", "unsupported"),
+    [
+        # an English condition word is not said by another that merely begins like it
+        ("It causes hyperkalemia.", "Risk of hypertension.", ["hyperkalemia"]),
+        ("It can cause a pneumothorax.", PNEUMONIA_PAGE, ["pneumothorax"]),
+        ("Watch for hypothyroidism.", "Risk of hypotension.", ["hypothyroidism"]),
+        ("It may cause dysphasia.", "Dysphagia is common.", ["dysphasia"]),
+        ("Seizures point to encephalitis.", "Encephalopathy is rare.", ["encephalitis"]),
+        # nor by a word agreeing on less than half of the longer one
+        ("It risks hyperkalemia.", "Patient hypertendu.", ["hyperkalemia"]),
+        # but by its plural, and by a cognate agreeing on more than half of it
+        ("Respiratory infections are common.", "A respiratory infection.", []),
+        ("A respiratory infection is common.", "Respiratory infections.", []),
+        ("It risks hyperkalemia.", "Risque d'hyperkaliémie.", []),
+        ("Avoid in renal insufficiency.", "En cas d'insuffisance rénale.", []),
+        ("It may cause pneumonia.", "Risque de pneumonie.", []),
+    ],
+)
+def test_a_condition_word_is_said_only_by_itself_or_a_close_cognate(
+    sentence: str, context: str, unsupported: list[str]
+) -> None:
+    assert unsupported_terms(sentence, Given.of(context)) == unsupported
+
+
+@pytest.mark.parametrize(
+    ("sentence", "context", "invented"),
+    [
+        ("The antidote is N-acetyphenamide (NAP).", "", ["acetyphenamide"]),
+        ("Start spirolactazole daily.", "", ["spirolactazole"]),
+        ("The antidote is N-acetylcysteine.", "", []),  # in the drug dictionary
+        ("Lisinopril and valsartan lower blood pressure.", "", []),
+        ("Examine the patient and review the amide bond.", "", []),  # too short, or a word
+        ("Give eval-metoprolol as charted.", "Order eval-metoprolol.", []),  # given
+    ],
+)
+def test_a_drug_shaped_word_no_dictionary_knows_is_invented(
+    sentence: str, context: str, invented: list[str]
+) -> None:
+    assert invented_substances(sentence, Given.of(context)) == invented
+
+
+def test_an_answer_from_memory_is_held_only_to_known_drugs() -> None:
+    answer = "Hypertension is treated with lisinopril. Some use hypertensazole."
+    kept = keep_supported(answer, "What treats hypertension?", invented_substances)
+    assert kept == Support(
+        "Hypertension is treated with lisinopril.", ("Some use hypertensazole.",)
+    )
 
 
 def test_what_the_sources_do_not_support_is_left_out_and_listed() -> None:

@@ -32,6 +32,7 @@ from docgemma.agent.answer_check import Findings, claims_missing_source
 from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
+from docgemma.agent.coverage import unmentioned, with_unmentioned
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.events import AnswerToken
@@ -308,7 +309,11 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             calls, answer, how = written.calls, written.text, written.how
             left_out, composed = written.left_out, not written.by_model
             if left_out:
-                how += f"; {left_out_detail(left_out)}"
+                how += f"; {left_out_detail(left_out, sourced=sourced)}"
+            missing = unmentioned(answer, state["user_query"], results, deps.registry)
+            if written.by_model and missing:
+                answer = with_unmentioned(answer, missing)
+                how += "; what it did not mention of the lookups added in the sources' words"
             if knowledge_question and written.by_model:
                 answer = knowledge_note(answer, grounding.title if grounding else None)
                 if grounding is not None:
@@ -325,7 +330,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 "the model is unavailable; pre-written fallback",
             )
         answer = drop_unknown_citations(answer, len(sources))
-        extra = [left_out_note(len(left_out))] if left_out else []
+        extra = [left_out_note(len(left_out), sourced=sourced)] if left_out else []
         answer = with_notes(answer, [*notes, *unchecked_notes(answer, results), *extra])
     if clarification or fallback or by_code or saved or shown:  # by code: whole; final wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))

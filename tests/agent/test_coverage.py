@@ -1,0 +1,97 @@
+"""What each lookup found reaches the clinician even when the answer leaves it out
+(``agent.coverage``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.coverage import UNMENTIONED_HEADER, unmentioned, with_unmentioned
+from docgemma.agent.state import ToolResult
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import Source, ToolOutcome
+from docgemma.tools.registry import build_registry
+
+from .conftest import intent, quality, run, select
+
+REGISTRY = build_registry()
+QUESTION = "Find patient Maria Garcia, check her chart, and check the FDA warnings for warfarin."
+FOUND = "Maria Garcia, born 1948, ID mgarcia-001."
+CHART = "Conditions: atrial fibrillation, hypertension. Medications: warfarin 5 mg. INR 2.6."
+LABEL = "Boxed warning: warfarin can cause major or fatal bleeding [1]."
+CHART_ONLY = "Maria Garcia has atrial fibrillation and takes warfarin 5 mg; her INR is 2.6."
+
+
+def result(tool: str, text: str, *, sources: int = 0, error: str | None = None) -> ToolResult:
+    return ToolResult(
+        tool_name=tool, tool_label=REGISTRY.label(tool), args={}, result={},
+        formatted_result=text, error_type=error, entity=None, missing_fields=[],
+        suggestions=[], patient_matches=None, retry=False, executed=True, unchecked=[],
+        found=[], quality=None,
+        sources=[{"title": f"{tool} source {k}", "kind": "label"} for k in range(sources)],
+    )  # fmt: skip
+
+
+THREE = [
+    result("search_patient", FOUND),
+    result("get_patient_chart", CHART, sources=1),
+    result("check_drug_safety", LABEL, sources=1),
+]
+
+
+def test_a_lookup_the_answer_leaves_out_is_listed_with_its_source_number() -> None:
+    """Qwen 1.5B's answer to three-02 summarised the chart and never named the warning."""
+    assert unmentioned(CHART_ONLY, QUESTION, THREE, REGISTRY) == [
+        f"- {REGISTRY.label('check_drug_safety')} [2]: {LABEL.replace('[1]', '[2]')}"
+    ]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        f"{CHART_ONLY} Warfarin carries a boxed warning for bleeding.",  # its own words
+        f"{CHART_ONLY} See the label [2].",  # its source cited
+    ],
+)
+def test_a_lookup_the_answer_mentions_or_cites_is_not_repeated(answer: str) -> None:
+    assert unmentioned(answer, QUESTION, THREE, REGISTRY) == []
+
+
+def test_a_single_lookup_failed_ones_and_the_patient_search_are_not_listed() -> None:
+    failed = result("check_drug_safety", "unavailable", error="service_unavailable")
+    assert unmentioned("Nothing.", QUESTION, THREE[2:], REGISTRY) == []
+    assert unmentioned(CHART_ONLY, QUESTION, [*THREE[:2], failed], REGISTRY) == []
+
+
+def test_the_listed_lookups_follow_the_answer_under_a_header() -> None:
+    assert with_unmentioned("Answer.", []) == "Answer."
+    listed = with_unmentioned("Answer.", ["- a", "- b"])
+    assert listed == f"Answer.\n\n{UNMENTIONED_HEADER}\n- a\n- b"
+
+
+async def test_the_clinician_gets_the_warning_the_model_left_out(make_agent, tools) -> None:
+    tools.queue("get_patient_chart", ToolOutcome(data={}, formatted=CHART))
+    tools.queue(
+        "check_drug_safety",
+        ToolOutcome(data={}, formatted=LABEL, sources=[Source(title="Label", kind="label")]),
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "Maria Garcia"},
+            quality("success_rich"),
+            select("get_patient_chart"),
+            {"patient_id": "pat-001"},
+            quality("success_rich"),
+            select("check_drug_safety"),
+            {"drug_name": "warfarin"},
+            quality("success_rich"),
+            CHART_ONLY,
+        ]
+    )
+    _, result = await run(make_agent(llm), QUESTION)
+    assert [c.tool for c in result.tool_calls][-1] == "check_drug_safety"
+    head, listed = result.final_response.split(f"\n\n{UNMENTIONED_HEADER}\n")
+    assert head == CHART_ONLY
+    assert "major or fatal bleeding" in listed and "[1]" in listed
+    assert any("did not mention" in t.detail for t in result.reasoning_timeline)
