@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from docgemma.ehr.codes import RATE_UNITS_BY_LOINC
 from docgemma.ehr.units import readable_unit
 
 NOTE_EXCERPT_CHARS = 300
@@ -130,7 +131,9 @@ def _with_unit(value: str, unit: str) -> str:
 def _observation_value(obs: dict[str, Any]) -> str:
     if "valueQuantity" in obs:
         q = obs["valueQuantity"]
-        return _with_unit(str(q.get("value")), _unit(q))
+        # a rate's UCUM code is a bare "/min" (Synthea copies it into ``unit``): "88 /min"
+        rate = next(filter(None, map(RATE_UNITS_BY_LOINC.get, _codes(obs.get("code")))), None)
+        return _with_unit(str(q.get("value")), rate or _unit(q))
     if obs.get("component"):
         quantities = [c.get("valueQuantity", {}) for c in obs["component"]]
         values = "/".join(str(q.get("value", "?")) for q in quantities)

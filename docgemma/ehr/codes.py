@@ -93,6 +93,8 @@ VITALS: dict[str, tuple[str, str, str, str]] = {
 }
 RATE_UNITS: dict[str, str] = {"heart_rate": "beats/min", "resp_rate": "breaths/min"}
 """The readable unit of the vitals counted per minute; UCUM codes both as plain "/min"."""
+RATE_UNITS_BY_LOINC: dict[str, str] = {VITALS[k][0]: unit for k, unit in RATE_UNITS.items()}
+"""The same units by LOINC code, for observations from any FHIR server."""
 BP_UNIT = "mm[Hg]"  # UCUM code of the blood-pressure components
 BP_PANEL = ("85354-9", "Blood pressure panel with all children optional", "Blood pressure")
 BP_SYSTOLIC = ("8480-6", "Systolic blood pressure")

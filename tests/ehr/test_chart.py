@@ -86,6 +86,25 @@ def test_ucum_codes_sent_as_units_are_shown_readably() -> None:
     }
 
 
+def test_a_rate_sent_as_bare_per_minute_reads_as_what_it_counts() -> None:
+    """Synthea sends heart and breathing rates as "/min"; the synthetic charts say
+    "beats/min", and every chart now reads alike."""
+    rates = [
+        {**_sent("Heart rate", valueQuantity=_ucum(88, "/min")), **_loinc("8867-4")},
+        {**_sent("Respiratory rate", valueQuantity=_ucum(16, "/min")), **_loinc("9279-1")},
+        _sent("Drip rate", valueQuantity=_ucum(20, "/min")),
+    ]
+    assert [m.value for m in _summary(observations=rates).labs] == [
+        "88 beats/min",
+        "16 breaths/min",
+        "20 /min",
+    ]
+
+
+def _loinc(code: str) -> dict:
+    return {"code": {"coding": [{"system": "http://loinc.org", "code": code}]}}
+
+
 def test_inactive_problems_and_stopped_drugs_are_left_out() -> None:
     summary = _summary(
         conditions=[
