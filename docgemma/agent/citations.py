@@ -68,7 +68,7 @@ def number_sources(
         cite = "\nCite as: " + "; ".join(listed) if listed else ""
         texts.append(with_label(result["tool_label"], text + cite))
         facts.append(text)
-        cited.append(tuple(local.values()))
+        cited.append(tuple(dict.fromkeys(local.values())))
     return Numbered(sources=sources, texts=texts, facts=facts, numbers=cited)
 
 

@@ -41,6 +41,7 @@ from docgemma.agent.schemas import (
     ResultAssessment,
     RetryStrategy,
 )
+from docgemma.agent.support import drug_name_words
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.checkpoint_serde import checkpoint_serializer, stream_turn
 from docgemma.config import Settings
@@ -124,6 +125,7 @@ class Agent:
         if classifiers is None:
             classifiers = load_classifiers(settings)
         drug_dictionary()  # load once now rather than in the first turn
+        drug_name_words()
         llm.prepare(response_schemas(registry))  # a schema the backend cannot use fails here
         deps = AgentDeps(
             settings=settings,

@@ -25,6 +25,7 @@ the model's memory, which has no sources to be held to, still loses the sentence
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import unicodedata
@@ -87,6 +88,24 @@ EVERYDAY_WORDS: dict[str, tuple[str, ...]] = {
 """Clinical words and how the condition pages, written in everyday words, say them: a
 "fever" is supported by "a high temperature", "shortness of breath" by "difficulty
 breathing"."""
+THESAURUS_WORDS: dict[str, tuple[str, ...]] = {
+    "bleeding": ("saignement", "saignements", "hemorragique", "hemorragiques", "hemorragie"),
+    "hemorrhage": ("hemorragique", "hemorragiques", "hemorragie", "hemorragies"),
+    "hemorrhagic": ("hemorragique", "hemorragiques"),
+    "thrombocytopenia": ("thrombopenie", "thrombopenies"),
+    "leukopenia": ("leucopenie",),
+}
+"""Clinical words and the French interaction thesaurus's words for them, accents folded,
+where the two share too little of their beginnings to match ("hémorragique" is written
+without the "h" of "hemorrhage"; "hémorragique" alone occurs 1,864 times in its data files)."""
+_OTHER_WORDS = {
+    w: EVERYDAY_WORDS.get(w, ()) + THESAURUS_WORDS.get(w, ())
+    for w in EVERYDAY_WORDS.keys() | THESAURUS_WORDS.keys()
+}
+_MAX_ENDING_CHARS = 2
+"""Two English condition words are one term when they differ only after the first five
+letters and within the last two of the shorter: "ischemic" and "ischemia", "infarct" and
+"infarction"; not "pneumonia" and "pneumothorax" nor "dysphagia" and "dysphasia"."""
 _FORM_OF = {word: form for form, group in DOSE_FORMS.items() for word in group}
 _FORM_PHRASES = {"by mouth": "oral", "under the tongue": "sublingual"}
 _WORD = re.compile(r"[a-z0-9]+")
@@ -166,31 +185,41 @@ def _conditions(text: str) -> list[str]:
 
 
 def _same_term(word: str, other: str) -> bool:
-    """Whether ``other`` says ``word``: its plural, or, unless both are English condition
-    words (the ICD-10-CM vocabulary: "pneumonia" and "pneumothorax"), a word agreeing on more
-    than half of the longer one: "hyperkaliémie" says "hyperkalemia" (8 of 13 letters),
-    "hypertension" does not (5 of 12)."""
-    if other in (word, f"{word}s", f"{word}es") or word in (f"{other}s", f"{other}es"):
-        return True
+    """Whether ``other``, sharing ``word``'s first five letters, says it. Two English
+    condition words (both in the ICD-10-CM vocabulary) must differ only in their endings
+    (``_MAX_ENDING_CHARS``); any other word, a French cognate say, must share more than
+    half of the longer word from the start: "hyperkaliémie" says "hyperkalemia" (8 of 13
+    letters), "hypertension" does not (5 of 12)."""
+    shared = len(os.path.commonprefix((word, other)))
+    if shared < _STEM_CHARS:
+        return False
     vocabulary = condition_names().postings
     if word in vocabulary and other in vocabulary:
-        return False
-    shared = len(os.path.commonprefix((word, other)))
-    return shared >= _STEM_CHARS and 2 * shared > max(len(word), len(other))
+        return min(len(word), len(other)) - shared <= _MAX_ENDING_CHARS
+    return 2 * shared > max(len(word), len(other))
+
+
+def _plurals(word: str) -> set[str]:
+    forms = {word, f"{word}s", f"{word}es"}
+    return forms | {word[: -len(end)] for end in ("s", "es") if word.endswith(end)}
 
 
 def _said(word: str, given: Given) -> bool:
+    """``word``, its plural or singular, or a word ``_same_term`` accepts is given."""
+    if not given.words.isdisjoint(_plurals(word)):
+        return True
     return any(_same_term(word, w) for w in given.by_stem.get(word[:_STEM_CHARS], ()))
 
 
 def _named(condition: str, given: Given) -> bool:
     """Every specific word of ``condition`` is said by a word given ("infections" is named
-    by "infection") or in its everyday words ("fever" by "temperature")."""
+    by "infection"), in everyday words ("fever" by "temperature") or in the thesaurus's
+    French ("hemorrhage" by "hémorragique")."""
     specific = [
         w for w in condition.split() if w not in GENERIC_CONDITION_WORDS and not w.isdigit()
     ]
     return all(
-        _said(w, given) or not given.words.isdisjoint(EVERYDAY_WORDS.get(w, ())) for w in specific
+        _said(w, given) or not given.words.isdisjoint(_OTHER_WORDS.get(w, ())) for w in specific
     )
 
 
@@ -236,13 +265,31 @@ INN_ENDINGS = tuple(_INN_TEXT.split())
 of them and is missing from the drug dictionary and the ICD-10-CM vocabulary, so correct
 answers keep their sentences; "acetyphenamide", seen in the browser, has one."""
 _MIN_INN_CHARS = 7
+"""Shorter words with these endings are everyday words or the stems themselves ("statin")."""
+_UNLISTED_TEXT = (
+    "sulfonamide sulphonamide carboxamide triazole imidazole nitroimidazole benzimidazole "
+    "aminopenicillin ureidopenicillin glycylcycline cotrimoxazole"
+)
+UNLISTED_DRUG_WORDS = frozenset(_UNLISTED_TEXT.split())
+"""Real words with those endings that the drug dictionary lacks: drug classes, chemical
+groups, and a common spelling it has only hyphenated ("co-trimoxazole")."""
+
+
+@functools.cache
+def drug_name_words() -> frozenset[str]:
+    """Every word of every name in the drug dictionary, folded like the answers: the second
+    word of "tenofovir alafenamide", the halves of "co-trimoxazole"."""
+    names = drug_dictionary().index.values()
+    return frozenset(
+        w for by_words in names for name in by_words for w in _WORD.findall(_fold(" ".join(name)))
+    )
 
 
 def invented_substances(sentence: str, given: Given) -> list[str]:
     """Words shaped like a drug name that neither the drug dictionary, the ICD-10-CM
     vocabulary nor ``given`` knows: Qwen 1.5B named "N-acetyphenamide" as the antidote for
     acetaminophen overdose."""
-    known = drug_dictionary().index
+    known = drug_name_words()
     vocabulary = condition_names().postings
     return [
         w
@@ -250,6 +297,7 @@ def invented_substances(sentence: str, given: Given) -> list[str]:
         if len(w) >= _MIN_INN_CHARS
         and w.endswith(INN_ENDINGS)
         and w not in known
+        and w not in UNLISTED_DRUG_WORDS
         and w not in vocabulary
         and w not in given.words
     ]
@@ -260,6 +308,7 @@ Checker = Callable[[str, Given], list[str]]
 
 
 def unsupported_or_invented(sentence: str, given: Given) -> list[str]:
+    """What a sourced answer's sentence is held to: its sources, and real drug names."""
     return [*unsupported_terms(sentence, given), *invented_substances(sentence, given)]
 
 

@@ -16,9 +16,9 @@ from .conftest import intent, quality, run, select
 REGISTRY = build_registry()
 QUESTION = "Find patient Maria Garcia, check her chart, and check the FDA warnings for warfarin."
 FOUND = "Maria Garcia, born 1948, ID mgarcia-001."
-CHART = "Conditions: atrial fibrillation, hypertension. Medications: warfarin 5 mg. INR 2.6."
+CHART = "Conditions: atrial fibrillation, hypertension. Medications: warfarin 5 mg. INR 3.1."
 LABEL = "Boxed warning: warfarin can cause major or fatal bleeding [1]."
-CHART_ONLY = "Maria Garcia has atrial fibrillation and takes warfarin 5 mg; her INR is 2.6."
+CHART_ONLY = "Maria Garcia has atrial fibrillation and takes warfarin 5 mg; her INR is 3.1."
 
 
 def result(tool: str, text: str, *, sources: int = 0, error: str | None = None) -> ToolResult:
@@ -54,6 +54,28 @@ def test_a_lookup_the_answer_leaves_out_is_listed_with_its_source_number() -> No
 )
 def test_a_lookup_the_answer_mentions_or_cites_is_not_repeated(answer: str) -> None:
     assert unmentioned(answer, QUESTION, THREE, REGISTRY) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        f"{CHART_ONLY} Recheck it in 2 weeks [1].",  # a lone digit, a marker of the chart
+        f"{CHART_ONLY} This may cause problems.",  # one common word of the label
+    ],
+)
+def test_a_lone_digit_or_one_common_word_does_not_mention_a_lookup(answer: str) -> None:
+    [listed] = unmentioned(answer, QUESTION, THREE, REGISTRY)
+    assert "fatal bleeding" in listed
+
+
+def test_a_source_two_lookups_share_is_no_citation_of_either() -> None:
+    """Every interaction check cites the same thesaurus; citing it names neither check."""
+    check = result("check_drug_interactions", "Warfarin + aspirin: major bleeding risk.")
+    check["sources"] = [{"title": "ANSM thesaurus", "kind": "reference"}]
+    other = result("check_drug_interactions", "Sertraline + tramadol: serotonin syndrome.")
+    other["sources"] = [*check["sources"], *check["sources"]]
+    listed = unmentioned("Avoid aspirin with warfarin: bleeding [1].", "", [check, other], REGISTRY)
+    assert listed == [f"- {other['tool_label']} [1]: Sertraline + tramadol: serotonin syndrome."]
 
 
 def test_a_single_lookup_failed_ones_and_the_patient_search_are_not_listed() -> None:
@@ -94,4 +116,4 @@ async def test_the_clinician_gets_the_warning_the_model_left_out(make_agent, too
     head, listed = result.final_response.split(f"\n\n{UNMENTIONED_HEADER}\n")
     assert head == CHART_ONLY
     assert "major or fatal bleeding" in listed and "[1]" in listed
-    assert any("did not mention" in t.detail for t in result.reasoning_timeline)
+    assert any("may not mention" in t.detail for t in result.reasoning_timeline)

@@ -91,6 +91,15 @@ def test_the_things_a_sentence_names_are_looked_for_in_its_sources(
         ("It risks hyperkalemia.", "Risque d'hyperkaliémie.", []),
         ("Avoid in renal insufficiency.", "En cas d'insuffisance rénale.", []),
         ("It may cause pneumonia.", "Risque de pneumonie.", []),
+        # and the thesaurus's French words that begin differently
+        ("There is a risk of hemorrhage.", "Majoration du risque hémorragique.", []),
+        ("It may cause thrombocytopenia.", "Risque de thrombopénie.", []),
+        # English forms of one term: endings differing in the last two letters
+        ("Watch for a hypertensive crisis.", "Hypertension crisis.", []),
+        ("It raises the risk of ischemic stroke.", "Ischemia and stroke.", []),
+        ("After a myocardial infarction.", "Old myocardial infarct.", []),
+        ("Pulmonary embolism is possible.", "Pulmonary emboli.", []),
+        ("Ovarian cysts are common.", "An ovarian cyst.", []),  # a word under five letters
     ],
 )
 def test_a_condition_word_is_said_only_by_itself_or_a_close_cognate(
@@ -107,7 +116,14 @@ def test_a_condition_word_is_said_only_by_itself_or_a_close_cognate(
         ("The antidote is N-acetylcysteine.", "", []),  # in the drug dictionary
         ("Lisinopril and valsartan lower blood pressure.", "", []),
         ("Examine the patient and review the amide bond.", "", []),  # too short, or a word
-        ("Give eval-metoprolol as charted.", "Order eval-metoprolol.", []),  # given
+        ("Give evalmetoprolol as charted.", "", ["evalmetoprolol"]),
+        ("Give evalmetoprolol as charted.", "Order evalmetoprolol.", []),  # given
+        # a later word of a dictionary name, a hyphenated name, a British-looking "oe",
+        # drug classes
+        ("Tenofovir alafenamide is taken daily.", "", []),
+        ("Co-trimoxazole or cotrimoxazole.", "", []),
+        ("Moexipril lowers blood pressure.", "", []),
+        ("Sulfonamides and nitroimidazole antibiotics.", "", []),
     ],
 )
 def test_a_drug_shaped_word_no_dictionary_knows_is_invented(

@@ -310,10 +310,14 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             left_out, composed = written.left_out, not written.by_model
             if left_out:
                 how += f"; {left_out_detail(left_out, sourced=sourced)}"
-            missing = unmentioned(answer, state["user_query"], results, deps.registry)
-            if written.by_model and missing:
+            missing = (
+                unmentioned(answer, state["user_query"], results, deps.registry)
+                if written.by_model
+                else []
+            )
+            if missing:
                 answer = with_unmentioned(answer, missing)
-                how += "; what it did not mention of the lookups added in the sources' words"
+                how += "; added below it the key facts of lookups it may not mention"
             if knowledge_question and written.by_model:
                 answer = knowledge_note(answer, grounding.title if grounding else None)
                 if grounding is not None:
