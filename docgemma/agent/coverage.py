@@ -19,10 +19,10 @@ from collections.abc import Sequence
 
 from docgemma.agent.answer import key_facts
 from docgemma.agent.citations import CITATION_MARKER, number_sources
-from docgemma.agent.grounding import FILLER_WORDS, STOP_WORDS
 from docgemma.agent.state import ToolResult
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.facts import ToolRole
+from docgemma.topic_words import FILLER_WORDS, STOP_WORDS
 
 UNMENTIONED_HEADER = (
     "The answer above may not mention what these lookups found; here are their key facts as "

@@ -21,6 +21,7 @@ from docgemma.agent.context import image_text, known_patient_ids
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.state import AgentState
 from docgemma.tools.grounding import Grounding, field_grounding
+from docgemma.topic_words import FILLER_WORDS, STOP_WORDS
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _ABBREVIATION_DOT = re.compile(r"(?<=\b[a-z])\.(?=[a-z]\b)")
@@ -28,21 +29,6 @@ _ABBREVIATION_DOT = re.compile(r"(?<=\b[a-z])\.(?=[a-z]\b)")
 _STEM_CHARS = 5
 """Loose matching compares word beginnings: "diabetic" and "diabetes" agree on "diabe"."""
 _MIN_ID_CHARS = 3
-_FILLER_WORDS_TEXT = (
-    "a an the my our your this that these those his her hers him he she they them their "
-    "patient patients pt name names person someone somebody unknown none null value x"
-)
-FILLER_WORDS = frozenset(_FILLER_WORDS_TEXT.split())
-"""Words that refer to something without naming it; a value made only of them names nothing."""
-_STOP_WORDS_TEXT = (
-    "and or of in on for with to from by at about into than then what which who how when "
-    "is are was were be been does do did can could should would will any all some more "
-    "most latest recent new current study studies trial trials research evidence "
-    "literature data information info search find look check show give get please "
-    "treatment therapy"
-)
-STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
-"""Words that carry no topic: a loose match on them alone proves nothing."""
 EQUIVALENT_PHRASES: tuple[tuple[str, str], ...] = (
     ("twice a day", "twice daily"),
     ("bid", "twice daily"),

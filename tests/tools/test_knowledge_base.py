@@ -43,6 +43,36 @@ async def test_unrelated_query_is_not_found_and_blank_query_is_refused(ctx: Tool
     assert blank.formatted == "Symptoms or a condition are needed to search the knowledge base."
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "What is the antidote for acetaminophen overdose?",
+        "What is given as the antidote in acetaminophen poisoning?",
+    ],
+)
+async def test_a_page_scored_close_but_sharing_no_word_is_not_returned(
+    ctx: ToolContext, query: str
+) -> None:
+    """The anaphylaxis page scores 0.46 on the antidote question, and the model wrote an
+    antidote from it; no page speaks of overdose, poisoning or antidotes."""
+    outcome = await SPEC.run(SPEC.args(query=query), ctx)
+    assert outcome.error_type is ToolErrorType.NOT_FOUND
+
+
+@pytest.mark.parametrize(
+    ("query", "page"),
+    [
+        ("What do the condition pages say about croup?", "croup"),
+        ("Search the knowledge base: painful red swollen big toe joint overnight.", "gout"),
+    ],
+)
+async def test_a_page_sharing_a_word_with_the_question_is_returned(
+    ctx: ToolContext, query: str, page: str
+) -> None:
+    outcome = await SPEC.run(SPEC.args(query=query), ctx)
+    assert page in [p["page_id"] for p in outcome.data["pages"]]
+
+
 def test_registered_once_with_its_label_example_and_no_ehr_write() -> None:
     registry = build_registry()
     assert registry["search_knowledge_base"] is SPEC
