@@ -117,6 +117,38 @@ _NOT_A_QUANTITY = re.compile(
 )
 """Numbers of the prompt that support no dose or value: citation markers ("[2]"), dates
 ("2025-05-01") and ids ("abc-123")."""
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_MONTH_TEXT = (
+    "january february march april may june july august september october november december"
+)
+_MONTH_OF = {name: n for n, name in enumerate(_MONTH_TEXT.split(), 1)}
+_MONTH_OF |= {name[:3]: n for name, n in _MONTH_OF.items()} | {"sept": 9}
+_MONTH = "(" + "|".join(_MONTH_OF) + r")\.?"
+_WRITTEN_DATE = re.compile(
+    rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b"
+    rf"|\b(\d{{1,2}})(?:st|nd|rd|th)? {_MONTH}(?:,? (\d{{4}}))?\b"
+)
+"""A date as an answer writes it out: "March 8, 1961", "8 Mar 1961", "May 29"."""
+Date = tuple[int, int, int | None]
+"""Month, day and year, when written."""
+
+
+def _dates_in(text: str) -> tuple[str, list[tuple[Date, str]]]:
+    """``text`` without its dates, and each date with how it was written."""
+    found: list[tuple[Date, str]] = []
+
+    def iso(m: re.Match[str]) -> str:
+        found.append(((int(m.group(2)), int(m.group(3)), int(m.group(1))), m.group(0)))
+        return " "
+
+    def written(m: re.Match[str]) -> str:
+        month, day, year = m.group(1, 2, 3) if m.group(1) else m.group(5, 4, 6)
+        found.append(((_MONTH_OF[month], int(day), int(year) if year else None), m.group(0)))
+        return " "
+
+    return _WRITTEN_DATE.sub(written, _ISO_DATE.sub(iso, text)), found
+
+
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9*\"“(])")
 _LAST_CLAUSE = re.compile(
@@ -150,6 +182,8 @@ class Given:
     words: frozenset[str]
     forms: frozenset[str]
     numbers: frozenset[str]
+    dates: frozenset[tuple[int, int, int]]
+    """The dates given, as (month, day, year): an answer may restate them in words."""
     drugs: frozenset[str]
 
     @classmethod
@@ -169,6 +203,7 @@ class Given:
             numbers=frozenset(
                 _number(n) for n in _ANY_NUMBER.findall(_NOT_A_QUANTITY.sub(" ", lower))
             ),
+            dates=frozenset((int(m), int(d), int(y)) for y, m, d in _ISO_DATE.findall(lower)),
             drugs=frozenset(d.lower() for d in drug_dictionary().find(lower)),
         )
 
@@ -251,7 +286,13 @@ def unsupported_terms(sentence: str, given: Given) -> list[str]:
         terms += [c for c in _conditions(text) if not _named(c, given)]
     words = _WORD.findall(text)
     terms += [w for w in words if w in _FORM_OF and _FORM_OF[w] not in given.forms]
-    terms += [n for n in _NUMBER.findall(text) if _number(n) not in given.numbers]
+    undated, dates = _dates_in(text)
+    terms += [
+        written
+        for date, written in dates
+        if not any(date[:2] == g[:2] and date[2] in (None, g[2]) for g in given.dates)
+    ]
+    terms += [n for n in _NUMBER.findall(undated) if _number(n) not in given.numbers]
     return list(dict.fromkeys(terms))
 
 

@@ -140,6 +140,33 @@ def test_an_answer_from_memory_is_held_only_to_known_drugs() -> None:
     )
 
 
+CHART = (
+    "Linda Chen (ID lchen-002, born 1961-03-08, female). Creatinine 1.8 mg/dL (2025-05-29). "
+    "Chart updated 2025-05-01."
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "unsupported"),
+    [
+        # a chart's dates, restated as written or in words, are supported by the chart
+        ("Linda Chen (ID lchen-002, born 1961-03-08) is female.", []),
+        ("She was born on March 8, 1961.", []),
+        ("She was born 8th Mar 1961.", []),
+        ("Creatinine was 1.8 mg/dL on May 29.", []),
+        # a date the chart does not have is not, nor does a date support a dose
+        ("She was born 1962-03-08.", ["1962-03-08"]),
+        ("Creatinine was 1.8 mg/dL on May 30.", ["may 30"]),
+        ("Give 29 mg daily.", ["29"]),
+        ("It is marked 3 times.", ["3"]),  # "marked" is no month
+    ],
+)
+def test_dates_are_held_to_the_dates_given(sentence: str, unsupported: list[str]) -> None:
+    """Seen in the evaluation: "Linda Chen (ID lchen-002, born 1961-03-08, …)" was left out
+    of a chart answer, its date's numbers taken for unsupported values."""
+    assert unsupported_terms(sentence, Given.of(CHART)) == unsupported
+
+
 def test_what_the_sources_do_not_support_is_left_out_and_listed() -> None:
     answer = (
         "The first-line treatment for type 2 diabetes is metformin [1], with lifestyle "
