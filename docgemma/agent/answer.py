@@ -136,7 +136,8 @@ def _source_line(result: ToolResult) -> str:
     titles = [
         s["title"] + (f" ({s['url']})" if s.get("url") else "") for s in result["sources"][:3]
     ]
-    return f"  Source: {'; '.join(titles)}" if titles else ""
+    # ended like a sentence: a line ending in a record id reads as cut off
+    return f"  Source: {'; '.join(titles)}." if titles else ""
 
 
 def results_digest(results: Sequence[ToolResult]) -> str:

@@ -44,6 +44,25 @@ def rejections(events) -> list[AnswerRejected]:
     return [e for e in events if isinstance(e, AnswerRejected)]
 
 
+def test_the_answer_composed_by_code_passes_the_answer_check_itself() -> None:
+    """The evaluation counts a shown answer failing the check as degenerate: a composed
+    answer whose source line ended in a record id ("… sokafor-004") read as cut off."""
+    from docgemma.agent.answer import checked_fallback
+    from docgemma.agent.answer_check import is_degenerate
+    from docgemma.agent.state import ToolResult
+
+    found = ToolResult(
+        tool_name="search_patient", tool_label="Patient Search", args={}, result={},
+        formatted_result="One patient found: Sarah Okafor (ID sokafor-004, born 1983-12-02).",
+        error_type=None, entity=None, missing_fields=[], suggestions=[], patient_matches=None,
+        sources=[{"title": "EHR patient record sokafor-004", "kind": "ehr"}], quality=None,
+        retry=False, executed=True, unchecked=[], found=[],
+    )  # fmt: skip
+    answer = checked_fallback([found], [])
+    assert answer.endswith("Source: EHR patient record sokafor-004.")
+    assert not is_degenerate(answer, question="Find patient Sarah Okafor.")
+
+
 async def test_a_junk_draft_is_withheld_and_the_retry_answers(make_agent) -> None:
     llm = safety_turn(JUNK, GOOD)
     events, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
