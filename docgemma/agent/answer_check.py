@@ -94,10 +94,14 @@ _FOREIGN_SCRIPTS = frozenset(
 letter-like signs (µ, ℓ, º) are ordinary in clinical prose and never count."""
 _CAMEL_RE = re.compile(r"\b[a-z]*[A-Z][a-z]{2,}[A-Z][a-z]{2,}\w*\b(?!\.[a-z])")  # not a domain
 PROPER_NAMES = frozenset(
-    {"docgemma", "medgemma", "pubmed", "pubmedqa", "medqa", "dailymed", "medline"}
-)
+    {
+        "docgemma", "medgemma", "pubmed", "pubmedqa", "medqa", "dailymed", "medline",
+        "clinicaltrials", "clinicaltrial",
+    }
+)  # fmt: skip
 """Names written in CamelCase that an answer may rightly mention (this app's own among them:
-its knowledge base cites "DocGemma demonstration page")."""
+its knowledge base cites "DocGemma demonstration page"; the trial registry is
+ClinicalTrials.gov, which Qwen 1.5B wrote as "ClinicalTrial Search")."""
 _SNAKE_RE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+){1,}\b")
 _ERROR_RE = re.compile(
     r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception):|\bHTTP \d{3}\b"

@@ -104,6 +104,7 @@ def test_junk_is_caught(answer: str, defect: Defect) -> None:
         "One recruiting trial (NCT99000003) is listed on ClinicalTrials.gov.",
         "The image was not analysed: a vision-capable model such as MedGemma is needed.",
         "Source: DocGemma demonstration page: Urinary tract infection (cystitis).",
+        "No trials were found in the ClinicalTrial Search.",  # three-05, a registry's name
         LONG_CUT + " 45 mL/min.",
     ],
 )
