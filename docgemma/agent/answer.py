@@ -212,11 +212,28 @@ _KNOWLEDGE_NOTE_RE = re.compile(
 _COPIED_NOTICE_RE = re.compile(r"[ \t]*" + COPIED_NOTICE_PATTERN)
 
 
-def clean_answer(text: str, labels: dict[str, str], instructions: str = "") -> str:
-    """Model output without reasoning, turn tokens, echoed instructions, tool names, raw
-    errors, references, citations and link targets of its own, or copies of the app's labels."""
+def drop_repeated_question(text: str, question: str) -> str:
+    """``text`` without a line that only repeats the question: Qwen 1.5B opened a
+    three-lookup answer with the clinician's request, word for word."""
+    asked = " ".join(question.lower().split()).rstrip(".?!")
+    if not asked:
+        return text
+    kept = [
+        line
+        for line in text.splitlines()
+        if " ".join(line.lower().strip(" *#>").split()).rstrip(".?!:") != asked
+    ]
+    return "\n".join(kept)
+
+
+def clean_answer(
+    text: str, labels: dict[str, str], instructions: str = "", question: str = ""
+) -> str:
+    """Model output without reasoning, turn tokens, echoed instructions or question, tool
+    names, raw errors, references, citations and link targets of its own, or copies of the
+    app's labels."""
     text = _SPECIAL_TOKEN_RE.sub("", strip_thinking(text))
-    text = drop_echoed_instructions(text, instructions)
+    text = drop_repeated_question(drop_echoed_instructions(text, instructions), question)
     text = _RAW_ERROR_RE.sub("", text)
     text = _OWN_REFERENCES_RE.sub("", _LINK_DEFINITION_RE.sub("", text))
     text = _LINK_TARGET_RE.sub("", text)

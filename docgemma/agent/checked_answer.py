@@ -128,7 +128,10 @@ async def write_checked(
         deps, node, "synthesize", messages, instructions=judge.instructions, thinking=deps.thinking
     )
     calls = list(first.calls)
-    draft = judge(clean_answer(first.text, labels, judge.instructions), hit_limit=first.hit_limit)
+    draft = judge(
+        clean_answer(first.text, labels, judge.instructions, judge.question),
+        hit_limit=first.hit_limit,
+    )
     if draft.verdict.ok:
         how = "written by the model"
         if first.thinking_tokens is not None:
@@ -145,7 +148,8 @@ async def write_checked(
     )
     calls += second.calls
     retried = judge(
-        clean_answer(second.text, labels, judge.instructions), hit_limit=second.hit_limit
+        clean_answer(second.text, labels, judge.instructions, judge.question),
+        hit_limit=second.hit_limit,
     )
     again = retried.verdict
     if again.ok:

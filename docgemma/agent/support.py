@@ -297,23 +297,25 @@ def unsupported_terms(sentence: str, given: Given) -> list[str]:
 
 
 _INN_TEXT = (
-    "amide azepam azole cillin cycline dipine floxacin gliflozin gliptin glutide lukast mycin "
-    "olol oxetine parin prazole pril profen sartan setron statin tidine triptan ximab zumab"
+    "amide azepam azine azole cillin cycline dipine floxacin gliflozin gliptin glutide lukast "
+    "mycin olol oxetine parin prazole pril profen sartan setron statin tidine triptan ximab "
+    "zumab"
 )
 INN_ENDINGS = tuple(_INN_TEXT.split())
 """Word endings of international drug names (the WHO INN and USAN stems, "-olol",
-"-sartan", …). No word of the 548 distinct answers in the committed evaluation runs has one
-of them and is missing from the drug dictionary and the ICD-10-CM vocabulary, so correct
-answers keep their sentences; "acetyphenamide", seen in the browser, has one."""
+"-sartan", …). Of the 598 distinct answers in the committed evaluation runs, only one has a
+word with one of them that is missing from the drug dictionary and the ICD-10-CM
+vocabulary: "N-acetyphenazine", the antidote Qwen 1.5B gave for acetaminophen poisoning
+(in the browser it said "N-acetyphenamide")."""
 _MIN_INN_CHARS = 7
 """Shorter words with these endings are everyday words or the stems themselves ("statin")."""
 _UNLISTED_TEXT = (
     "sulfonamide sulphonamide carboxamide triazole imidazole nitroimidazole benzimidazole "
-    "aminopenicillin ureidopenicillin glycylcycline cotrimoxazole"
+    "aminopenicillin ureidopenicillin glycylcycline cotrimoxazole magazine"
 )
 UNLISTED_DRUG_WORDS = frozenset(_UNLISTED_TEXT.split())
 """Real words with those endings that the drug dictionary lacks: drug classes, chemical
-groups, and a common spelling it has only hyphenated ("co-trimoxazole")."""
+groups, a common spelling it has only hyphenated ("co-trimoxazole"), an English word."""
 
 
 @functools.cache

@@ -74,3 +74,20 @@ from docgemma.kb import DEMO_NOTICE
 )
 def test_the_models_own_references_links_and_labels_are_not_shown(draft: str, shown: str) -> None:
     assert clean_answer(draft, {}) == shown
+
+
+QUESTION = "Find patient Sarah Okafor, review her record, and find literature on levothyroxine."
+
+
+@pytest.mark.parametrize(
+    ("draft", "shown"),
+    [
+        # three-04: the answer opened with the request, word for word
+        (f"{QUESTION}\n\n**Key findings:** TSH 2.1.", "**Key findings:** TSH 2.1."),
+        (f"**{QUESTION[:-1]}:**\nTSH 2.1.", "TSH 2.1."),
+        # a sentence that merely contains the request's words stays
+        (f"You asked: {QUESTION}\nTSH 2.1.", f"You asked: {QUESTION}\nTSH 2.1."),
+    ],
+)
+def test_a_line_only_repeating_the_question_is_not_shown(draft: str, shown: str) -> None:
+    assert clean_answer(draft, {}, question=QUESTION) == shown

@@ -113,6 +113,8 @@ def test_a_condition_word_is_said_only_by_itself_or_a_close_cognate(
     [
         ("The antidote is N-acetyphenamide (NAP).", "", ["acetyphenamide"]),
         ("Start spirolactazole daily.", "", ["spirolactazole"]),
+        ("The antidote is N-acetyphenazine.", "", ["acetyphenazine"]),  # direct-09
+        ("Chlorpromazine, or see the magazine.", "", []),
         ("The antidote is N-acetylcysteine.", "", []),  # in the drug dictionary
         ("Lisinopril and valsartan lower blood pressure.", "", []),
         ("Examine the patient and review the amide bond.", "", []),  # too short, or a word
