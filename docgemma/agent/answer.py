@@ -212,18 +212,22 @@ _KNOWLEDGE_NOTE_RE = re.compile(
 _COPIED_NOTICE_RE = re.compile(r"[ \t]*" + COPIED_NOTICE_PATTERN)
 
 
+_MIN_REPEATED_WORDS = 5
+"""A shorter question may rightly be answered in its own words ("Hello." to "Hello")."""
+
+
 def drop_repeated_question(text: str, question: str) -> str:
-    """``text`` without a line that only repeats the question: Qwen 1.5B opened a
-    three-lookup answer with the clinician's request, word for word."""
+    """``text`` without a line that only repeats the question, when more remains: Qwen 1.5B
+    opened a three-lookup answer with the clinician's request, word for word."""
     asked = " ".join(question.lower().split()).rstrip(".?!")
-    if not asked:
+    if len(asked.split()) < _MIN_REPEATED_WORDS:
         return text
     kept = [
         line
         for line in text.splitlines()
         if " ".join(line.lower().strip(" *#>").split()).rstrip(".?!:") != asked
     ]
-    return "\n".join(kept)
+    return "\n".join(kept) if "".join(kept).strip() else text
 
 
 def clean_answer(

@@ -85,9 +85,15 @@ QUESTION = "Find patient Sarah Okafor, review her record, and find literature on
         # three-04: the answer opened with the request, word for word
         (f"{QUESTION}\n\n**Key findings:** TSH 2.1.", "**Key findings:** TSH 2.1."),
         (f"**{QUESTION[:-1]}:**\nTSH 2.1.", "TSH 2.1."),
-        # a sentence that merely contains the request's words stays
+        # a sentence that merely contains the request's words stays, as does an answer
+        # that is nothing else
         (f"You asked: {QUESTION}\nTSH 2.1.", f"You asked: {QUESTION}\nTSH 2.1."),
+        (QUESTION, QUESTION),
     ],
 )
 def test_a_line_only_repeating_the_question_is_not_shown(draft: str, shown: str) -> None:
     assert clean_answer(draft, {}, question=QUESTION) == shown
+
+
+def test_a_short_question_may_be_answered_in_its_own_words() -> None:
+    assert clean_answer("Hello.", {}, question="Hello") == "Hello."
