@@ -311,6 +311,7 @@ SPEC = ToolSpec(
         r"interactions?\b",
         r"\b(?:can|may) (?!not\b)(?:\w+ ){0,3}(?:combined|taken|used|given)\b[^.]*\bsafely\b",
         r"\bsafe to (?:combine|take|use|give)\b",
+        r"\b(?:are|is)(?! not\b) (?:\w+ ){0,2}compatible\b",  # seen on a graded pair
         r"\bnot (?:been )?checked\b",
         r"\bnot (?:in|listed in) (?:the|any) (?:\w+ )?references?\b",
     ),

@@ -256,14 +256,16 @@ SERTRALINE = Findings(
         ("No clinically significant interaction was found.", True),
         ("Yes, sertraline can be combined with sumatriptan safely.", True),
         ("It is safe to take sertraline with sumatriptan.", True),
+        ("Sertraline and sumatriptan are compatible, but monitor.", True),  # Qwen, three-01
         ("Sertraline and sumatriptan interact: risk of serotonin syndrome.", False),
         ("Neither FDA label names the other drug.", False),
         ("Sertraline can not be combined with sumatriptan safely.", False),
+        ("Sertraline and sumatriptan are not compatible.", False),
         ("Sertraline does not interact with metformin.", False),  # another pair
     ],
     ids=["do-not", "doesnt", "no-known", "pronoun", "no-clinically-significant", "safely",
-         "safe-to-take", "affirms",
-         "label-silence", "can-not", "another-pair"],
+         "safe-to-take", "compatible", "affirms",
+         "label-silence", "can-not", "not-compatible", "another-pair"],
 )  # fmt: skip
 def test_an_answer_may_not_deny_what_a_source_found(answer: str, denies: bool) -> None:
     got = check_answer(answer, question="q", findings=(SERTRALINE,))
