@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from docgemma.agent.state import ToolResult
 from docgemma.routing import Prediction
 from docgemma.tools.base import (
     Source,
@@ -112,3 +113,14 @@ class KeywordClassifier:
     def predict(self, text: str) -> Prediction:
         label = next((lab for kw, lab in self.rules if kw in text.lower()), self.default)
         return Prediction(label=label, confidence=self.confidence, scores={label: self.confidence})
+
+
+def tool_result(tool: str, text: str, **fields: Any) -> ToolResult:
+    """A successful, executed lookup of ``tool`` that returned ``text``; ``fields`` override."""
+    base = ToolResult(
+        tool_name=tool, tool_label=build_registry().label(tool), args={}, result={},
+        formatted_result=text, error_type=None, entity=None, missing_fields=[], suggestions=[],
+        patient_matches=None, sources=[], quality=None, retry=False, executed=True,
+        unchecked=[], found=[],
+    )  # fmt: skip
+    return ToolResult(**{**base, **fields})  # type: ignore[typeddict-item]

@@ -22,6 +22,7 @@ from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolOutcome
 
 from .conftest import intent, quality, run, select
+from .fakes import tool_result
 
 JUNK = "Guidelines: Clinician's question: dofetilide. No information was retrieved. LoginPage"
 CJK = "Metformin lowers glucose in the bloodstream に通いroom."
@@ -49,15 +50,12 @@ def test_the_answer_composed_by_code_passes_the_answer_check_itself() -> None:
     answer whose source line ended in a record id ("… sokafor-004") read as cut off."""
     from docgemma.agent.answer import checked_fallback
     from docgemma.agent.answer_check import is_degenerate
-    from docgemma.agent.state import ToolResult
 
-    found = ToolResult(
-        tool_name="search_patient", tool_label="Patient Search", args={}, result={},
-        formatted_result="One patient found: Sarah Okafor (ID sokafor-004, born 1983-12-02).",
-        error_type=None, entity=None, missing_fields=[], suggestions=[], patient_matches=None,
-        sources=[{"title": "EHR patient record sokafor-004", "kind": "ehr"}], quality=None,
-        retry=False, executed=True, unchecked=[], found=[],
-    )  # fmt: skip
+    found = tool_result(
+        "search_patient",
+        "One patient found: Sarah Okafor (ID sokafor-004, born 1983-12-02).",
+        sources=[{"title": "EHR patient record sokafor-004", "kind": "ehr"}],
+    )
     answer = checked_fallback([found], [])
     assert answer.endswith("Source: EHR patient record sokafor-004.")
     assert not is_degenerate(answer, question="Find patient Sarah Okafor.")

@@ -12,6 +12,7 @@ from docgemma.tools.base import Source, ToolOutcome
 from docgemma.tools.registry import build_registry
 
 from .conftest import intent, quality, run, select
+from .fakes import tool_result
 
 REGISTRY = build_registry()
 QUESTION = "Find patient Maria Garcia, check her chart, and check the FDA warnings for warfarin."
@@ -22,13 +23,8 @@ CHART_ONLY = "Maria Garcia has atrial fibrillation and takes warfarin 5 mg; her 
 
 
 def result(tool: str, text: str, *, sources: int = 0, error: str | None = None) -> ToolResult:
-    return ToolResult(
-        tool_name=tool, tool_label=REGISTRY.label(tool), args={}, result={},
-        formatted_result=text, error_type=error, entity=None, missing_fields=[],
-        suggestions=[], patient_matches=None, retry=False, executed=True, unchecked=[],
-        found=[], quality=None,
-        sources=[{"title": f"{tool} source {k}", "kind": "label"} for k in range(sources)],
-    )  # fmt: skip
+    titles = [{"title": f"{tool} source {k}", "kind": "label"} for k in range(sources)]
+    return tool_result(tool, text, error_type=error, sources=titles)
 
 
 THREE = [
