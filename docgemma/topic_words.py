@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 _FILLER_WORDS_TEXT = (
     "a an the my our your this that these those his her hers him he she they them their "
     "patient patients pt name names person someone somebody unknown none null value x"
@@ -17,3 +19,14 @@ _STOP_WORDS_TEXT = (
 )
 STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
 """Words that carry no topic: a loose match on them alone proves nothing."""
+STEM_CHARS = 5
+"""Loose matching compares word beginnings: "diabetic" and "diabetes" agree on "diabe"."""
+
+
+def topic_stems(words: Iterable[str], min_chars: int = 3) -> set[str]:
+    """The beginnings of the words that carry a topic, of ``min_chars`` letters or more."""
+    return {
+        w[:STEM_CHARS]
+        for w in words
+        if len(w) >= min_chars and w not in STOP_WORDS and w not in FILLER_WORDS
+    }

@@ -21,13 +21,11 @@ from docgemma.agent.context import image_text, known_patient_ids
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.state import AgentState
 from docgemma.tools.grounding import Grounding, field_grounding
-from docgemma.topic_words import FILLER_WORDS, STOP_WORDS
+from docgemma.topic_words import FILLER_WORDS, STEM_CHARS, topic_stems
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _ABBREVIATION_DOT = re.compile(r"(?<=\b[a-z])\.(?=[a-z]\b)")
 """The dots of "b.i.d." and "q.d.", removed so the abbreviation reads as one word."""
-_STEM_CHARS = 5
-"""Loose matching compares word beginnings: "diabetic" and "diabetes" agree on "diabe"."""
 _MIN_ID_CHARS = 3
 EQUIVALENT_PHRASES: tuple[tuple[str, str], ...] = (
     ("twice a day", "twice daily"),
@@ -106,20 +104,14 @@ def _phrase(value: str, evidence: Evidence) -> bool:
     return compact in evidence.text.replace(" ", "") and len(compact) >= _MIN_ID_CHARS
 
 
-def _content_stems(text: str) -> list[str]:
-    return [
-        w[:_STEM_CHARS] for w in words(text) if w not in STOP_WORDS | FILLER_WORDS and len(w) > 2
-    ]
-
-
 def _loose(value: str, evidence: Evidence) -> bool:
-    stems = {w[:_STEM_CHARS] for w in evidence.text.split()}
-    return any(s in stems for s in _content_stems(value))
+    stems = {w[:STEM_CHARS] for w in evidence.text.split()}
+    return any(s in stems for s in topic_stems(words(value)))
 
 
 def _said(value: str, evidence: Evidence) -> bool:
-    content = _content_stems(value)
-    typed = {w[:_STEM_CHARS] for w in words(evidence.clinician_text)}
+    content = topic_stems(words(value))
+    typed = {w[:STEM_CHARS] for w in words(evidence.clinician_text)}
     return bool(content) and all(s in typed for s in content)
 
 

@@ -27,7 +27,7 @@ from docgemma.tools.base import (
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import ToolFailure, error_outcome
 from docgemma.tools.text import shorten, squash
-from docgemma.topic_words import FILLER_WORDS, STOP_WORDS
+from docgemma.topic_words import topic_stems
 
 LABEL = "Condition Knowledge Base"
 MAX_PAGES = 5
@@ -35,16 +35,12 @@ CONTENT_CHARS = 600
 
 
 _WORD = re.compile(r"[a-z]+")
-_STEM_CHARS = 5
 _MIN_CHARS = 4
+"""Three-letter words ("day", "arm", "bad") are too common to tie a page to a question."""
 
 
 def _topic_stems(text: str) -> set[str]:
-    return {
-        w[:_STEM_CHARS]
-        for w in _WORD.findall(text.lower())
-        if len(w) >= _MIN_CHARS and w not in STOP_WORDS | FILLER_WORDS
-    }
+    return topic_stems(_WORD.findall(text.lower()), _MIN_CHARS)
 
 
 def search_pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
