@@ -101,7 +101,16 @@ def _phrase(value: str, evidence: Evidence) -> bool:
     if f" {said} " in f" {evidence.text} ":
         return True
     compact = said.replace(" ", "")
-    return compact in evidence.text.replace(" ", "") and len(compact) >= _MIN_ID_CHARS
+    if compact in evidence.text.replace(" ", "") and len(compact) >= _MIN_ID_CHARS:
+        return True
+    drugs = _dictionary_drugs(value)
+    return bool(drugs) and drugs <= evidence.drugs
+
+
+def _dictionary_drugs(value: str) -> frozenset[str]:
+    """The drugs a value names, by the dictionary's generic names: the message's "penicillin"
+    and a model's "penicillins" (the dictionary's name for it) are one drug."""
+    return frozenset(g.lower() for g in drug_dictionary().find(value))
 
 
 def _loose(value: str, evidence: Evidence) -> bool:
@@ -116,8 +125,7 @@ def _said(value: str, evidence: Evidence) -> bool:
 
 
 def _drug(value: str, evidence: Evidence) -> bool:
-    generics = {g.lower() for g in drug_dictionary().find(value)}
-    if generics:
+    if generics := _dictionary_drugs(value):
         return generics <= evidence.drugs
     if condition_names().find(value):  # "atrial fibrillation" was said, but not as a drug
         return False

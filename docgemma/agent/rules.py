@@ -132,6 +132,10 @@ MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
         frozenset({"dosage", "frequency"}),
         "Please give the dosage and frequency of the prescription.",
     ),
+    (
+        frozenset({"substance", "reaction"}),
+        "What is the patient allergic to, and what reaction does it cause?",
+    ),
 )
 """The question for a missing argument, first match wins (the seed's wording for an ID)."""
 
@@ -154,7 +158,8 @@ def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
         for fields, question in MISSING_FIELD_QUESTIONS:
             if fields & set(missing):
                 return question
-        return f"I need more information: {', '.join(missing) or 'the missing details'}."
+        named = ", ".join(m.replace("_", " ") for m in missing)
+        return f"I need more information: {named or 'the missing details'}."
     if error == ToolErrorType.AMBIGUOUS_DRUG_NAME:
         options = result.get("suggestions") or []
         if len(options) >= 2:

@@ -21,6 +21,8 @@ def evidence(query: str, **state: Any) -> Evidence:
         (Grounding.PHRASE, "Maria Garcia", "Find patient maria  garcia's chart"),
         (Grounding.PHRASE, "500 mg", "Prescribe metformin 500mg for abc-123"),
         (Grounding.PHRASE, "twice daily", "metformin 500 mg BID for abc-123"),
+        # the dictionary's name for the drug the clinician typed (eval case allergy-01)
+        (Grounding.PHRASE, "penicillins", "Record a penicillin allergy for rpatel-003"),
         (Grounding.DRUG, "acetaminophen", "Is Tylenol safe with alcohol?"),  # brand → generic
         (Grounding.DRUG, "Warfarin", "check WARFARIN warnings"),
         (Grounding.LOOSE, "SGLT2 inhibitors heart failure", "latest research on SGLT2 in HF"),
@@ -40,6 +42,8 @@ def test_values_the_clinician_gave_are_grounded(kind: Grounding, value: str, que
         (Grounding.PHRASE, "the patient", "Look up the patient"),
         (Grounding.PHRASE, "John Doe", "Find the patient with diabetes"),
         (Grounding.PHRASE, "twice daily", "Prescribe metformin 500 mg for abc-123"),
+        (Grounding.PHRASE, "penicillamine", "Record a penicillin allergy for rpatel-003"),
+        (Grounding.PHRASE, "amoxicillin", "Record a penicillin allergy for rpatel-003"),
         (Grounding.DRUG, "metformin", "Check interactions between this drug and warfarin"),
         (Grounding.DRUG, "drug_name", "Check FDA warnings"),
         (Grounding.DRUG, "atrial fibrillation", "Dofetilide warnings in atrial fibrillation?"),

@@ -455,7 +455,9 @@ def test_a_patient_search_that_found_nobody_asks_the_clinician() -> None:
         (["image"], "Please attach the image"),
         (["frequency"], "Please give the dosage and frequency"),
         (["condition"], "What exactly should I search for?"),
-        (["reaction"], "I need more information: reaction."),
+        (["substance"], "What is the patient allergic to"),
+        (["reaction"], "What is the patient allergic to"),
+        (["note_type"], "I need more information: note type."),
     ],
 )
 def test_each_missing_argument_gets_its_own_question(missing: list[str], question: str) -> None:
