@@ -1,4 +1,5 @@
-"""What retrieval returns: pages ranked by their best section, and the record of a retrieval."""
+"""What retrieval returns: pages ranked by their best section and the words they share with the
+query, and the record of a retrieval."""
 
 from __future__ import annotations
 
@@ -32,6 +33,11 @@ class KBHit(BaseModel):
         ge=0.0,
         le=1.0,
         description="Cosine similarity of the best section; non-symptom sections are down-weighted",
+    )
+    relevance: float = Field(
+        ge=0.0,
+        description="What pages are ranked by: the score plus the page's word coverage "
+        "of the query, weighted (docgemma.kb.lexical); the score alone decides relevance",
     )
     content: str = Field(description="The best-matching section, then 'When to get help'")
     source: str = Field(description="Source name shown to the reader")

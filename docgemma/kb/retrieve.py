@@ -96,13 +96,13 @@ async def classify_topic(
 
 
 def merge(*results: list[KBHit]) -> list[KBHit]:
-    """One hit per page (its best score), best first; ties broken by page id."""
+    """One hit per page (its most relevant), most relevant first; ties broken by page id."""
     best: dict[str, KBHit] = {}
     for hits in results:
         for hit in hits:
-            if hit.page_id not in best or hit.score > best[hit.page_id].score:
+            if hit.page_id not in best or hit.relevance > best[hit.page_id].relevance:
                 best[hit.page_id] = hit
-    return sorted(best.values(), key=lambda h: (-h.score, h.page_id))
+    return sorted(best.values(), key=lambda h: (-h.relevance, h.page_id))
 
 
 async def filter_candidates(

@@ -1,9 +1,10 @@
 """The knowledge base: condition-page sections in Chroma, searched by embedding similarity.
 
-Sections are the indexed units; a search groups them back into their parent pages
-and ranks each page by its best section. The collection records a hash of the corpus
-(and of the embedder and chunking), so a changed corpus, a missing store or an emptied
-collection is rebuilt on open; otherwise the stored vectors are reused.
+Sections are the indexed units; a search groups them back into their parent pages and
+ranks each page by its best section and the query words it contains. The collection
+records a hash of the corpus (and of the embedder and chunking), so a changed corpus, a
+missing store or an emptied collection is rebuilt on open; otherwise the stored vectors
+are reused.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from urllib.parse import urlparse
 from docgemma.config import Settings
 from docgemma.embed.base import Embedder
 from docgemma.kb.corpus import DEMO_PAGES_DIR, Page, corpus_hash, load_corpus, page_files
+from docgemma.kb.lexical import LEXICAL_WEIGHT, WordIndex
 from docgemma.kb.models import (
     DEMO_SOURCE_PREFIX,
     USER_SOURCE_PREFIX,
@@ -37,8 +39,12 @@ OTHER_SECTION_WEIGHT = 0.85
 """Similarity of a non-symptom section counts at this weight. People describe what they
 feel, so a page's symptoms should match first; advice and causes still find their page.
 On the lay-language evaluation set this lifts the top-1 rate from 64% (all sections
-equal) to about 75% (``python -m docgemma.kb eval``; figures in the README)."""
+equal) to about 75% by similarity alone (``python -m docgemma.kb eval``; figures in the
+README)."""
 _SECTIONS_PER_PAGE = 8
+RANKED_PAGES = 20
+"""Pages (by their sections) taken from the vector index to rank with their words: shingles
+came ninth by similarity alone for the question that led to ``docgemma.kb.lexical``."""
 
 
 def chroma_client(settings: Settings) -> Any:
@@ -95,6 +101,7 @@ class KnowledgeBase:
         self.collection_name = collection
         self._embedder = embedder
         self._pages: dict[str, Page] | None = None
+        self._words: WordIndex | None = None
         self._collection: Any = None
         self._lock = threading.Lock()
 
@@ -127,6 +134,7 @@ class KnowledgeBase:
                 pages = load_corpus(self.pages_dir)
                 self._collection = self._open(pages)
                 self._pages = {p.page_id: p for p in pages}
+                self._words = WordIndex(pages)
         return self._collection
 
     def _open(self, pages: list[Page]) -> Any:
@@ -191,7 +199,7 @@ class KnowledgeBase:
         category: str | None = None,
         subcategory: str | None = None,
     ) -> list[KBHit]:
-        """Up to ``k`` pages, best first, within the role's categories (and topic, if given).
+        """Up to ``k`` pages, most relevant first, within the role's categories (and topic).
 
         Deterministic: the same query on the same corpus gives the same pages and scores.
         """
@@ -211,7 +219,7 @@ class KnowledgeBase:
         vector = self.embedder.embed([query])[0]
         result = collection.query(
             query_embeddings=[vector.tolist()],
-            n_results=min(collection.count(), k * _SECTIONS_PER_PAGE),
+            n_results=min(collection.count(), max(k, RANKED_PAGES) * _SECTIONS_PER_PAGE),
             where=where,
             include=["metadatas", "distances"],
         )
@@ -223,10 +231,13 @@ class KnowledgeBase:
             best.setdefault(str(meta["page_id"]), []).append(
                 SectionScore(heading=str(meta["heading"]), score=round(score, 4))
             )
-        for scores in best.values():
+        assert self._words is not None
+        hits = []
+        for pid, scores in best.items():
             scores.sort(key=lambda s: -s.score)
-        ranked = sorted(best.items(), key=lambda item: (-item[1][0].score, item[0]))
-        return [self._hit(self._pages[pid], scores) for pid, scores in ranked[:k]]
+            coverage = self._words.coverage(query, pid)
+            hits.append(self._hit(self._pages[pid], scores, coverage))
+        return sorted(hits, key=lambda h: (-h.relevance, h.page_id))[:k]
 
     async def retrieve(
         self, query: str, *, llm: Any, role: Role | None = None, k: int = 5
@@ -236,7 +247,7 @@ class KnowledgeBase:
 
         return await retrieve(self, query, llm=llm, role=role, k=k)
 
-    def _hit(self, page: Page, scores: list[SectionScore]) -> KBHit:
+    def _hit(self, page: Page, scores: list[SectionScore], coverage: float) -> KBHit:
         top = page.section(scores[0].heading)
         parts = [top] if top else []
         help_section = page.section(HELP_SECTION)
@@ -249,6 +260,7 @@ class KnowledgeBase:
             subcategory=page.subcategory,
             severity=page.severity,
             score=scores[0].score,
+            relevance=round(scores[0].score + LEXICAL_WEIGHT * coverage, 4),
             content="\n\n".join(f"{s.heading}: {s.text}" for s in parts),
             source=self.source_name(page),
             sections=scores,

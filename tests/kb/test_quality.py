@@ -1,6 +1,6 @@
 """Retrieval quality on the project's lay-language symptom descriptions (no model).
 
-The thresholds are the issue's acceptance figures; the measured ones are in the README.
+The thresholds sit below the measured figures, which are in the README.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ def test_eval_set_is_large_lay_and_points_at_real_pages() -> None:
         assert not _runs(q.query) & page_runs, q.query
 
 
-def test_expected_page_in_top_5_for_90_percent_and_top_1_for_70_percent(
+def test_expected_page_in_top_5_for_95_percent_and_top_1_for_85_percent(
     kb: KnowledgeBase,
 ) -> None:
     report = evaluate(kb, load_eval_queries())
     log.info("knowledge-base retrieval: %s", report.summary())
-    assert report.top5_rate >= 0.90, report.misses
-    assert report.top1_rate >= 0.70, report.misses
+    assert report.top5_rate >= 0.95, report.misses
+    assert report.top1_rate >= 0.85, report.misses  # 0.744 by similarity alone

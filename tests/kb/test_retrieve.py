@@ -104,13 +104,13 @@ async def test_model_failures_fall_back_without_losing_the_search(kb: KnowledgeB
     assert any("filtering unavailable" in n for n in attempt.notes)
 
 
-def test_merge_keeps_each_page_once_with_its_best_score(kb: KnowledgeBase) -> None:
+def test_merge_keeps_each_page_once_with_its_most_relevant_hit(kb: KnowledgeBase) -> None:
     narrow = kb.search(CHEST, category="cardiovascular", k=3)
     broad = kb.search(CHEST, k=3)
     merged = merge(narrow, broad)
     ids = [h.page_id for h in merged]
     assert len(ids) == len(set(ids)) and set(ids) == {h.page_id for h in narrow + broad}
-    assert [h.score for h in merged] == sorted((h.score for h in merged), reverse=True)
+    assert [h.relevance for h in merged] == sorted((h.relevance for h in merged), reverse=True)
     assert merged[0].score > RELEVANCE_THRESHOLD
 
 

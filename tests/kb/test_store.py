@@ -11,6 +11,7 @@ from chromadb.api.client import SharedSystemClient
 
 from docgemma.config import Settings
 from docgemma.kb.corpus import DEMO_PAGES_DIR, CorpusError
+from docgemma.kb.lexical import LEXICAL_WEIGHT
 from docgemma.kb.models import KBHit
 from docgemma.kb.store import KnowledgeBase, corpus_dir, ingested_dir
 from docgemma.kb.topics import Role, Severity
@@ -27,7 +28,8 @@ def test_search_returns_parent_pages_ranked_by_their_best_section(kb: KnowledgeB
     assert top.sections[0].heading == "Symptoms" and top.score == top.sections[0].score
     assert top.content.startswith("Symptoms: Anaphylaxis is a severe")
     assert "When to get help: Call 999" in top.content
-    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert [h.relevance for h in hits] == sorted((h.relevance for h in hits), reverse=True)
+    assert all(h.score <= h.relevance <= h.score + LEXICAL_WEIGHT for h in hits)
     assert len({h.page_id for h in hits}) == len(hits) == 5
     assert all(0.0 <= h.score <= 1.0 for h in hits)
 

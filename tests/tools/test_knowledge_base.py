@@ -73,6 +73,15 @@ async def test_a_page_sharing_a_word_with_the_question_is_returned(
     assert page in [p["page_id"] for p in outcome.data["pages"]]
 
 
+async def test_the_page_naming_the_described_signs_comes_first(ctx: ToolContext) -> None:
+    """By similarity alone shingles came ninth, after eczema and chickenpox (eval kb-04)."""
+    query = (
+        "What do the condition pages say about a blistering band of rash on one side of the chest?"
+    )
+    outcome = await SPEC.run(SPEC.args(query=query), ctx)
+    assert outcome.data["pages"][0]["page_id"] == "shingles"
+
+
 def test_registered_once_with_its_label_example_and_no_ehr_write() -> None:
     registry = build_registry()
     assert registry["search_knowledge_base"] is SPEC
