@@ -5,7 +5,10 @@ summarised the chart at length and never mentioned the boxed warning; asked for 
 and recruiting trials, it left out the trials. The clinician asked for three things and got
 two. A lookup is mentioned when the answer cites a source only it has, or uses two of its
 distinctive words (one, if it has only one): words of its key facts, as the model was shown
-them, that neither the question nor the turn's other lookups contain. What the answer does
+them, that neither the question nor the turn's other lookups contain. A lookup with a main
+finding (``ToolSpec.headline``: the warfarin label's boxed warning of major or fatal
+bleeding) is mentioned only by two words of that finding; an answer quoting the label's
+contraindications, and citing it, still left the bleeding out. What the answer does
 not mention is added below it in the source's own words, so nothing looked up is lost.
 Only turns of two lookups or more are checked, counting neither the patient search (the
 chart that follows says who the patient is) nor writes to the record (confirmed by code).
@@ -56,6 +59,14 @@ def _checked(result: ToolResult, registry: ToolRegistry) -> bool:
     return not spec.writes_ehr and spec.role is not ToolRole.FINDS_PATIENT
 
 
+def _headline(facts: str, start: str | None) -> str | None:
+    """The words of the line holding the lookup's main finding, after its marker."""
+    if start is None:
+        return None
+    line = next((ln for ln in facts.splitlines() if ln.startswith(start)), None)
+    return None if line is None else line[len(start) :]
+
+
 def unmentioned(
     answer: str, question: str, results: Sequence[ToolResult], registry: ToolRegistry
 ) -> list[str]:
@@ -76,9 +87,14 @@ def unmentioned(
     missing = []
     for i, (result, facts, numbers) in enumerate(lookups):
         others = [_terms(f) for j, (_, f, _) in enumerate(lookups) if j != i]
-        own = _terms(facts) - _terms(question) - set().union(*others)
-        if cited & {n for n in numbers if shared[n] == 1}:
-            continue
+        common = _terms(question).union(*others)
+        headline = _headline(facts, registry[result["tool_name"]].headline)
+        if headline is not None:
+            own = _terms(headline) - common
+        else:
+            own = _terms(facts) - common
+            if cited & {n for n in numbers if shared[n] == 1}:
+                continue
         if not own or len(own & said) >= min(_MENTIONS, len(own)):
             continue
         marks = "".join(f" [{n}]" for n in numbers)

@@ -127,6 +127,10 @@ class ToolSpec:
     denied_by: tuple[str, ...] = ()
     """Regular expressions of the sentences that deny this tool's findings ("do not
     interact"): one naming what a finding joins, or none of it, contradicts the result."""
+    headline: str | None = None
+    """The start of the result line holding this tool's main finding ("BOXED WARNING:").
+    Beside other lookups, an answer that does not say what that line says has not reported
+    this one, whatever else of it the answer repeats."""
 
     def signature(self) -> str:
         parts = [

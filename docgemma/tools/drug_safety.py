@@ -36,6 +36,7 @@ LABEL = "Drug Safety Report"
 OPENFDA_LABEL_URL = "https://api.fda.gov/drug/label.json"
 SERVICE = "the FDA drug label service (openFDA)"
 
+BOXED_WARNING = "BOXED WARNING:"
 _SECTION_LIMITS = {"boxed_warning": 600, "contraindications": 400, "warnings": 700}
 _COMBINATION = re.compile(r"\band\b|,")
 _LUCENE_SPECIAL = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')
@@ -175,7 +176,7 @@ def format_safety(data: dict[str, Any]) -> str:
     maker = f", {data['manufacturer']}" if data["manufacturer"] else ""
     lines = [f"FDA label for {names}{maker}:"]
     if data["boxed_warning"]:
-        lines.append(f"BOXED WARNING: {data['boxed_warning']}")
+        lines.append(f"{BOXED_WARNING} {data['boxed_warning']}")
     else:
         lines.append("No boxed warning on this label.")
     if data["contraindications"]:
@@ -230,4 +231,5 @@ SPEC = ToolSpec(
         RequestPattern("drug_safety", any_of=("safety", "warning", "boxed warning", "FDA")),
     ),
     claimed_by=("FDA", "boxed warning"),
+    headline=BOXED_WARNING,
 )

@@ -9,6 +9,7 @@ from docgemma.agent.coverage import UNMENTIONED_HEADER, unmentioned, with_unment
 from docgemma.agent.state import ToolResult
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import Source, ToolOutcome
+from docgemma.tools.drug_safety import BOXED_WARNING
 from docgemma.tools.registry import build_registry
 
 from .conftest import intent, quality, run, select
@@ -72,6 +73,45 @@ def test_a_source_two_lookups_share_is_no_citation_of_either() -> None:
     other["sources"] = [*check["sources"], *check["sources"]]
     listed = unmentioned("Avoid aspirin with warfarin: bleeding [1].", "", [check, other], REGISTRY)
     assert listed == [f"- {other['tool_label']} [1]: Sertraline + tramadol: serotonin syndrome."]
+
+
+FULL_LABEL = (
+    "FDA label for Coumadin / warfarin:\n"
+    f"{BOXED_WARNING} WARNING: BLEEDING RISK. Warfarin can cause major or fatal bleeding.\n"
+    "Contraindications: Pregnancy. Hemorrhagic tendencies or blood dyscrasias. Recent or "
+    "planned surgery of the central nervous system or eye."
+)
+QUOTES_CONTRAINDICATIONS = (
+    f"{CHART_ONLY} She is not pregnant, has no hemorrhagic tendencies or blood dyscrasias "
+    "and no planned surgery of the central nervous system or eye [2]."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "listed"),
+    [
+        (QUOTES_CONTRAINDICATIONS, True),  # three-02: the label's minor facts, cited
+        (f"{CHART_ONLY} Warfarin has a boxed warning [2].", True),  # that it has one, not what
+        (f"{CHART_ONLY} Warfarin can cause major or fatal bleeding [2].", False),
+        (f"{CHART_ONLY} The label warns of fatal bleeding.", False),
+    ],
+)
+def test_a_lookup_with_a_main_finding_is_mentioned_only_by_that_finding(
+    answer: str, listed: bool
+) -> None:
+    three = [*THREE[:2], result("check_drug_safety", FULL_LABEL, sources=1)]
+    found = unmentioned(answer, QUESTION, three, REGISTRY)
+    assert bool(found) is listed
+    assert not found or "major or fatal bleeding" in found[0]
+
+
+def test_without_its_main_finding_a_lookup_is_mentioned_as_any_other() -> None:
+    no_boxed = FULL_LABEL.replace(
+        f"{BOXED_WARNING} WARNING: BLEEDING RISK. Warfarin can cause major or fatal bleeding.",
+        "No boxed warning on this label.",
+    )
+    three = [*THREE[:2], result("check_drug_safety", no_boxed, sources=1)]
+    assert unmentioned(QUOTES_CONTRAINDICATIONS, QUESTION, three, REGISTRY) == []
 
 
 def test_a_single_lookup_failed_ones_and_the_patient_search_are_not_listed() -> None:
