@@ -8,10 +8,12 @@ distinctive words (one, if it has only one): words of its key facts, as the mode
 them, that neither the question nor the turn's other lookups contain. A lookup with a main
 finding (``ToolSpec.headline``: the warfarin label's boxed warning of major or fatal
 bleeding) is mentioned only by two words of that finding; an answer quoting the label's
-contraindications, and citing it, still left the bleeding out. What the answer does
-not mention is added below it in the source's own words, so nothing looked up is lost.
-Only turns of two lookups or more are checked, counting neither the patient search (the
-chart that follows says who the patient is) nor writes to the record (confirmed by code).
+contraindications still left the bleeding out. What the answer does not mention is added
+below it in the source's own words, so nothing looked up is lost.
+Turns of two lookups or more are checked, counting neither the patient search (the chart
+that follows says who the patient is) nor writes to the record (confirmed by code); a
+single lookup only for its main finding: asked "Does dofetilide carry a boxed warning?",
+the brief answer was "Dofetilide carries a boxed warning." and never said what it warns of.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from docgemma.tools.facts import ToolRole
 from docgemma.topic_words import FILLER_WORDS, STOP_WORDS
 
 UNMENTIONED_HEADER = (
-    "The answer above may not mention what these lookups found; here are their key facts as "
-    "the sources returned them (no model text):"
+    "The answer above may not mention all that was found; here are the key facts as the "
+    "sources returned them (no model text):"
 )
 _TERM = re.compile(r"[a-z0-9]+(?:\.\d+)?")
 """A word, or a value with its decimals ("2.6")."""
@@ -79,8 +81,12 @@ def unmentioned(
         for result, facts, numbers in zip(ok, numbered.facts, numbered.numbers, strict=True)
         if _checked(result, registry)
     ]
-    if len(lookups) < 2:
-        return []
+    if len(lookups) < 2:  # alone, a lookup is the answer's subject; its main finding is not
+        lookups = [
+            lookup
+            for lookup in lookups
+            if _headline(lookup[1], registry[lookup[0]["tool_name"]].headline) is not None
+        ]
     shared = Counter(n for _, _, numbers in lookups for n in numbers)
     cited = {int(n) for n in CITATION_MARKER.findall(answer)}
     said = _terms(answer)

@@ -120,6 +120,21 @@ def test_a_single_lookup_failed_ones_and_the_patient_search_are_not_listed() -> 
     assert unmentioned(CHART_ONLY, QUESTION, [*THREE[:2], failed], REGISTRY) == []
 
 
+@pytest.mark.parametrize(
+    ("answer", "listed"),
+    [
+        ("Warfarin carries a boxed warning [1].", True),  # safety-01's brief answer, in kind
+        ("Yes: warfarin can cause major or fatal bleeding [1].", False),
+    ],
+)
+def test_a_single_lookup_is_checked_for_its_main_finding_only(answer: str, listed: bool) -> None:
+    label = [result("check_drug_safety", FULL_LABEL, sources=1)]
+    question = "Does warfarin carry a boxed warning?"
+    assert bool(unmentioned(answer, question, label, REGISTRY)) is listed
+    chart = [result("get_patient_chart", CHART, sources=1)]
+    assert unmentioned("She is well.", question, chart, REGISTRY) == []
+
+
 def test_the_listed_lookups_follow_the_answer_under_a_header() -> None:
     assert with_unmentioned("Answer.", []) == "Answer."
     listed = with_unmentioned("Answer.", ["- a", "- b"])
