@@ -228,7 +228,20 @@ SPEC = ToolSpec(
     ),
     brief_answer=True,
     requested_by=(
-        RequestPattern("drug_safety", any_of=("safety", "warning", "boxed warning", "FDA")),
+        # "warning" alone also asks for the warning signs of a disease (eval direct-14)
+        RequestPattern(
+            "drug_safety",
+            any_of=(
+                "safety",
+                "warnings",
+                "boxed warning",
+                "black box",
+                "FDA",
+                "warning about",
+                "warning for",
+                "warning on",
+            ),
+        ),
     ),
     claimed_by=("FDA", "boxed warning"),
     headline=BOXED_WARNING,

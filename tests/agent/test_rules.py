@@ -200,6 +200,10 @@ def test_required_in_order_skips_search_when_patient_known_and_unregistered_tool
             ["search_patient", "get_patient_chart"],
         ),
         ("What is hypertension?", []),
+        ("Which warning signs of stroke should the public be taught?", []),  # direct-14
+        ("Does dofetilide carry a boxed warning?", ["check_drug_safety"]),
+        ("Is there a warning about lung toxicity with amiodarone?", ["check_drug_safety"]),
+        ("Black box warning for rosiglitazone please", ["check_drug_safety"]),
     ],
 )
 def test_required_tools_come_in_the_order_the_query_asks(query, order) -> None:
