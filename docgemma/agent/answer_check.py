@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from docgemma.agent.answer import SPECIAL_TOKEN_PATTERN
 from docgemma.agent.citations import CITATION_MARKER
+from docgemma.agent.entities import drug_dictionary
 from docgemma.tools.text import names
 
 
@@ -159,9 +160,17 @@ def foreign_script(answer: str, question: str) -> bool:
 
 
 def code_tokens(answer: str, context: str) -> list[str]:
-    """CamelCase or snake_case identifiers that the question and sources do not contain."""
+    """CamelCase or snake_case identifiers that the question and sources do not contain.
+    Brand names written in CamelCase ("EpiPen", "NovoLog") are drugs, not code: Qwen 1.5B's
+    answer on anaphylaxis was rejected for "epinephrine (e.g., EpiPen)"."""
     found = _CAMEL_RE.findall(answer) + _SNAKE_RE.findall(answer)
-    return [t for t in found if t.lower() not in context.lower() and t.lower() not in PROPER_NAMES]
+    return [
+        t
+        for t in found
+        if t.lower() not in context.lower()
+        and t.lower() not in PROPER_NAMES
+        and not drug_dictionary().find(t)
+    ]
 
 
 def only_sources(answer: str, context: str) -> bool:

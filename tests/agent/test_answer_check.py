@@ -73,6 +73,7 @@ def check(answer: str, question: str = "What is the first-line treatment for typ
         ),
         ("I used check_drug_safety to look this up.", Defect.TOOL_NAME),
         ("Searching for patient_name in the record.", Defect.CODE_TOKEN),
+        ("Then call getPatientChart for the labs.", Defect.CODE_TOKEN),
         ("Traceback (most recent call last): ConnectionError: refused", Defect.RAW_ERROR),
         ("The service returned HTTP 503.", Defect.RAW_ERROR),
         ('{"drug_name": "warfarin"}', Defect.RAW_ERROR),
@@ -105,6 +106,9 @@ def test_junk_is_caught(answer: str, defect: Defect) -> None:
         "The image was not analysed: a vision-capable model such as MedGemma is needed.",
         "Source: DocGemma demonstration page: Urinary tract infection (cystitis).",
         "No trials were found in the ClinicalTrial Search.",  # three-05, a registry's name
+        # direct-02's second draft, rejected in every run: a brand name is not code
+        "1. Administering epinephrine (e.g., EpiPen) as soon as possible.",
+        "Switch from NovoLog to HumaLog if needed.",
         LONG_CUT + " 45 mL/min.",
     ],
 )
