@@ -129,8 +129,8 @@ class ToolSpec:
     interact"): one naming what a finding joins, or none of it, contradicts the result."""
     headline: str | None = None
     """The start of the result line holding this tool's main finding ("BOXED WARNING:").
-    Beside other lookups, an answer that does not say what that line says has not reported
-    this one, whatever else of it the answer repeats."""
+    An answer that does not say what that line says has not reported this lookup, whatever
+    else of it the answer repeats (``docgemma.agent.coverage``)."""
 
     def signature(self) -> str:
         parts = [

@@ -9,10 +9,10 @@ an unrelated query gets a clear "nothing found" instead of the least bad page.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 from docgemma.kb import KBHit, Role, get_knowledge_base
+from docgemma.kb.lexical import stems
 from docgemma.kb.models import DEMO_NOTICE
 from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
 from docgemma.tools.args import KnowledgeBaseArgs
@@ -27,20 +27,10 @@ from docgemma.tools.base import (
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import ToolFailure, error_outcome
 from docgemma.tools.text import shorten, squash
-from docgemma.topic_words import topic_stems
 
 LABEL = "Condition Knowledge Base"
 MAX_PAGES = 5
 CONTENT_CHARS = 600
-
-
-_WORD = re.compile(r"[a-z]+")
-_MIN_CHARS = 4
-"""Three-letter words ("day", "arm", "bad") are too common to tie a page to a question."""
-
-
-def _topic_stems(text: str) -> set[str]:
-    return topic_stems(_WORD.findall(text.lower()), _MIN_CHARS)
 
 
 def search_pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
@@ -54,11 +44,11 @@ def search_pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
     above the threshold shares a word with its question."""
     kb = get_knowledge_base(settings)
     hits = kb.search(query, role=Role.CLINICIAN, k=MAX_PAGES)
-    asked = _topic_stems(query)
+    asked = stems(query)
     return [
         h
         for h in hits
-        if h.score >= RELEVANCE_THRESHOLD and asked & _topic_stems(f"{h.title} {h.content}")
+        if h.score >= RELEVANCE_THRESHOLD and asked & stems(f"{h.title} {h.content}")
     ], kb.demo
 
 
