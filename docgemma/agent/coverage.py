@@ -7,9 +7,10 @@ two. A lookup is mentioned when the answer cites a source only it has, or uses t
 distinctive words (one, if it has only one): words of its key facts, as the model was shown
 them, that neither the question nor the turn's other lookups contain. A lookup with a main
 finding (``ToolSpec.headline``: the warfarin label's boxed warning of major or fatal
-bleeding) is mentioned only by two words of that finding; an answer quoting the label's
-contraindications still left the bleeding out. What the answer does not mention is added
-below it in the source's own words, so nothing looked up is lost.
+bleeding, the best condition page's title) is mentioned only by two words of that finding,
+or its one word; an answer quoting the label's contraindications still left the bleeding
+out, and one on a swollen big toe never said "gout". What the answer does not mention is
+added below it in the source's own words, so nothing looked up is lost.
 Turns of two lookups or more are checked, counting neither the patient search (the chart
 that follows says who the patient is) nor writes to the record (confirmed by code); a
 single lookup only for its main finding: asked "Does dofetilide carry a boxed warning?",
@@ -41,16 +42,18 @@ _MIN_CHARS = 5
 """Shorter words are mostly common ones ("risk", "dose"); values with digits count whatever
 their length, but a lone digit does not."""
 _MENTIONS = 2
+_HEADLINE_MIN_CHARS = 4
+"""A main finding is short and may be one short word: the condition page "Gout"."""
 
 
-def _terms(text: str) -> set[str]:
+def _terms(text: str, min_chars: int = _MIN_CHARS) -> set[str]:
     """What ``text`` says: its longer words by their beginnings, and its values and ids."""
     found = _TERM.findall(CITATION_MARKER.sub(" ", text.lower()))
     return {
         t[:_STEM_CHARS]
         for t in found
         if t not in STOP_WORDS | FILLER_WORDS
-        and (len(t) >= _MIN_CHARS if t.isalpha() else len(t) > 1)
+        and (len(t) >= min_chars if t.isalpha() else len(t) > 1)
     }
 
 
@@ -61,12 +64,12 @@ def _checked(result: ToolResult, registry: ToolRegistry) -> bool:
     return not spec.writes_ehr and spec.role is not ToolRole.FINDS_PATIENT
 
 
-def _headline(facts: str, start: str | None) -> str | None:
-    """The words of the line holding the lookup's main finding, after its marker."""
-    if start is None:
+def _headline(facts: str, pattern: str | None) -> str | None:
+    """The lookup's main finding, from the first line that holds one."""
+    if pattern is None:
         return None
-    line = next((ln for ln in facts.splitlines() if ln.startswith(start)), None)
-    return None if line is None else line[len(start) :]
+    found = (re.match(pattern, line) for line in facts.splitlines())
+    return next((m["finding"] for m in found if m), None)
 
 
 def unmentioned(
@@ -89,14 +92,14 @@ def unmentioned(
         ]
     shared = Counter(n for _, _, numbers in lookups for n in numbers)
     cited = {int(n) for n in CITATION_MARKER.findall(answer)}
-    said = _terms(answer)
+    said = _terms(answer, _HEADLINE_MIN_CHARS)  # a superset of its longer words
     missing = []
     for i, (result, facts, numbers) in enumerate(lookups):
         others = [_terms(f) for j, (_, f, _) in enumerate(lookups) if j != i]
         common = _terms(question).union(*others)
         headline = _headline(facts, registry[result["tool_name"]].headline)
         if headline is not None:
-            own = _terms(headline) - common
+            own = _terms(headline, _HEADLINE_MIN_CHARS) - common
         else:
             own = _terms(facts) - common
             if cited & {n for n in numbers if shared[n] == 1}:

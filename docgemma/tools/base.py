@@ -128,9 +128,10 @@ class ToolSpec:
     """Regular expressions of the sentences that deny this tool's findings ("do not
     interact"): one naming what a finding joins, or none of it, contradicts the result."""
     headline: str | None = None
-    """The start of the result line holding this tool's main finding ("BOXED WARNING:").
-    An answer that does not say what that line says has not reported this lookup, whatever
-    else of it the answer repeats (``docgemma.agent.coverage``)."""
+    """A regular expression for the result line holding this tool's main finding, with the
+    finding as its group ``finding``: the label's boxed warning, the best condition page's
+    title. An answer that does not say it has not reported this lookup, whatever else of it
+    the answer repeats (``docgemma.agent.coverage``)."""
 
     def signature(self) -> str:
         parts = [

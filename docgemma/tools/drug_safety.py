@@ -244,5 +244,5 @@ SPEC = ToolSpec(
         ),
     ),
     claimed_by=("FDA", "boxed warning"),
-    headline=BOXED_WARNING,
+    headline=rf"{re.escape(BOXED_WARNING)} (?P<finding>.+)",
 )

@@ -29,6 +29,7 @@ from docgemma.tools.http import ToolFailure, error_outcome
 from docgemma.tools.text import shorten, squash
 
 LABEL = "Condition Knowledge Base"
+_SIMILARITY = " — similarity "
 MAX_PAGES = 5
 CONTENT_CHARS = 600
 
@@ -56,7 +57,7 @@ def format_pages(query: str, hits: list[KBHit], demo: bool) -> str:
     lines = [f"Condition pages on “{query}”" + (f" ({DEMO_NOTICE})" if demo else "") + ":"]
     for n, hit in enumerate(hits, 1):
         lines.append(
-            f"[{n}] {hit.title} — similarity {hit.score:.2f}; usual urgency: "
+            f"[{n}] {hit.title}{_SIMILARITY}{hit.score:.2f}; usual urgency: "
             f"{hit.severity.display}. Source: {hit.source}."
         )
         lines.append(f"    {shorten(hit.content, CONTENT_CHARS)}")
@@ -117,4 +118,6 @@ SPEC = ToolSpec(
         query="Which conditions fit a barking cough and noisy breathing in a toddler?",
         args={"query": "barking cough and noisy breathing in a toddler"},
     ),
+    # the best page's title: "[1] Gout — similarity 0.61; …" (renumbered beside other sources)
+    headline=rf"\[\d+\] (?P<finding>.+?){_SIMILARITY}",
 )

@@ -7,9 +7,12 @@ import pytest
 
 from docgemma.agent.coverage import UNMENTIONED_HEADER, unmentioned, with_unmentioned
 from docgemma.agent.state import ToolResult
+from docgemma.kb import KBHit
+from docgemma.kb.topics import Severity
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import Source, ToolOutcome
 from docgemma.tools.drug_safety import BOXED_WARNING
+from docgemma.tools.knowledge_base import format_pages
 from docgemma.tools.registry import build_registry
 
 from .conftest import intent, quality, run, select
@@ -133,6 +136,39 @@ def test_a_single_lookup_is_checked_for_its_main_finding_only(answer: str, liste
     assert bool(unmentioned(answer, question, label, REGISTRY)) is listed
     chart = [result("get_patient_chart", CHART, sources=1)]
     assert unmentioned("She is well.", question, chart, REGISTRY) == []
+
+
+GOUT = KBHit(
+    page_id="gout",
+    title="Gout",
+    category="musculoskeletal",
+    subcategory="joints",
+    severity=Severity.URGENT_PRIMARY_CARE,
+    score=0.61,
+    relevance=0.9,
+    content="Symptoms: Gout causes sudden, severe pain in a joint, often the big toe.",
+    source="DocGemma demonstration page: Gout",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "listed"),
+    [  # kb-03's answer restated the question and never named the page
+        (
+            "The primary symptom is a painful red swollen big toe joint that came on overnight.",
+            True,
+        ),
+        ("This fits gout: sudden severe pain in the big toe [1].", False),
+    ],
+)
+def test_a_condition_page_lookup_is_mentioned_by_the_best_pages_title(
+    answer: str, listed: bool
+) -> None:
+    question = "Search the knowledge base: painful red swollen big toe joint overnight."
+    pages = result("search_knowledge_base", format_pages(question, [GOUT], demo=True), sources=1)
+    found = unmentioned(answer, question, [pages], REGISTRY)
+    assert bool(found) is listed
+    assert not found or "Gout — similarity 0.61" in found[0]
 
 
 def test_the_listed_lookups_follow_the_answer_under_a_header() -> None:

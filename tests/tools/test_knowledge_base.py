@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,8 @@ async def test_the_page_naming_the_described_signs_comes_first(ctx: ToolContext)
     )
     outcome = await SPEC.run(SPEC.args(query=query), ctx)
     assert outcome.data["pages"][0]["page_id"] == "shingles"
+    assert SPEC.headline is not None  # the main finding the answer must name
+    assert re.match(SPEC.headline, outcome.formatted.splitlines()[1])["finding"] == "Shingles"
 
 
 def test_registered_once_with_its_label_example_and_no_ehr_write() -> None:
