@@ -9,6 +9,7 @@ ranked (``LEXICAL_WEIGHT``); the similarity alone still decides what is relevant
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -27,8 +28,10 @@ _MIN_CHARS = 4
 """Three-letter words ("day", "arm", "bad") are too common to tie a page to a query."""
 
 
-def stems(text: str) -> set[str]:
-    return topic_stems(_WORD.findall(text.lower()), _MIN_CHARS)
+@functools.lru_cache(maxsize=512)
+def stems(text: str) -> frozenset[str]:
+    """Remembered: one search asks for the query's stems once per candidate page."""
+    return frozenset(topic_stems(_WORD.findall(text.lower()), _MIN_CHARS))
 
 
 class WordIndex:
