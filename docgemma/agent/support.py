@@ -427,4 +427,23 @@ def keep_supported(answer: str, context: str, check: Checker = unsupported_or_in
         # a lead-in left at the end: what it introduced was left out
         rest = " ".join(_sentences(shown.pop())[:-1])
         shown += [rest] if rest else []
-    return Support(re.sub(r"\n{3,}", "\n\n", "\n".join(shown)).strip(), tuple(left_out))
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(_renumbered(shown))).strip()
+    return Support(text, tuple(left_out))
+
+
+_NUMBERED = re.compile(r"^(\s*)\d+([.)]\s)")
+
+
+def _renumbered(lines: list[str]) -> list[str]:
+    """Numbered items counted again from 1 in each list, blank lines within it allowed: with
+    its first item left out, a list on stroke's warning signs began at "2."."""
+    out, n = [], 0
+    for line in lines:
+        item = _NUMBERED.match(line)
+        if item:
+            n += 1
+            line = f"{item[1]}{n}{item[2]}{line[item.end() :]}"
+        elif line.strip():
+            n = 0
+        out.append(line)
+    return out

@@ -247,6 +247,20 @@ def test_a_numbered_list_item_keeps_its_number_and_the_number_is_not_a_claim() -
 
 
 @pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("1. Sepsis.\n2. Chills.\n3. A cough.", "1. Chills.\n2. A cough."),
+        (
+            "Signs:\n1) Sepsis.\n\n2) Chills.\nAlso:\n1. Fever.",
+            "Signs:\n\n1) Chills.\nAlso:\n1. Fever.",
+        ),
+    ],
+)
+def test_a_numbered_list_is_counted_again_when_an_item_is_left_out(answer: str, shown: str) -> None:
+    assert keep_supported(answer, PNEUMONIA_PAGE).text == shown
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "Information on asthma could not be retrieved.",
