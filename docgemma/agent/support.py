@@ -234,14 +234,20 @@ def _same_term(word: str, other: str) -> bool:
     return 2 * shared > max(len(word), len(other))
 
 
-def _plurals(word: str) -> set[str]:
+def _forms(word: str) -> set[str]:
+    """``word``, its plural or singular, and for a state the word it is made from: the
+    stroke page says an arm "may go weak", which says "weakness"; "dizzy" says "dizziness"."""
     forms = {word, f"{word}s", f"{word}es"}
-    return forms | {word[: -len(end)] for end in ("s", "es") if word.endswith(end)}
+    forms |= {word[: -len(end)] for end in ("s", "es") if word.endswith(end)}
+    if word.endswith("ness") and len(word) >= _STEM_CHARS + 3:
+        base = word.removesuffix("ness")
+        forms |= {base, base[:-1] + "y" if base.endswith("i") else base}
+    return forms
 
 
 def _said(word: str, given: Given) -> bool:
-    """``word``, its plural or singular, or a word ``_same_term`` accepts is given."""
-    if not given.words.isdisjoint(_plurals(word)):
+    """``word``, another of its ``_forms``, or a word ``_same_term`` accepts is given."""
+    if not given.words.isdisjoint(_forms(word)):
         return True
     return any(_same_term(word, w) for w in given.by_stem.get(word[:_STEM_CHARS], ()))
 

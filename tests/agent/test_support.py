@@ -100,6 +100,9 @@ def test_the_things_a_sentence_names_are_looked_for_in_its_sources(
         ("After a myocardial infarction.", "Old myocardial infarct.", []),
         ("Pulmonary embolism is possible.", "Pulmonary emboli.", []),
         ("Ovarian cysts are common.", "An ovarian cyst.", []),  # a word under five letters
+        # a state by the word it is made from (the stroke page: an arm "may go weak")
+        ("Sudden weakness of one arm.", "One arm may go weak.", []),
+        ("Sudden weakness of one arm.", "The arm may be sore.", ["weakness"]),
     ],
 )
 def test_a_condition_word_is_said_only_by_itself_or_a_close_cognate(
