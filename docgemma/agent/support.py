@@ -302,6 +302,17 @@ def unsupported_terms(sentence: str, given: Given) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
+def states_nothing(answer: str) -> bool:
+    """Whether ``answer`` only greets or asks: every sentence ends in "!" or "?" and names no
+    drug, condition, dose form or number ("Certainly! What's your clinical question?"). It
+    states no knowledge, so it needs no label saying its knowledge is unverified."""
+    nothing = Given.of("")
+    sentences = [s.strip() for line in answer.splitlines() for s in _sentences(line)]
+    return bool(sentences) and all(
+        s.endswith(("!", "?")) and not unsupported_terms(s, nothing) for s in sentences
+    )
+
+
 _INN_TEXT = (
     "amide azepam azine azole cillin cycline dipine floxacin gliflozin gliptin glutide lukast "
     "mycin olol oxetine parin prazole pril profen sartan setron statin tidine triptan ximab "

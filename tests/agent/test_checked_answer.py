@@ -173,6 +173,19 @@ async def test_an_uncovered_knowledge_answer_is_labelled_unverified(settings, to
     assert llm.calls[-1].messages[0].content == SYNTHESIZE_FROM_MEMORY_SYSTEM.render()
 
 
+async def test_a_reply_to_a_greeting_carries_no_unverified_label(settings, tools) -> None:
+    """It states no knowledge; the label had followed "Certainly! What's your question?"."""
+    from docgemma.agent.service import Agent
+
+    async def nothing(question: str) -> Grounding | None:
+        return None
+
+    llm = ScriptedBackend([intent("DIRECT"), "Certainly! What's your clinical question?"])
+    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
+    _, result = await run(agent, "Good afternoon, can you help me with a clinical question?")
+    assert result.final_response == "Certainly! What's your clinical question?"
+
+
 async def test_a_record_question_answers_from_the_active_patients_summary(settings, tools) -> None:
     """Seen in the app: "What are her allergies?" with John Smith selected was answered from
     his record and labelled as the model's own unverified knowledge."""

@@ -10,6 +10,7 @@ from docgemma.agent.support import (
     Support,
     invented_substances,
     keep_supported,
+    states_nothing,
     unsupported_terms,
 )
 
@@ -313,3 +314,20 @@ def test_one_word_diagnoses_are_read_from_icd_descriptions(word: str) -> None:
 @pytest.mark.parametrize("word", ["patient", "active", "severe", "mouth", "level", "state"])
 def test_common_words_in_icd_phrases_are_not_one_word_diagnoses(word: str) -> None:
     assert word not in condition_names().diagnoses
+
+
+@pytest.mark.parametrize(
+    ("answer", "nothing"),
+    [
+        ("Certainly! What's your clinical question today?", True),  # Qwen 1.5B to a greeting
+        ("Hello!\nWhich patient do you mean?", True),
+        ("You're welcome!", True),
+        ("Yes, I can help.", False),  # a statement, however slight, keeps the label
+        ("Metformin is first-line!", False),  # names a drug
+        ("Is it pneumonia?", False),  # names a condition
+        ("Shall I give 5 mg?", False),  # a number
+        ("", False),
+    ],
+)
+def test_a_reply_that_only_greets_or_asks_states_nothing(answer: str, nothing: bool) -> None:
+    assert states_nothing(answer) is nothing

@@ -46,6 +46,7 @@ from docgemma.agent.prompts import (
 from docgemma.agent.references import about_record, only_to_see_record
 from docgemma.agent.rules import answered_tools, confidence_level
 from docgemma.agent.state import AgentState, ToolResult
+from docgemma.agent.support import states_nothing
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, traced
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
@@ -319,7 +320,8 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
                 answer = with_unmentioned(answer, missing)
                 how += "; added below it the key facts of lookups it may not mention"
             if knowledge_question and written.by_model:
-                answer = knowledge_note(answer, grounding.title if grounding else None)
+                if grounding is not None or not states_nothing(answer):  # not on a greeting
+                    answer = knowledge_note(answer, grounding.title if grounding else None)
                 if grounding is not None:
                     sources.append(grounding.source())
             elif record and not results:
