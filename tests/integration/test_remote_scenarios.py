@@ -13,6 +13,7 @@ import pytest
 import respx
 from recorded import recorded
 
+from docgemma.agent.coverage import UNMENTIONED_HEADER
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import Message
@@ -72,7 +73,10 @@ async def test_dofetilide_fda_warnings_reach_the_synthesis_prompt(app_agent) -> 
     assert "BLEEDING RISK" in prompt and "can cause major or fatal bleeding" in prompt
     assert [c.tool for c in result.tool_calls] == ["check_drug_safety"]
     assert result.tool_calls[0].error_type is None
-    assert result.final_response == ANSWER
+    # the answer never said what the boxed warning warns of, so the label's words follow it
+    head, added = result.final_response.split("\n\n", 1)
+    assert head == ANSWER and added.startswith(UNMENTIONED_HEADER)
+    assert "can cause major or fatal bleeding" in " ".join(added.split())
     assert_clean_answer(result)
 
 

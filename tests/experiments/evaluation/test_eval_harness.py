@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from docgemma.agent.answer import UNVERIFIED_NOTE
+from docgemma.agent.coverage import UNMENTIONED_HEADER
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import Message
@@ -70,14 +71,29 @@ async def test_recorded_label_reaches_the_model_and_the_turn_scores_full(eval_se
     assert 0 < row["first_event_s"] < row["latency_s"]
 
 
-async def test_injected_outage_is_retried_and_a_wrong_answer_scores_low(eval_settings):
+async def test_injected_outage_is_retried_and_the_boxed_warning_reaches_the_answer(eval_settings):
+    """The label's boxed warning is its main finding: an answer that leaves it out gets the
+    label's key facts below it, and the evaluation scores the answer as shown."""
     case = CASES["failure-03"]  # openFDA fails once, then answers
     llm = scripted("TOOL_NEEDED", "check_drug_safety", {"drug_name": "metformin"}, "All fine.")
     async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
         record = await env.run(case)
     assert sum("api.fda.gov" in url for url in record.requests) == 2
     assert "LACTIC ACIDOSIS" in prompts_text(llm)
+    answer = record.result.final_response
+    assert answer.startswith(f"All fine.\n\n{UNMENTIONED_HEADER}") and "LACTIC ACIDOSIS" in answer
     row = score(case, record)
+    assert row["tool_exact"] is True and row["key_fact_recall"] == 1.0
+
+
+async def test_a_wrong_answer_scores_low(eval_settings):
+    case = CASES["interact-01"]  # the thesaurus finds a bleeding risk; the answer omits it
+    args = {"drug_names": ["warfarin", "ibuprofen"]}
+    llm = scripted("TOOL_NEEDED", "check_drug_interactions", args, "All fine.")
+    async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
+        record = await env.run(case)
+    row = score(case, record)
+    assert record.result.final_response.startswith("All fine.")
     assert row["tool_exact"] is True and row["key_fact_recall"] == 0.0
 
 
