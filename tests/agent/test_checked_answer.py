@@ -158,32 +158,37 @@ async def test_a_knowledge_answer_cites_the_offline_source_that_covers_it(settin
     assert any("Does metformin reduce mortality?" in s.title for s in result.sources_used)
 
 
-async def test_an_uncovered_knowledge_answer_is_labelled_unverified(settings, tools) -> None:
+@pytest.mark.parametrize(
+    ("question", "reply", "shown"),
+    [
+        (
+            "What innervates the diaphragm?",
+            "The phrenic nerve (C3–C5).",
+            f"The phrenic nerve (C3–C5).\n\n{UNVERIFIED_NOTE}",
+        ),
+        # a reply that states no knowledge: the label had followed it in the app
+        (
+            "Good afternoon, can you help me with a clinical question?",
+            "Certainly! What's your clinical question?",
+            "Certainly! What's your clinical question?",
+        ),
+    ],
+)
+async def test_an_uncovered_knowledge_answer_is_labelled_unverified(
+    settings, tools, question: str, reply: str, shown: str
+) -> None:
     from docgemma.agent.service import Agent
 
     async def nothing(question: str) -> Grounding | None:
         return None
 
-    llm = ScriptedBackend([intent("DIRECT"), "The phrenic nerve (C3–C5)."])
+    llm = ScriptedBackend([intent("DIRECT"), reply])
     agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
-    _, result = await run(agent, "What innervates the diaphragm?")
-    assert result.final_response == f"The phrenic nerve (C3–C5).\n\n{UNVERIFIED_NOTE}"
+    _, result = await run(agent, question)
+    assert result.final_response == shown
     # nothing was looked up, so the guidelines do not speak of lookups or numbered sources
     # (given those, Qwen 1.5B invented "(Nelson et al., 2012)")
     assert llm.calls[-1].messages[0].content == SYNTHESIZE_FROM_MEMORY_SYSTEM.render()
-
-
-async def test_a_reply_to_a_greeting_carries_no_unverified_label(settings, tools) -> None:
-    """It states no knowledge; the label had followed "Certainly! What's your question?"."""
-    from docgemma.agent.service import Agent
-
-    async def nothing(question: str) -> Grounding | None:
-        return None
-
-    llm = ScriptedBackend([intent("DIRECT"), "Certainly! What's your clinical question?"])
-    agent = Agent.create(settings, llm, tools.registry(), classifiers={}, knowledge=nothing)
-    _, result = await run(agent, "Good afternoon, can you help me with a clinical question?")
-    assert result.final_response == "Certainly! What's your clinical question?"
 
 
 async def test_a_record_question_answers_from_the_active_patients_summary(settings, tools) -> None:
