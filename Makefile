@@ -13,13 +13,32 @@ PYTEST_ARGS ?=
 # the profile named by DOCGEMMA_MODEL, the default profile when unset.
 MODEL ?= $(or $(DOCGEMMA_MODEL),qwen2.5-1.5b)
 
-.PHONY: app test install install-dev browser model test-models postgres
+# llama.cpp is compiled once per flag list (docgemma/engine_build.py holds the flags: never
+# AMX, whose kernels crash on some Xeons; AVX-512 where the building CPU has it) into a wheel
+# cached under ~/.cache/docgemma/engine, then installed before anything that depends on it.
+ENGINE_BUILD ?= host
+ENGINE_KEY := $(shell $(PYTHON) docgemma/engine_build.py key --variant $(ENGINE_BUILD))
+ENGINE_STAMP := $(VENV)/.engine-$(ENGINE_KEY)
+
+.PHONY: app test install install-dev browser model test-models postgres engine engine-check
 
 app: model
 	DOCGEMMA_MODEL=$(MODEL) $(PY) app.py
 
-test: install-dev browser postgres model test-models
+test: install-dev browser postgres model test-models engine-check
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# One token from the engine process before any test: a build that cannot run on this CPU
+# fails here in seconds, saying why and how to rebuild.
+engine-check: model
+	$(PY) -m docgemma.llm.engine_check
+
+engine: $(ENGINE_STAMP)
+
+$(ENGINE_STAMP): docgemma/engine_build.py | $(VENV)/bin/python
+	$(PY) docgemma/engine_build.py install --variant $(ENGINE_BUILD) --python $(PY)
+	rm -f $(VENV)/.engine-*
+	touch $@
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
@@ -27,7 +46,7 @@ install-dev: $(VENV)/.installed-dev
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml data/requirements-nodeps.txt | $(VENV)/bin/python
+$(VENV)/.installed: pyproject.toml data/requirements-nodeps.txt $(ENGINE_STAMP) | $(VENV)/bin/python
 	$(PIP) install -e .
 	$(PIP) install --no-deps -r data/requirements-nodeps.txt
 	touch $@

@@ -119,7 +119,7 @@ def create_app(
         return await made if inspect.isawaitable(made) else made
 
     triage_slot = BuiltOnce(build_triage)
-    api = create_api(settings, hosted_runtime(slot.get, triage_slot.get, ehr, slot.ready))
+    api = create_api(settings, hosted_runtime(slot.get, triage_slot.get, ehr, slot.built))
 
     upload_dir = settings.data_dir / "uploads"
 

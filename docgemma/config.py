@@ -46,7 +46,19 @@ class Settings(BaseSettings):
     n_ctx: int | None = Field(
         None, description="llama.cpp context window in tokens; default: the profile's (4096)"
     )
-    n_threads: int | None = Field(None, description="llama.cpp threads; default: all cores")
+    n_threads: int | None = Field(
+        None,
+        description="llama.cpp threads; default: every core this process may use "
+        "(llama-cpp-python's own default is half of them)",
+    )
+    engine_process: bool = Field(
+        True,
+        description="Run llama.cpp in its own supervised process, restarted if it crashes "
+        "(false: inside the app, as the speed benchmarks' baseline does)",
+    )
+    engine_start_timeout_s: float = Field(
+        300.0, gt=0, description="How long the llama.cpp process may take to load and get ready"
+    )
     seed: int = Field(0, description="Sampling seed, for reproducible runs")
 
     openai_base_url: str = Field("http://127.0.0.1:8000/v1", description="OpenAI-compatible server")

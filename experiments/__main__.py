@@ -56,6 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--model", default=None, help="model profile or GGUF path")
     bench.add_argument("--runs", type=int, default=10, help="timed runs per path")
     bench.add_argument("--quick", action="store_true", help="1 run per path on the tiny model")
+    bench.add_argument(
+        "--engine",
+        choices=("process", "in-process", "both"),
+        default="process",
+        help="llama.cpp in its own process (the app's default), inside this one, or both "
+        "taking turns path by path",
+    )
     bench.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
     return parser
 
@@ -79,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from experiments.bench import run_bench
 
-        folder = run_bench(args.model, args.runs, args.quick, args.results_dir)
+        engines = ("process", "in-process") if args.engine == "both" else (args.engine,)
+        folder = run_bench(args.model, args.runs, args.quick, args.results_dir, engines)
         sys.stdout.write(f"{folder}\n")
         return 0
     if args.command == "list":

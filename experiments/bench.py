@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import platform
+from contextlib import AsyncExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,9 @@ def case_of(path: str, run: int) -> str:
     return cases[run % len(cases)]
 
 
-def run_row(path: str, run: int, record: TurnRecord, embedding_s: float = 0.0) -> dict[str, Any]:
+def run_row(
+    path: str, run: int, record: TurnRecord, embedding_s: float = 0.0, engine: str = "process"
+) -> dict[str, Any]:
     usage = [e for e in record.events if isinstance(e, LLMUsage)]
     model_s = sum(u.latency_s for u in usage)
     tool_s = sum(e.duration_s for e in record.events if isinstance(e, ToolFinished))
@@ -58,6 +61,7 @@ def run_row(path: str, run: int, record: TurnRecord, embedding_s: float = 0.0) -
         else None
     )
     return {
+        "engine": engine,
         "path": path,
         "run": run,
         "case": case_of(path, run),
@@ -85,21 +89,28 @@ def run_row(path: str, run: int, record: TurnRecord, embedding_s: float = 0.0) -
     }
 
 
-async def measure(settings, llm, runs: int) -> pd.DataFrame:
+async def measure(settings, llms: dict[str, Any], runs: int) -> pd.DataFrame:
+    """Every path on every engine variant, the variants taking turns path by path, so a
+    host that slows down mid-run slows each of them alike."""
     cases = {c.id: c for c in load_eval_cases()}
     embedder = get_embedder()
     rows = []
-    async with EvalEnvironment(settings, llm) as env:
+    async with AsyncExitStack() as stack:
+        envs = {
+            name: await stack.enter_async_context(EvalEnvironment(settings, llm))
+            for name, llm in llms.items()
+        }
         for path, path_cases in PATHS.items():
-            for case_id in path_cases:
-                await env.run(cases[case_id], thread=f"bench-{path}-warmup-{case_id}")
-            for run in range(runs):
-                case = cases[case_of(path, run)]
-                embedder.forget()  # the warm-up asked this question; a clinician's is new
-                embedded = embedder.busy_s
-                record = await env.run(case, thread=f"bench-{path}-{run}")
-                rows.append(run_row(path, run, record, embedder.busy_s - embedded))
-                log.info("%s run %d: %.2f s", path, run, record.wall_s)
+            for engine, env in envs.items():
+                for case_id in path_cases:
+                    await env.run(cases[case_id], thread=f"bench-{engine}-{path}-warmup-{case_id}")
+                for run in range(runs):
+                    case = cases[case_of(path, run)]
+                    embedder.forget()  # the warm-up asked this question; a clinician's is new
+                    embedded = embedder.busy_s
+                    record = await env.run(case, thread=f"bench-{engine}-{path}-{run}")
+                    rows.append(run_row(path, run, record, embedder.busy_s - embedded, engine))
+                    log.info("%s %s run %d: %.2f s", engine, path, run, record.wall_s)
     return pd.DataFrame(rows)
 
 
@@ -109,8 +120,8 @@ def _p95(values: pd.Series) -> float:
 
 def path_table(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    for path, part in frame.groupby("path", sort=False):
-        row: dict[str, Any] = {"path": path, "runs": len(part)}
+    for (engine, path), part in frame.groupby(["engine", "path"], sort=False):
+        row: dict[str, Any] = {"engine": engine, "path": path, "runs": len(part)}
         for column in (
             "wall_s",
             "model_s",
@@ -150,18 +161,33 @@ def node_table(frame: pd.DataFrame) -> pd.DataFrame:
     return out.drop(columns="calls")
 
 
-def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) -> Path:
+ENGINES = {"process": True, "in-process": False}
+"""Engine variants by name: the value is ``Settings.engine_process``."""
+
+
+def run_bench(
+    profile: str | None,
+    runs: int,
+    quick: bool,
+    results_dir: Path,
+    engines: tuple[str, ...] = ("process",),
+) -> Path:
     from docgemma.llm.registry import create_backend
 
     if quick:
         profile, runs = profile or QUICK_PROFILE, 1
     settings = profile_settings(profile)
     revision = git_revision()
-    llm = create_backend(settings)
+    llms = {
+        name: create_backend(settings.model_copy(update={"engine_process": ENGINES[name]}))
+        for name in engines
+    }
+    llm = next(iter(llms.values()))
     try:
-        frame = event_loop.run(measure(settings, llm, runs))
+        frame = event_loop.run(measure(settings, llms, runs))
     finally:
-        event_loop.run(llm.aclose())
+        for made in llms.values():
+            event_loop.run(made.aclose())
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder = results_dir / "bench" / f"{(profile or llm.model).replace('/', '_')}-{stamp}"
     folder.mkdir(parents=True, exist_ok=False)
@@ -170,6 +196,7 @@ def run_bench(profile: str | None, runs: int, quick: bool, results_dir: Path) ->
     manifest = {
         "model": profile or llm.model,
         "runs_per_path": runs,
+        "engines": list(engines),
         "paths": PATHS,
         "settings": settings_manifest(settings),
         "load_average_at_end": load,

@@ -8,8 +8,12 @@ profile for tests whose subject is the answer. Tests that use either are marked
 
 from __future__ import annotations
 
+import asyncio
 import os
+import socket
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -90,10 +94,69 @@ def real_llm():
 
 @pytest.fixture(scope="session")
 def default_llm():
-    """The app's default embedded profile (Qwen2.5 1.5B Instruct), built as the app builds it."""
+    """The app's default embedded profile (Qwen2.5 1.5B Instruct), built as the app builds it:
+    in its own engine process."""
     from docgemma.llm.registry import create_backend
     from docgemma.profiles import DEFAULT_PROFILE
 
     backend = create_backend(Settings(backend="llamacpp", model=DEFAULT_PROFILE))
     yield backend
-    backend._llm.close()
+    asyncio.run(backend.aclose())
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``python -m llama_cpp.server`` on the embedded GGUF; yields its ``/v1`` base URL."""
+    from docgemma.assets import model_file
+
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("llama_server") / "server.log"
+    log = log_path.open("wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(model_file("gemma3-270m")),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+            "--chat_format",
+            "gemma",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"llama_cpp.server exited: {log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{base_url}/models", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("llama_cpp.server did not start within 60 s")
+            time.sleep(0.3)
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()

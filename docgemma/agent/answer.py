@@ -19,8 +19,8 @@ from docgemma.tools.outcomes import Note, ToolErrorType, error_message
 from docgemma.tools.text import names
 
 FALLBACK_MESSAGE = (
-    "The language model is unavailable right now, so I cannot write a full answer. "
-    "Please try again in a moment."
+    "The language model is unavailable right now (its engine may be restarting), so I "
+    "cannot write a full answer. Your conversation is kept: please ask again in a moment."
 )
 FOUND_HEADER = "Here is what I found:"
 SOURCES_ONLY_MESSAGE = (

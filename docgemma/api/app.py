@@ -143,11 +143,13 @@ def create_api(
             log.warning("database health probe failed: %s", exc)
             database = False
         model, fhir = api.runtime.model_loaded(), await api.runtime.fhir_reachable()
+        engine = api.runtime.model_state()
         kb = kb_ready(settings)
-        ok = model and fhir and database and kb is not False
+        ok = model and engine == "ok" and fhir and database and kb is not False
         return Health(
             status="ok" if ok else "degraded",
             model_loaded=model,
+            model=engine,
             fhir_reachable=fhir,
             kb_ready=kb,
             database=database,

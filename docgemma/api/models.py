@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from docgemma.agent.outcome import ApprovalRequest
 from docgemma.experts import Mode
+from docgemma.llm.engine_process import EngineState
 from docgemma.transcript import TranscriptMessage as HistoryMessage
 
 
@@ -73,6 +74,8 @@ class ProfileInfo(BaseModel):
 class Health(BaseModel):
     status: Literal["ok", "degraded"]
     model_loaded: bool
+    model: EngineState = "ok"
+    """The model engine: ok, starting, restarting (after a crash) or failed."""
     fhir_reachable: bool
     kb_ready: bool | None
     """None when no knowledge base is configured."""

@@ -19,6 +19,7 @@ from docgemma.api.triage_mode import TriageMode
 from docgemma.config import Settings
 from docgemma.experts import Mode, Profile
 from docgemma.llm.base import LLMBackend
+from docgemma.llm.engine_process import EngineState
 from docgemma.once import BuiltOnce
 
 if TYPE_CHECKING:  # the agent graph (LangGraph) loads when the agent is built, not at import
@@ -70,6 +71,17 @@ class Runtime:
     modes: Mapping[Mode, ModeBackend]
     fhir_reachable: Callable[[], Awaitable[bool]]
     model_loaded: Callable[[], bool] = lambda: True
+    model_state: Callable[[], EngineState] = lambda: "ok"
+    """``ok``; ``starting`` before the model is loaded; ``restarting`` while its engine
+    process comes back after a crash; ``failed`` when it cannot start (the log says why)."""
+
+
+def model_state_of(agent: Any | None) -> EngineState:
+    """What health reports of an agent's model: its engine's state, if it has an engine."""
+    if agent is None:
+        return "starting"
+    llm = getattr(getattr(agent, "deps", None), "llm", None)
+    return getattr(llm, "state", "ok")
 
 
 RuntimeFactory = Callable[[Settings], AbstractAsyncContextManager[Runtime]]
@@ -108,7 +120,11 @@ async def agent_runtime(
         triage = BuiltOnce(lambda: build_triage(settings, agent.deps.llm)).get
         modes = {Mode.CLINICIAN: AgentMode(built), Mode.TRIAGE: TriageMode(triage)}
         try:
-            yield Runtime(modes=modes, fhir_reachable=ehr_probe(ehr))
+            yield Runtime(
+                modes=modes,
+                fhir_reachable=ehr_probe(ehr),
+                model_state=lambda: model_state_of(agent),
+            )
         finally:
             await agent.aclose()
 
@@ -120,7 +136,7 @@ def hosted_runtime(
     get_agent: Callable[[], Awaitable[Any]],
     get_triage: Callable[[], Awaitable[Any]],
     ehr: Any,
-    loaded: Callable[[], bool],
+    built: Callable[[], Any | None],
 ) -> RuntimeFactory:
     """The API inside the app: the app's own agent and triage service (each built once, on
     first use, shared with the page) and EHR."""
@@ -130,7 +146,8 @@ def hosted_runtime(
         yield Runtime(
             modes={Mode.CLINICIAN: AgentMode(get_agent), Mode.TRIAGE: TriageMode(get_triage)},
             fhir_reachable=ehr_probe(ehr),
-            model_loaded=loaded,
+            model_loaded=lambda: built() is not None,
+            model_state=lambda: model_state_of(built()),
         )
 
     return runtime

@@ -62,3 +62,11 @@ def get_format(name: str) -> tuple[Renderer, tuple[str, ...]]:
         raise ConfigurationError(
             f"unknown chat format {name!r}; valid: auto, {', '.join(FORMATS)}"
         ) from None
+
+
+def stable_prefix_end(prompt: str, messages: Sequence[Message]) -> int:
+    """Where a rendered prompt's stable prefix ends: after the system text, which each node
+    keeps fixed (its instructions, the tool descriptions) across calls; 0 without one."""
+    system = next((m.content for m in messages if m.role == "system"), "")
+    at = prompt.find(system) if system else -1
+    return at + len(system) if at >= 0 else 0

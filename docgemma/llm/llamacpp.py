@@ -21,6 +21,7 @@ from typing import Any
 from llama_cpp import StoppingCriteriaList
 from pydantic import BaseModel
 
+from docgemma.engine_build import usable_cores
 from docgemma.llm import chat_format
 from docgemma.llm.errors import (
     ConfigurationError,
@@ -79,7 +80,7 @@ class LlamaCppBackend:
             self._llm = FastGrammarLlama(
                 model_path=str(model_path),
                 n_ctx=n_ctx,
-                n_threads=n_threads,
+                n_threads=n_threads or usable_cores(),
                 seed=seed,
                 verbose=False,
             )
@@ -92,6 +93,7 @@ class LlamaCppBackend:
         self._render, self._turn_stops = chat_format.get_format(fmt)
         self._lock = FairLock()  # model calls run in the order they were asked
         self._grammars: dict[type[BaseModel], Any] = {}
+        self._grammar_texts: dict[str, Any] = {}
         self.prefixes = PrefixStates(self._llm)
 
     # ── schemas ──
@@ -103,21 +105,28 @@ class LlamaCppBackend:
         """The compiled grammar of ``schema`` (see ``grammar.gbnf`` for its string rule)."""
         grammar = self._grammars.get(schema)
         if grammar is None:
+            grammar = self.compile_grammar(gbnf(schema), schema.__name__)
+            self._grammars[schema] = grammar
+        return grammar
+
+    def compile_grammar(self, text: str, name: str = "schema") -> Any:
+        """GBNF text compiled and checked once; the engine process receives grammars as text."""
+        grammar = self._grammar_texts.get(text)
+        if grammar is None:
             from llama_cpp import LlamaGrammar
 
-            text = gbnf(schema)
             try:
                 grammar = LlamaGrammar.from_string(text, verbose=False)
             except ValueError as exc:
                 raise SchemaNotSupported(
-                    f"{schema.__name__}: llama.cpp grammar conversion failed: {exc}"
+                    f"{name}: llama.cpp grammar conversion failed: {exc}"
                 ) from exc
             if not grammar_loads(self._llm._model, grammar):
                 raise SchemaNotSupported(
-                    f"{schema.__name__}: llama.cpp refused the grammar (too many repetitions: "
+                    f"{name}: llama.cpp refused the grammar (too many repetitions: "
                     "lower the max_length of long string fields)"
                 )
-            self._grammars[schema] = grammar
+            self._grammar_texts[text] = grammar
         return grammar
 
     # ── calls ──
@@ -125,12 +134,9 @@ class LlamaCppBackend:
         return self._render(messages, add_generation_prompt)
 
     def _rendered(self, messages: Sequence[Message]) -> tuple[str, int]:
-        """The prompt and where its stable prefix ends: after the system text, which each
-        node keeps fixed (its instructions, the tool descriptions) across calls."""
+        """The prompt and where its stable prefix ends (``chat_format.stable_prefix_end``)."""
         prompt = self.render(messages)
-        system = next((m.content for m in messages if m.role == "system"), "")
-        at = prompt.find(system) if system else -1
-        return prompt, (at + len(system) if at >= 0 else 0)
+        return prompt, chat_format.stable_prefix_end(prompt, messages)
 
     def _token_stops(self, stop: Sequence[str]) -> StoppingCriteriaList | None:
         """Stop on special-token stop sequences by id: their text never reaches the output."""
@@ -264,6 +270,46 @@ class LlamaCppBackend:
         stop: Sequence[str] = (),
     ) -> AsyncIterator[str]:
         return self._stream(prompt, temperature=temperature, max_tokens=max_tokens, stop=stop)
+
+    async def complete_prompt(
+        self,
+        prompt: str,
+        *,
+        temperature: float,
+        max_tokens: int,
+        stop: Sequence[str] = (),
+        grammar_text: str | None = None,
+        prefix_chars: int = 0,
+    ) -> Generation:
+        """A rendered prompt completed, optionally under GBNF text: the engine process's call."""
+        grammar = self.compile_grammar(grammar_text) if grammar_text else None
+        return await asyncio.to_thread(
+            self._complete_sync,
+            prompt,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            stop=stop,
+            grammar=grammar,
+            prefix_chars=prefix_chars,
+        )
+
+    def stream_prompt(
+        self,
+        prompt: str,
+        *,
+        temperature: float,
+        max_tokens: int,
+        stop: Sequence[str] = (),
+        prefix_chars: int = 0,
+    ) -> AsyncIterator[str]:
+        """A rendered prompt streamed: the engine process's streaming call."""
+        return self._stream(
+            prompt,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            stop=stop,
+            prefix_chars=prefix_chars,
+        )
 
     async def _stream(
         self,

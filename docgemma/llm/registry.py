@@ -10,20 +10,27 @@ from docgemma.llm.errors import ConfigurationError
 
 
 def _llamacpp(settings: Settings) -> LLMBackend:
+    """llama.cpp in its own supervised process (the default), or inside the app."""
     from docgemma.assets import model_file
-    from docgemma.llm.llamacpp import LlamaCppBackend
 
     profile = settings.profile
     chat = settings.chat_format
     if chat == "auto" and profile is not None:
         chat = profile.chat_format
-    return LlamaCppBackend(
-        model_file(settings.model, settings.model_cache_dir),
-        n_ctx=settings.context_window(),
-        n_threads=settings.n_threads,
-        seed=settings.seed,
-        chat_format_name=chat,
-    )
+    options = {
+        "n_ctx": settings.context_window(),
+        "n_threads": settings.n_threads,
+        "seed": settings.seed,
+        "chat_format_name": chat,
+    }
+    path = model_file(settings.model, settings.model_cache_dir)
+    if settings.engine_process:
+        from docgemma.llm.engine_backend import EngineBackend
+
+        return EngineBackend(path, start_timeout_s=settings.engine_start_timeout_s, **options)
+    from docgemma.llm.llamacpp import LlamaCppBackend
+
+    return LlamaCppBackend(path, **options)
 
 
 def _openai(settings: Settings) -> LLMBackend:

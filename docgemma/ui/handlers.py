@@ -33,7 +33,7 @@ from docgemma.ui.conversation_tools import clinician_profiles, profiled
 from docgemma.ui.panels import PanelView, redraw
 from docgemma.ui.patient_panel import PatientDirectory, PatientPanel
 from docgemma.ui.patients import PatientMatch
-from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card
+from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card, start_problem
 from docgemma.ui.session import FOREIGN, SessionState, TurnRunner
 from docgemma.ui.turns import Recorder, decide, user_messages, user_turn
 from docgemma.ui.uploads import UploadRejected, parse_submission
@@ -68,6 +68,7 @@ class Handlers:
         self._record = record
         """Keeps a copy of each finished turn (the API's ``local`` tenant), when given."""
         self._get_agent = get_agent
+        self._start_failure = ""
         self._agent_ready = agent_ready
         self._patients = patients
         self._upload_dir = upload_dir
@@ -166,7 +167,7 @@ class Handlers:
         yield shown, cleared, hidden
         agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
-            yield session.history, keep, _error(BACKEND_DOWN)
+            yield session.history, keep, _error(self._backend_down())
             return
         async for history in user_turn(session, agent, submission, record=self._record):
             yield history, cleared, hidden
@@ -174,9 +175,14 @@ class Handlers:
     async def _agent(self) -> TurnRunner | None:
         try:
             return await self._get_agent()
-        except Exception:  # a broken backend must leave the page usable
+        except Exception as exc:  # a broken backend must leave the page usable
             log.exception("could not start the agent")
+            self._start_failure = start_problem(exc)
             return None
+
+    def _backend_down(self) -> str:
+        """The unavailable-model notice, with why the model could not start when known."""
+        return f"{BACKEND_DOWN} {self._start_failure}".strip()
 
     # ── approval ──
 
@@ -251,7 +257,7 @@ class Handlers:
     ) -> AsyncIterator:
         agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
-            yield session.history, f"⚠️ {BACKEND_DOWN}"
+            yield session.history, f"⚠️ {self._backend_down()}"
             return
         async for history in decide(
             session, agent, action, reason, approved_by=approver, record=self._record

@@ -29,6 +29,16 @@ BACKEND_DOWN = (
 )
 
 
+def start_problem(exc: BaseException) -> str:
+    """Why the model could not start, for the page: the engine's own diagnosis (what failed,
+    the CPU, how to fix it) without its log, or nothing for an unexpected error."""
+    from docgemma.llm.errors import ConfigurationError, ModelUnavailable
+
+    if isinstance(exc, ConfigurationError | ModelUnavailable):
+        return str(exc).split("\nEngine log:", 1)[0]
+    return ""
+
+
 def link_citations(text: str, sources: list[Source]) -> str:
     """Turn ``[n]`` into a link to source n when it has a URL; unknown numbers stay as typed."""
 

@@ -61,3 +61,35 @@ async def test_two_processes_share_one_session(
             "SELECT count(*) FROM checkpoints WHERE thread_id = %s", (first.session_id,)
         ).fetchone()
     assert threads[0] > 0  # the conversation state itself lives in PostgreSQL
+
+
+@pytest.mark.real_model
+async def test_two_api_processes_share_one_engine_and_one_database(
+    make_server: Callable[..., Server], database_url: str, llama_server: str
+) -> None:
+    """Scaling out: API replicas keep no conversation of their own (PostgreSQL holds it) and
+    share one model server over the OpenAI protocol (here llama.cpp's, on the tiny model)."""
+    engine = {
+        "DOCGEMMA_BACKEND": "openai",
+        "DOCGEMMA_OPENAI_BASE_URL": llama_server,
+        "DOCGEMMA_OPENAI_DIALECT": "llamacpp",
+        "DOCGEMMA_OPENAI_MODEL": "gemma-3-270m",
+        "DOCGEMMA_CHAT_FORMAT": "gemma",
+        "DOCGEMMA_DATABASE_URL": database_url,
+    }
+    one = make_server(app="docgemma.api.app:create_api", **engine).start(timeout=900)
+    two = make_server(app="docgemma.api.app:create_api", **engine).start(timeout=900)
+    async with (
+        DocGemmaClient(one.url, KEYS["clinic-a"], timeout=600) as a1,
+        DocGemmaClient(two.url, KEYS["clinic-a"], timeout=600) as a2,
+    ):
+        first = await a1.chat("What is hypertension?")
+        second = await a2.chat("And how is it treated?", session_id=first.session_id)
+        on_one, on_two = await a1.history(first.session_id), await a2.history(first.session_id)
+    assert first.done is not None and second.done is not None
+    assert second.done.session_id == first.session_id
+    assert on_one == on_two
+    assert [m["content"] for m in on_one["messages"] if m["role"] == "user"] == [
+        "What is hypertension?",
+        "And how is it treated?",
+    ]

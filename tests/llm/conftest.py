@@ -1,73 +1,9 @@
-"""Fixtures of the LLM-layer tests: a real llama.cpp OpenAI-compatible server process."""
+"""Fixtures of the LLM-layer tests: few-shot thinking prompts (``llama_server`` is in the
+suite's conftest, shared with the API's scale-out test)."""
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-
-import httpx
 import pytest
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="session")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``python -m llama_cpp.server`` on the embedded GGUF; yields its ``/v1`` base URL."""
-    from docgemma.assets import model_file
-
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("llama_server") / "server.log"
-    log = log_path.open("wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "llama_cpp.server",
-            "--model",
-            str(model_file("gemma3-270m")),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--n_ctx",
-            "2048",
-            "--chat_format",
-            "gemma",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"llama_cpp.server exited: {log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{base_url}/models", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("llama_cpp.server did not start within 60 s")
-            time.sleep(0.3)
-        yield base_url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture
