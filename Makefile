@@ -2,6 +2,8 @@
 #   make app    installs what the app needs, then serves the Gradio app on the embedded model
 #   make test   installs the app plus test tools (and Debian's chromium for browser tests and
 #               postgresql for the API's replica tests), then runs pytest
+#   make check  lint and the unit tier (no real model, no browser, no server process): the
+#               check to run before every commit, a few minutes on 2 cores
 # Both are idempotent: the virtualenv is rebuilt only when pyproject.toml or the data requirements change.
 
 PYTHON ?= python3
@@ -9,17 +11,24 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 PYTEST_ARGS ?=
+# The unit tier: tests marked by none of the slow markers (pyproject.toml, tests/conftest.py).
+UNIT_TIER := not real_model and not browser and not network and not server
 # The embedded model profile to install and assemble (docgemma/profiles.py); the app runs
 # the profile named by DOCGEMMA_MODEL, the default profile when unset.
 MODEL ?= $(or $(DOCGEMMA_MODEL),qwen2.5-1.5b)
 
-.PHONY: app test install install-dev browser model test-models postgres
+.PHONY: app test check install install-dev browser model test-models postgres
 
 app: model
 	DOCGEMMA_MODEL=$(MODEL) $(PY) app.py
 
 test: install-dev browser postgres model test-models
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --durations=40 $(PYTEST_ARGS)
+
+check: install-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest -m "$(UNIT_TIER)" --timeout=120 --durations=20 $(PYTEST_ARGS)
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
