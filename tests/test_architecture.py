@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "topic_words",
     ),
     ("config",),
-    ("assets",),  # model files shipped in PyPI packages
+    ("assets", "config_doc"),  # model files shipped in PyPI packages; the settings reference
     ("llm", "ehr", "embed"),
     ("imaging", "kb", "routing", "auth"),
     ("tools",),
