@@ -26,10 +26,13 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.addaudithook(refuse_reads_beside_the_repo(*guarded_zone()))
 
 
-SERVER_FIXTURES = frozenset({"make_server", "llama_server", "postgres_url"})
-"""Fixtures that start a process: the API under uvicorn (tests/api), llama.cpp's OpenAI
-server (tests/llm) and a throwaway PostgreSQL cluster. A test using one, directly or
-through another fixture, is marked ``server``."""
+SERVER_FIXTURES = frozenset(
+    {"make_server", "llama_server", "postgres_url", "live", "live_app_with"}
+)
+"""Fixtures that start a process or serve the whole app: the API under uvicorn
+(tests/api), llama.cpp's OpenAI server (tests/llm), a throwaway PostgreSQL cluster, and
+the app served over HTTP for the security tests (tests/security). A test using one,
+directly or through another fixture, is marked ``server``."""
 REAL_MODEL_FIXTURES = frozenset({"real_llm", "default_llm"})
 """Fixtures that load a real GGUF model: a test using one is marked ``real_model``."""
 

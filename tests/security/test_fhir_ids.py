@@ -115,6 +115,7 @@ class _AgentShell:
     settings = Settings(offline=True)
 
 
+@pytest.mark.server  # serves the whole app
 def test_the_page_refuses_a_non_id_patient(tmp_path):
     """Gradio refuses a value that is not one of the offered patients; the handler checks too."""
     agent = FakeAgent()
