@@ -1,4 +1,4 @@
-"""Model-assisted retrieval (seed 001): topic classification, filtering and query rewriting.
+"""Model-assisted retrieval: topic classification, filtering and query rewriting.
 
 The model classifies and code decides. The model picks the query's category and
 sub-category (constrained to the known ones in the role's scope) and, when more than
@@ -156,7 +156,7 @@ class PageSearch(Protocol):
 async def retrieve(
     kb: PageSearch, query: str, *, llm: Any, role: Role | None = None, k: int = 5
 ) -> Retrieval:
-    """Seed 001's retrieval: classify, search with and without the sub-category, filter, retry."""
+    """Classify the topic, search with and without the sub-category, filter, retry once."""
     query = " ".join(query.split())
     attempts: list[Attempt] = []
     search_query: str | None = query

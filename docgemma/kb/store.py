@@ -38,8 +38,8 @@ OTHER_SECTION_WEIGHT = 0.85
 """Similarity of a non-symptom section counts at this weight. People describe what they
 feel, so a page's symptoms should match first; advice and causes still find their page.
 On the lay-language evaluation set this lifts the top-1 rate from 64% (all sections
-equal) to about 75% by similarity alone (``python -m docgemma.kb eval``; figures in the
-README)."""
+equal) to about 75% by similarity alone (``python -m docgemma.kb eval``; figures in
+docs/architecture.md)."""
 _SECTIONS_PER_PAGE = 8
 RANKED_PAGES = 20
 """Pages (by their sections) taken from the vector index to rank with their words: shingles

@@ -1,4 +1,4 @@
-"""Suite — patient triage severity (seed 000's method on the project's own vignettes).
+"""Suite — patient triage severity (on the project's own vignettes).
 
 Every vignette (``data/triage/vignettes.jsonl``, written for this project) runs
 through the whole triage graph — routing, retrieval over the knowledge base,

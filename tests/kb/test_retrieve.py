@@ -1,4 +1,4 @@
-"""Seed 001's model-assisted retrieval: the scripted backend for the logic, one real-model run.
+"""Model-assisted retrieval: the scripted backend for the logic, one real-model run.
 
 The knowledge base is real (Chroma and MiniLM); only the model's answers are scripted,
 and each scripted answer is validated against the schema the code asked for.
