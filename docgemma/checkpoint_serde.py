@@ -31,7 +31,7 @@ SAVED_ON: Durability = "exit"
 """A turn's state is written when the run ends, interrupt and error included.
 
 LangGraph's default writes a checkpoint after every step; on the app's SQLite file that
-doubled the agent's own time per turn (measured in the README's benchmark section). A
+doubled the agent's own time per turn (measured by the benchmark, docs/benchmarks.md). A
 turn cut off mid-way by a crash is asked again; a write it made is not repeated on the
 record, because writes are created once per idempotency key.
 """

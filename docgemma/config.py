@@ -93,7 +93,7 @@ class Settings(BaseSettings):
     )
     thinking_max_tokens: int = Field(512, description="Force the end-of-thinking delimiter here")
 
-    # ── patient triage (seed 000) ──
+    # ── patient triage ──
     triage_thinking: bool = Field(
         True, description="Triage reasons under budget forcing before its prediction"
     )
@@ -101,7 +101,7 @@ class Settings(BaseSettings):
         256, description="Triage: force the end of reasoning at this many tokens"
     )
     triage_min_waits: int = Field(
-        1, description="Triage: ends of reasoning suppressed with 'Wait' (seed 000's min-wait)"
+        1, description="Triage: this many attempts to end the reasoning are replaced with 'Wait'"
     )
 
     # ── embeddings and routing classifiers ──
@@ -110,8 +110,13 @@ class Settings(BaseSettings):
         description="llm or embedding; default: the profile's measured choice on llamacpp "
         "(embedding for a GGUF path), llm elsewhere",
     )
-    tool_classifier: ClassifierKind | None = None
-    result_classifier: ClassifierKind | None = None
+    tool_classifier: ClassifierKind | None = Field(
+        None, description="Tool selection: llm or embedding; default as for intent_classifier"
+    )
+    result_classifier: ClassifierKind | None = Field(
+        None,
+        description="Result classification: llm or embedding; default as for intent_classifier",
+    )
     classifier_threshold: float = Field(0.5, description="Below this confidence, defer to the LLM")
 
     # ── agent graph ──
@@ -182,7 +187,11 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DOCGEMMA_HOST", "GRADIO_SERVER_NAME"),
         description="Address the app binds to (a Space sets GRADIO_SERVER_NAME=0.0.0.0)",
     )
-    port: int = Field(7860, validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"))
+    port: int = Field(
+        7860,
+        validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"),
+        description="Port the app listens on (a Space sets GRADIO_SERVER_PORT)",
+    )
     max_message_chars: int = Field(8000, description="Longer messages are truncated with a notice")
     max_image_bytes: int = Field(10 * 1024 * 1024, description="Upload size limit for images")
     max_image_pixels: int = Field(

@@ -1,4 +1,4 @@
-"""Expert profiles: named presets a session is started with (seed 004's "agents").
+"""Expert profiles: named presets a session is started with (persona, temperature, tools, mode).
 
 A profile is data, not code: a system prompt for the answer, the synthesis
 temperature, the tools the agent may use and the mode (clinician agent or patient

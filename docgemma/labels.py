@@ -14,7 +14,7 @@ Intent = Literal["DIRECT", "TOOL_NEEDED"]
 
 
 class ResultQuality(StrEnum):
-    """The class of a tool result (seed 002 §4 node ⑤): what happened, not what to do next."""
+    """The class of a tool result: what happened, not what to do next."""
 
     SUCCESS_RICH = "success_rich"
     SUCCESS_PARTIAL = "success_partial"

@@ -80,7 +80,7 @@ class ModelProfile:
     thinking_family: Literal["medgemma", "qwen", "generic"]
     n_ctx: int
     classifiers: dict[Node, ClassifierKind] = field(default_factory=dict)
-    """Per-node routing classifier on this model, chosen by measurement (README)."""
+    """Per-node routing classifier on this model, chosen by measurement (docs/evaluation.md)."""
 
 
 PROFILES: dict[str, ModelProfile] = {
@@ -102,7 +102,7 @@ PROFILES: dict[str, ModelProfile] = {
             chat_format="chatml",
             thinking_family="qwen",
             n_ctx=4096,
-            # tool selection by the LLM measured 1.00 vs 0.67 for intent (issue 9)
+            # tool selection by the LLM measured better than by embeddings (classifiers suite)
             classifiers={"intent": "embedding", "tool": "llm", "result": "embedding"},
         ),
         ModelProfile(

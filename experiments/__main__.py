@@ -2,7 +2,7 @@
 
 Also ``python -m experiments list`` (suites and their strategies),
 ``python -m experiments eval --model PROFILE [--n N]`` (the end-to-end quality evaluation),
-``python -m experiments nodes --model PROFILE`` (seed 002 §15's node rows on a real model)
+``python -m experiments nodes --model PROFILE`` (the design's node rows on a real model)
 and ``python -m experiments bench [--runs N] [--quick]`` (the per-path speed benchmark).
 The results folder's path is printed last so scripts can pick it up.
 """

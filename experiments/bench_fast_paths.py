@@ -2,8 +2,8 @@
 
 Run with ``python -m experiments.bench_fast_paths``. Times what INPUT_ASSEMBLY does for a
 text-only message — patient-ID patterns, drug-dictionary matching (106k names), action
-verbs; seed 002 §4 asks for under 10 ms — and one prediction of each embedding routing
-classifier (intent, tool, result), on the seed's test queries after the one-off loads.
+verbs; the target is under 10 ms — and one prediction of each embedding routing
+classifier (intent, tool, result), on the design's test queries after the one-off loads.
 Prints the median and 95th percentile.
 """
 

@@ -25,7 +25,7 @@ STATIC_FORMATS = ("png", "svg")
 
 
 def accuracy_by_strategy(summary: pd.DataFrame, title: str) -> go.Figure:
-    """Ours per strategy and metric with 95% intervals; the seed's MedGemma figure as a diamond."""
+    """Ours per strategy and metric with 95% intervals; the MedGemma study figure as a diamond."""
     fig = go.Figure()
     shown = summary[summary["metric"] != "llm_judge_score"]
     for metric, rows in shown.groupby("metric", sort=False):

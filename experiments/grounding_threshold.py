@@ -1,4 +1,4 @@
-"""How close must an offline passage be before a direct answer rests on it? (issue 9)
+"""How close must an offline passage be before a direct answer rests on it?
 
 ``Settings.grounding_threshold`` decides when a direct knowledge answer cites the best
 passage of the offline literature index instead of carrying the "unverified" label, and

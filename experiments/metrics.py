@@ -31,7 +31,7 @@ INTERNAL_TERMS: tuple[str, ...] = (
     "stack trace",
     "traceback",
 )
-"""Words that expose system internals in a clinician-facing answer (seed 002 §4 node ⑦)."""
+"""Words that expose system internals in a clinician-facing answer."""
 
 _ACK_PATTERN = re.compile(
     r"\b(unavailable|not available|could not|couldn't|unable|no results|not found|"

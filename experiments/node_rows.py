@@ -1,4 +1,4 @@
-"""Seed 002 §15's per-node rows on a real model: ``python -m experiments nodes --model PROFILE``.
+"""The design's per-node rows on a real model: ``python -m experiments nodes --model PROFILE``.
 
 The scripted tests (``tests/agent/test_llm_nodes.py``) prove the wiring of each row; here
 the same rows (``data/experiments/seed_node_rows.jsonl``, one source for both) go
@@ -46,7 +46,7 @@ CLASSIFIER_TASK = {"intent_classify": "intent", "tool_select": "tool", "result_c
 
 
 class NodeRow(BaseModel):
-    """One §15 row: a node, its input, and the decision expected of it."""
+    """One node row: a node, its input, and the decision expected of it."""
 
     id: str
     node: Node
@@ -187,7 +187,7 @@ async def evaluate_rows(rows: list[NodeRow], deps: AgentDeps) -> pd.DataFrame:
 
 
 def node_accuracy(frame: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy per node, in the seed's row order, with who made the decisions."""
+    """Accuracy per node, in the rows' own order, with who made the decisions."""
     table = frame.groupby("node", sort=False).agg(
         rows=("correct", "size"),
         correct=("correct", "sum"),

@@ -1,7 +1,7 @@
 """The notebook comparing model profiles side by side on the runs committed under results/.
 
 It reads the end-to-end evaluation runs (``results/eval/<model>-<stamp>/``, one or more per
-profile) and, when present, the §15 node-row runs (``results/nodes/``). A profile's
+profile) and, when present, the node-row runs (``results/nodes/``). A profile's
 cases may be spread over several runs (a re-run of a few cases after a fix): each case
 counts once, from the latest run that measured it, and only the cases every profile
 measured are compared. A MedGemma run saved the same way (``python -m experiments eval``

@@ -1,7 +1,7 @@
 """The notebooks under ``notebooks/``, generated from one place so they stay consistent.
 
 Each suite notebook runs a small subset on a backend (the embedded model by default)
-and shows the tidy table, the comparison with the seed and the figures inline; one
+and shows the tidy table, the comparison with the design studies and the figures inline; one
 notebook loads two saved run folders and compares them, another compares the model
 profiles' committed evaluation runs (``experiments.notebook_profiles``). The first code cell of
 each notebook is tagged ``parameters`` and ``with_parameters`` rewrites it, which is

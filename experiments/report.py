@@ -1,7 +1,7 @@
-"""The readable report of a run: the seed's comparison table, its notes and the suite's sections.
+"""The readable report of a run: the comparison table, its notes and the suite's sections.
 
-The report's comparison table has the seed's shape — one line per strategy and
-metric, the seed's MedGemma figure beside ours with a 95% interval — and says plainly
+The report's comparison table has one line per strategy and
+metric, the design study's MedGemma figure beside ours with a 95% interval — and says plainly
 when the backend did not keep the schema's property order, because the field-ordering
 comparison is then meaningless for that run.
 """
@@ -64,7 +64,7 @@ def _estimate(metric: str, values: list[Any]) -> tuple[float, float, float, int]
 def summarize(
     frame: pd.DataFrame, primary: tuple[str, ...], derived: dict | None = None
 ) -> pd.DataFrame:
-    """One line per strategy and metric: ours with its interval, the seed's figure, latency."""
+    """One line per strategy and metric: ours with its interval, the study's figure, latency."""
     derived = derived or {}
     lines = []
     if frame.empty:
@@ -125,7 +125,7 @@ def markdown_table(table: pd.DataFrame) -> str:
 
 
 def comparison_table(summary: pd.DataFrame, model: str) -> pd.DataFrame:
-    """The summary in the seed's shape, for the report."""
+    """The summary as the comparison table, for the report."""
     if summary.empty:
         return summary
     return pd.DataFrame(

@@ -175,7 +175,7 @@ def save_datasets(frame: pd.DataFrame, folder: Path) -> None:
     """The run as Hugging Face dataset folders: ``dataset/`` (results) and ``cases/``.
 
     ``datasets.load_from_disk(folder / "dataset")`` loads a run back; ``push_to_hub``
-    on the loaded dataset publishes it (see the README).
+    on the loaded dataset publishes it (see docs/evaluation.md).
     """
     from datasets import Dataset
 

@@ -1,4 +1,4 @@
-"""Response schemas that exist only to be compared: the variants the seed found wanting.
+"""Response schemas that exist only to be compared: the variants the design studies found wanting.
 
 Production schemas live in ``docgemma.agent.schemas``; these are the alternatives
 (joint selection, all-required schemas in either field order, boolean probes, full

@@ -1,7 +1,7 @@
-"""The seed's MedGemma 1.5 4B figures (seed 002 §1, §4, §7, §12, §13), reported beside ours.
+"""The design studies' MedGemma 1.5 4B figures, reported beside ours (docs/design.md).
 
-They come from upstream experiments with 10–20 trials per strategy; "Part II §16" and
-the like point into the upstream study the seed summarises. A figure is attached to
+They come from upstream experiments with 10–20 trials per strategy; "Part II" and
+the like in the comments below point into that upstream study. A figure is attached to
 the strategy of ours that reproduces the same comparison. Judge scores are on the
 upstream 1–10 Gemini scale and are compared only with an LLM-as-judge column.
 """
@@ -21,7 +21,7 @@ class SeedFigure(NamedTuple):
 
 
 SEED_FIGURES: tuple[SeedFigure, ...] = (
-    # thinking (Part I, Part IV §42). The seed's 13% comes from thinking prefixes on the
+    # thinking (Part I, Part IV). The study's 13% comes from thinking prefixes on the
     # synthesis prompt; our thinking suite asks plain questions, so it is the nearest
     # comparison, not the same one.
     SeedFigure(
@@ -205,5 +205,5 @@ def seed_figure(suite: str, strategy: str, metric: str) -> SeedFigure | None:
 
 
 def seed_metrics(suite: str, strategy: str) -> list[str]:
-    """Metrics the seed reports for a strategy, in table order."""
+    """Metrics the design studies report for a strategy, in table order."""
     return [f.metric for f in SEED_FIGURES if (f.suite, f.strategy) == (suite, strategy)]

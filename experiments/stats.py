@@ -1,6 +1,6 @@
 """Confidence intervals for proportions from small samples.
 
-The seed's figures come from 10–20 trials per strategy; a Wilson interval says how
+The design studies' figures come from 10–20 trials per strategy; a Wilson interval says how
 little such a sample pins down, where a normal approximation would leave [0, 1].
 """
 

@@ -30,6 +30,29 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.addaudithook(refuse_reads_beside_the_repo(*guarded_zone()))
 
 
+SERVER_FIXTURES = frozenset(
+    {"make_server", "llama_server", "postgres_url", "live", "live_app_with"}
+)
+"""Fixtures that start a process or serve the whole app: the API under uvicorn
+(tests/api), llama.cpp's OpenAI server (tests/llm), a throwaway PostgreSQL cluster, and
+the app served over HTTP for the security tests (tests/security). A test using one,
+directly or through another fixture, is marked ``server``."""
+REAL_MODEL_FIXTURES = frozenset({"real_llm", "default_llm"})
+"""Fixtures that load a real GGUF model: a test using one is marked ``real_model``."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark tests by the fixtures they use, so ``make check``'s unit tier
+    (``-m "not real_model and not browser and not network and not server"``) cannot pull in
+    a process or a model through a fixture whose test forgot its marker."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & SERVER_FIXTURES:
+            item.add_marker(pytest.mark.server)
+        if used & REAL_MODEL_FIXTURES:
+            item.add_marker(pytest.mark.real_model)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if OPENED_OUTSIDE:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

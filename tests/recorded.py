@@ -1,4 +1,4 @@
-"""Recorded public API responses and the seed's expected texts, kept inside the repository.
+"""Recorded public API responses and the design's expected texts, kept inside the repository.
 
 Tests read these instead of live services; ``fixtures/README.md`` says where each
 file came from. Nothing here reads outside the repository.
@@ -20,7 +20,7 @@ def recorded(service: str, name: str) -> Any:
 
 
 def seed_tool_descriptions() -> dict[str, str]:
-    """Seed 002 §16's tool list: name → full description, line breaks folded."""
+    """The design's tool list: name → full description, line breaks folded."""
     text = (FIXTURES / "seed002_tool_descriptions.txt").read_text(encoding="utf-8")
     found = {}
     for entry in re.split(r"\n\s*\n", text):

@@ -23,6 +23,6 @@ def test_runs_on_the_loop_uvicorn_serves_the_app_on() -> None:
 
 
 def test_uvloop_is_installed_with_the_project() -> None:
-    """Declared in pyproject.toml rather than left to another package's extras: the README's
-    timings were measured on it."""
+    """Declared in pyproject.toml rather than left to another package's extras: the benchmark's
+    timings (docs/benchmarks.md) were measured on it."""
     assert event_loop.loop_name() == "uvloop"

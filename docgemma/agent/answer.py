@@ -1,7 +1,7 @@
 """The parts of the final answer that code writes: fallback text, clean-up, follow-ups.
 
 Follow-up questions come from templates keyed on what the turn touched (drugs,
-patient, tools), not from the model: a 270M model does not write useful ones, and
+patient, tools), not from the model: the smallest embedded models do not write useful ones, and
 templates keep the model-call count of every path exact.
 """
 
@@ -62,8 +62,8 @@ _OWN_REFERENCES_RE = re.compile(
     re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
 """A reference list the model wrote itself, to the end: the app lists the sources it used,
-and Qwen 1.5B invented "American Diabetes Association. (2020) … [ADA website](https://…)"
-under an answer that had no source at all."""
+and a small model may invent one ("American Diabetes Association. (2020) … [ADA website](https://…)")
+even under an answer that had no source at all."""
 URL_PATTERN = r"(?<!\()(?<!\( )(?:https?://|www\.)(?:[^\s<>()\[\].,;:!?'\"]|[.,;:!?'\"](?=\w))+"
 """A URL outside parentheses, without the punctuation that ends its sentence."""
 LINK_TARGET_PATTERN = r"(?<=\])\([^)\n]*\)|\( ?(?:https?://|www\.)[^)\n]*\)"
@@ -163,7 +163,8 @@ def checked_fallback(results: Sequence[ToolResult], notes: Sequence[str]) -> str
 
 
 def fallback_answer(results: Sequence[ToolResult], notes: Sequence[str]) -> str:
-    """Seed 001's fallback: a pre-written message plus whatever the tools already returned."""
+    """The fallback when the model is unavailable: a pre-written message plus whatever the tools
+    already returned, so a turn never ends with nothing."""
     parts = [FALLBACK_MESSAGE, results_digest(results), *dict.fromkeys(notes)]
     return "\n\n".join(p for p in parts if p)
 
@@ -217,8 +218,8 @@ _MIN_REPEATED_WORDS = 5
 
 
 def drop_repeated_question(text: str, question: str) -> str:
-    """``text`` without a line that only repeats the question, when more remains: Qwen 1.5B
-    opened a three-lookup answer with the clinician's request, word for word."""
+    """``text`` without a line that only repeats the question, when more remains: a model may
+    open a long answer with the clinician's request, word for word."""
     asked = " ".join(question.lower().split()).rstrip(".?!")
     if len(asked.split()) < _MIN_REPEATED_WORDS:
         return text

@@ -102,7 +102,7 @@ PROPER_NAMES = frozenset(
 )  # fmt: skip
 """Names written in CamelCase that an answer may rightly mention (this app's own among them:
 its knowledge base cites "DocGemma demonstration page"; the trial registry is
-ClinicalTrials.gov, which Qwen 1.5B wrote as "ClinicalTrial Search")."""
+ClinicalTrials.gov, which a model may write as "ClinicalTrial Search")."""
 _SNAKE_RE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+){1,}\b")
 _ERROR_RE = re.compile(
     r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception):|\bHTTP \d{3}\b"
@@ -161,8 +161,8 @@ def foreign_script(answer: str, question: str) -> bool:
 
 def code_tokens(answer: str, context: str) -> list[str]:
     """CamelCase or snake_case identifiers that the question and sources do not contain.
-    Brand names written in CamelCase ("EpiPen", "NovoLog") are drugs, not code: Qwen 1.5B's
-    answer on anaphylaxis was rejected for "epinephrine (e.g., EpiPen)"."""
+    Brand names written in CamelCase ("EpiPen", "NovoLog") are drugs, not code: an answer on
+    anaphylaxis that says "epinephrine (e.g., EpiPen)" is not junk."""
     found = _CAMEL_RE.findall(answer) + _SNAKE_RE.findall(answer)
     return [
         t

@@ -1,7 +1,7 @@
 """Condition names, so code can tell a condition from a drug in an extracted argument.
 
 Asked for "the FDA warnings for dofetilide, its interaction with azithromycin, and
-trials in atrial fibrillation", Qwen 1.5B put "atrial fibrillation" in the interaction
+trials in atrial fibrillation", a model may put "atrial fibrillation" in the interaction
 check's drug list and "dofetilide" in the trial search's condition. The drug
 dictionary (``entities``) knows drugs; this knows conditions: the descriptions and
 inclusion terms of ICD-10-CM's disease and symptom chapters (1–18, codes A00–R99;

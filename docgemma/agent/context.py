@@ -14,7 +14,7 @@ from docgemma.routing.base import query_text
 from docgemma.tools.text import squash
 
 HISTORY_MESSAGES = 6
-"""The last three exchanges (seed 002 §4: 2–4 turns lift quality the most)."""
+"""The last three exchanges (two to four earlier turns help a follow-up most)."""
 KEPT_MESSAGES = 12
 _RESULT_CHARS = 600
 
@@ -72,7 +72,7 @@ def entity_hints(state: AgentState) -> str:
 
 
 def image_text(state: AgentState) -> str:
-    """The attached image's findings, for every prompt after input assembly (seed 002 §4①)."""
+    """The attached image's findings, for every prompt after input assembly."""
     findings = state.get("image_findings")
     if not findings:
         return ""

@@ -1,8 +1,8 @@
-"""Does the answer say what each lookup found? (issue 9)
+"""Does the answer say what each lookup found?
 
-Asked to find a patient, read her chart and check the FDA warnings for warfarin, Qwen 1.5B
-summarised the chart at length and never mentioned the boxed warning; asked for the chart
-and recruiting trials, it left out the trials. The clinician asked for three things and got
+Asked to find a patient, read her chart and check the FDA warnings for warfarin, a model can
+summarise the chart at length and never mention the boxed warning; asked for the chart
+and recruiting trials, it can leave out the trials. The clinician asked for three things and got
 two. A lookup is mentioned when the answer cites a source only it has, or uses two of its
 distinctive words (one, if it has only one): words of its key facts, as the model was shown
 them, that neither the question nor the turn's other lookups contain. A lookup with a main

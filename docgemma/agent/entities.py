@@ -1,4 +1,4 @@
-"""Deterministic entity extraction for input assembly (seed 002 §4 ①).
+"""Deterministic entity extraction for input assembly.
 
 The model misses drug names 44% of the time, so drugs are matched against the
 dictionary shipped in ``drug-named-entity-recognition`` (20,070 drugs, ~107k names:

@@ -1,4 +1,4 @@
-"""Per-node generation settings (seed 002 §7), each with the reason it was chosen.
+"""Per-node generation settings, each with the reason it was chosen.
 
 Operational nodes run at T=0.0: sampling noise there only costs accuracy and JSON
 validity. Synthesis alone runs warmer. ``Settings.node_generation`` may override any
@@ -61,7 +61,7 @@ CAPS_THAT_CANNOT_HOLD: dict[str, str] = {
     "AddAllergyArgs": "substance, reaction and severity in full; worst case 368",
     "ClinicalNoteArgs": "a clinical note needs its text (600 characters); worst case 770",
 }
-"""Schemas whose worst-case output exceeds the seed's cap for their node (§7), and why.
+"""Schemas whose worst-case output exceeds their node's cap, and why.
 
 A constrained call's ``max_tokens`` is never below its schema's worst case, so that the
 JSON always closes; every other schema is bounded to fit its node's cap (a test checks
@@ -90,8 +90,8 @@ def synthesis_thinking(
 ) -> ThinkingConfig | None:
     """Budget-forced thinking before the answer for one turn, or None when off.
 
-    Off unless asked (settings or the turn): seed 002 §4 node ⑦ keeps thinking prefixes
-    out of synthesis because they left 13% of answers empty. ``budget`` caps the
+    Off unless asked (settings or the turn): a model that spends its budget thinking can
+    leave the answer empty, so synthesis does not think by default. ``budget`` caps the
     thinking tokens; the answer keeps synthesis's own temperature and length.
     """
     if not (settings.thinking if enabled is None else enabled):

@@ -1,4 +1,4 @@
-"""Wiring only: the seven nodes of seed 002 and the edges between them.
+"""Wiring only: the agent's seven nodes and the edges between them.
 
 No prompts, rules or formatting live here. The router's decisions are pure
 functions in ``nodes.router``; the error handler chooses its own successor with a

@@ -1,4 +1,4 @@
-"""Is each extracted argument value something the clinician actually gave? (issue 9)
+"""Is each extracted argument value something the clinician actually gave?
 
 A small model fills an argument it cannot find with a placeholder ("patient_name") or
 a plausible guess; run as is, the tool searches for it and the answer is about nothing

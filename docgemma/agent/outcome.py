@@ -59,7 +59,7 @@ class ApprovalDecision(BaseModel):
 
 
 class TurnResult(BaseModel):
-    """The outcome of one turn (seed 003's dual output plus what scripts need to evaluate it)."""
+    """The outcome of one turn (answer, confidence, sources, and what evaluation needs)."""
 
     final_response: str
     reasoning_timeline: list[TimelineEntry] = Field(default_factory=list)

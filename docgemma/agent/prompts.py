@@ -1,4 +1,4 @@
-"""The prompts of seed 002 §8 as named templates that refuse to render with a gap.
+"""The node prompts as named templates that refuse to render with a gap.
 
 ``Prompt.render`` raises ``MissingPromptVariable`` naming every absent variable, so a
 renamed field can never silently send "$task_summary" to the model. The system texts
@@ -158,8 +158,8 @@ Guidelines:
 - Use standard medical terminology appropriate for a clinical audience""",
 )
 """For an answer with no source in front of the model. Given the sourced prompt instead,
-Qwen 1.5B wrote "The lookups required are:" and invented "(Nelson et al., 2012)" under a
-question about peaked T waves: its guidelines speak of lookups and numbered sources."""
+a model echoes "The lookups required are:" and invents citations such as "(Nelson et al.,
+2012)": that prompt's guidelines speak of lookups and numbered sources."""
 
 SYNTHESIZE_BRIEF_PREFIX = "Include only the most critical findings.\n\n"
 

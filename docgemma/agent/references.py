@@ -1,4 +1,4 @@
-"""Requests that point at a patient, a drug or an image nobody gave (issue 9).
+"""Requests that point at a patient, a drug or an image nobody gave.
 
 "Check her allergies" with no patient named or selected, "is this drug safe for him"
 with no drug in the conversation, "what does the X-ray show" with nothing attached:

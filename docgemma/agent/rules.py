@@ -1,4 +1,4 @@
-"""The deterministic rules engine (seed 002 §9–§11): every "what next" decision.
+"""The deterministic rules engine: every "what next" decision.
 
 The model scored 0% on sufficiency, ask-user and skip decisions and 50% on routing,
 so all of them live here as pure functions of the state's data. Nothing in this
@@ -46,7 +46,7 @@ def scrub_tool_names(text: str, labels: dict[str, str]) -> str:
     return text
 
 
-# ── task patterns (seed 002 §11) ──
+# ── task patterns ──
 def required_in_order(query: str, *, patient_known: bool, registry: ToolRegistry) -> list[str]:
     """Tools the query's information needs call for, in the order it asks for them.
 
@@ -113,7 +113,7 @@ def retry_strategy(result: ToolResult, proposed: str) -> str:
     return proposed
 
 
-# ── ask-user and skip triggers (seed 002 §9) ──
+# ── ask-user and skip triggers ──
 WHICH_PATIENT = (
     "Which patient do you mean? Please give their name or ID, or select them in the patient panel."
 )
@@ -137,7 +137,7 @@ MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
         "What is the patient allergic to, and what reaction does it cause?",
     ),
 )
-"""The question for a missing argument, first match wins (the seed's wording for an ID)."""
+"""The question for a missing argument, first match wins (an ID is asked for by name)."""
 
 
 def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
@@ -225,7 +225,7 @@ def decide_error(
     return ErrorDecision("llm_decide")
 
 
-# ── the router (seed 002 §4 node ⑥) ──
+# ── the router ──
 RouteAction = Literal["error_handler", "ask_user", "tool_select", "synthesize"]
 
 
@@ -302,7 +302,7 @@ def _next_needed(
     return RouteDecision("synthesize", "the question's information needs are met")
 
 
-# ── confidence (seed 003 dual output) ──
+# ── confidence, shown with every answer ──
 def confidence_level(
     results: Sequence[ToolResult],
     *,

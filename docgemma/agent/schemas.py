@@ -1,7 +1,7 @@
-"""Response schemas of the LLM nodes (seed 002 §6).
+"""Response schemas of the LLM nodes.
 
 Decision-critical fields first, optional fields last: reversing the order dropped
-argument accuracy from 88% to 21% in the seed's experiments. Every string is bounded
+argument accuracy from 88% to 21% in the field-order study. Every string is bounded
 so a grammar-constrained call always closes its JSON. The tool-selection schema is
 derived from the tool registry (``ToolRegistry.selection_model``); the per-tool
 argument schemas live with the tools (``docgemma.tools.args``).
@@ -16,10 +16,10 @@ from pydantic import BaseModel, Field
 from docgemma.labels import Intent, ResultQuality
 
 TASK_SUMMARY_CHARS = 130
-"""Short enough that the intent call fits seed 002 §7's 256-token cap; prompts downstream
+"""Short enough that the intent call fits its node's 256-token cap; prompts downstream
 carry the clinician's full message beside it."""
 BRIEF_SUMMARY_CHARS = 64
-"""Short enough that the result call fits seed 002 §7's 128-token cap."""
+"""Short enough that the result call fits its node's 128-token cap."""
 
 
 class IntentClassification(BaseModel):

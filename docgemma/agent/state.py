@@ -1,4 +1,4 @@
-"""The graph's state (seed 002 §5), in sections, with the reducers LangGraph merges by.
+"""The graph's state, in sections, with the reducers LangGraph merges by.
 
 The state persists per conversation thread in the checkpointer, so everything here
 is plain JSON-like data. A field marked ``PerTurn`` starts each turn afresh
@@ -127,7 +127,7 @@ class AgentState(TypedDict, total=False):
     fallback: Annotated[bool, PerTurn(False)]
     """The model became unavailable; the turn ends with the pre-written fallback."""
 
-    # ── Synthesis (seed 003 dual output) ──
+    # ── Synthesis: the answer, its confidence and sources ──
     final_response: Annotated[str | None, PerTurn()]
     confidence_level: Annotated[Literal["high", "medium", "low"], PerTurn("medium")]
     sources_used: Annotated[list[dict[str, Any]], PerTurn([])]

@@ -1,10 +1,10 @@
-"""Does each sentence of a sourced answer rest on what the model was given? (issue 9)
+"""Does each sentence of a sourced answer rest on what the model was given?
 
 A small model writes from its sources and then goes on from memory. Given a condition page
-that names metformin as first-line, Qwen 1.5B added that metformin comes as "injections,
-and patches"; given the pneumonia page, it called the symptoms "similar to those of other
+that names metformin as first-line, a small model may add that metformin comes as "injections,
+and patches"; given the pneumonia page, it may call the symptoms "similar to those of other
 respiratory infections, such as bronchitis, sepsis, asthma, COVID-19, and pneumonia". Both
-answers cited the page and were shown at high confidence.
+answers cite the page, and would be shown at high confidence.
 
 Code cannot tell whether a sentence is true, but it can tell whether the clinical things it
 names are in the prompt the model answered from (the question, the sources, the record):
@@ -322,8 +322,7 @@ INN_ENDINGS = tuple(_INN_TEXT.split())
 """Word endings of international drug names (the WHO INN and USAN stems, "-olol",
 "-sartan", …). Of the 598 distinct answers in the committed evaluation runs, only one has a
 word with one of them that is missing from the drug dictionary and the ICD-10-CM
-vocabulary: "N-acetyphenazine", the antidote Qwen 1.5B gave for acetaminophen poisoning
-(in the browser it said "N-acetyphenamide")."""
+vocabulary: "N-acetyphenazine", an invented antidote for acetaminophen poisoning."""
 _MIN_INN_CHARS = 7
 """Shorter words with these endings are everyday words or the stems themselves ("statin")."""
 _UNLISTED_TEXT = (
@@ -347,8 +346,8 @@ def drug_name_words() -> frozenset[str]:
 
 def invented_substances(sentence: str, given: Given) -> list[str]:
     """Words shaped like a drug name that neither the drug dictionary, the ICD-10-CM
-    vocabulary nor ``given`` knows: Qwen 1.5B named "N-acetyphenamide" as the antidote for
-    acetaminophen overdose."""
+    vocabulary nor ``given`` knows, such as "N-acetyphenamide" named as the antidote for
+    acetaminophen overdose: a model's invention."""
     known = drug_name_words()
     vocabulary = condition_names().postings
     return [

@@ -1,4 +1,4 @@
-"""Validate a proposed tool call before it runs (seed 002 §4 ④, seed 003 "Validate Tool Call").
+"""Validate a proposed tool call before it runs.
 
 Catches structurally valid but meaningless calls from a small model: a query too
 short to search, fewer than two drugs for an interaction check, an argument value
@@ -44,7 +44,7 @@ def meant_drug(spec: ToolSpec, value: Any, query: str) -> str | None:
     """The one drug a single-drug argument means when the model put several in it, else None.
 
     Asked for "the FDA warnings for dofetilide, its interaction with azithromycin, and trials
-    in atrial fibrillation", Qwen 1.5B gave the label search the whole list, which found
+    in atrial fibrillation", a model may give the label search the whole list, which finds
     nothing. The drug meant is the first of them the question names after the words asking
     for this tool ("interactions between lisinopril and spironolactone, and the FDA warnings
     for spironolactone": spironolactone, not the list's first), else the list's first.
@@ -62,8 +62,8 @@ def meant_drug(spec: ToolSpec, value: Any, query: str) -> str | None:
 def meant_condition(spec: ToolSpec, value: Any, query: str) -> str | None:
     """The condition a topic argument means when the model gave it a drug from elsewhere.
 
-    Asked for "the FDA warnings for dofetilide, … and trials in atrial fibrillation", Qwen
-    1.5B searched trials for dofetilide. When the value names only drugs, none of them in
+    Asked for "the FDA warnings for dofetilide, … and trials in atrial fibrillation", a
+    model may search trials for dofetilide. When the value names only drugs, none of them in
     the part of the question asking for this tool, and that part names a condition, the
     condition is meant ("trials of dofetilide in atrial fibrillation" keeps dofetilide).
     """

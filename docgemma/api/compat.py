@@ -1,4 +1,4 @@
-"""Seed 000's endpoints for clients written against it: a plain token stream and history.
+"""The original triage endpoints, for clients written for them: a plain token stream and history.
 
 ``POST /query_stream`` streams text: the reasoning (if any) after ``<|im_start|>think``,
 then ``<|im_start|>answer`` and the answer, so such a client splits on the answer
@@ -32,7 +32,7 @@ router = APIRouter(tags=["compatibility"])
 
 
 async def plain_text(events: AsyncIterator[StreamEvent]) -> AsyncIterator[str]:
-    """The answer (and reasoning) as one text stream with the seed's markers."""
+    """The answer (and reasoning) as one text stream with the think and answer markers."""
     answered = thought = False
     shown = ""
     async for event in events:

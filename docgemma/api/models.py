@@ -91,7 +91,7 @@ class Problem(BaseModel):
 
 
 class CompatQuery(BaseModel):
-    """Seed 000's ``POST /query_stream`` body."""
+    """The ``POST /query_stream`` body of the plain-stream endpoints (``compat``)."""
 
     query: str = Field(min_length=1, max_length=20_000)
     thread_id: str | None = Field(None, max_length=64)

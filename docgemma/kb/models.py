@@ -22,7 +22,7 @@ class SectionScore(BaseModel):
 
 
 class KBHit(BaseModel):
-    """One condition page, scored by its best-matching section (seed 000's result shape)."""
+    """One condition page, scored by its best-matching section (plus "When to get help")."""
 
     page_id: str
     title: str

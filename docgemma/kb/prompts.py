@@ -1,4 +1,4 @@
-"""Prompts of the model-assisted retrieval steps (seed 001), as named templates."""
+"""Prompts of the model-assisted retrieval steps, as named templates."""
 
 from __future__ import annotations
 

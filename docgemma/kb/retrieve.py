@@ -1,4 +1,4 @@
-"""Model-assisted retrieval (seed 001): topic classification, filtering and query rewriting.
+"""Model-assisted retrieval: topic classification, filtering and query rewriting.
 
 The model classifies and code decides. The model picks the query's category and
 sub-category (constrained to the known ones in the role's scope) and, when more than
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, create_model
 
@@ -22,9 +22,6 @@ from docgemma.kb.models import Attempt, KBHit, Retrieval
 from docgemma.kb.topics import Role, categories_for, load_topics
 from docgemma.llm.errors import LLMError
 from docgemma.llm.types import Message
-
-if TYPE_CHECKING:
-    from docgemma.kb.store import KnowledgeBase
 
 log = logging.getLogger(__name__)
 
@@ -139,10 +136,27 @@ async def rewrite_query(llm: Any, query: str, tried: list[str], notes: list[str]
     return rewritten if rewritten and rewritten not in tried else None
 
 
+class PageSearch(Protocol):
+    """What retrieval needs from a store: ``docgemma.kb.store.KnowledgeBase.search``.
+
+    A Protocol rather than the store's class, so the store knows nothing of model-assisted
+    retrieval and this module nothing of how pages are stored and indexed."""
+
+    def search(
+        self,
+        query: str,
+        *,
+        role: Role | None = None,
+        k: int = 5,
+        category: str | None = None,
+        subcategory: str | None = None,
+    ) -> list[KBHit]: ...
+
+
 async def retrieve(
-    kb: KnowledgeBase, query: str, *, llm: Any, role: Role | None = None, k: int = 5
+    kb: PageSearch, query: str, *, llm: Any, role: Role | None = None, k: int = 5
 ) -> Retrieval:
-    """Seed 001's retrieval: classify, search with and without the sub-category, filter, retry."""
+    """Classify the topic, search with and without the sub-category, filter, retry once."""
     query = " ".join(query.split())
     attempts: list[Attempt] = []
     search_query: str | None = query
@@ -167,3 +181,21 @@ async def retrieve(
             tried = [a.query for a in attempts]
             search_query = await rewrite_query(llm, query, tried, attempt.notes)
     return Retrieval(query=query, hits=[], attempts=attempts, found=False)
+
+
+class AssistedSearch:
+    """A store's plain search together with model-assisted ``retrieve`` over it.
+
+    What the triage graph is given as its knowledge search: ``search`` is the store's own
+    (no model call), ``retrieve`` runs this module's classify, filter and rewrite passes."""
+
+    def __init__(self, kb: PageSearch) -> None:
+        self.kb = kb
+
+    def search(self, query: str, **kwargs: Any) -> list[KBHit]:
+        return self.kb.search(query, **kwargs)
+
+    async def retrieve(
+        self, query: str, *, llm: Any, role: Role | None = None, k: int = 5
+    ) -> Retrieval:
+        return await retrieve(self.kb, query, llm=llm, role=role, k=k)

@@ -23,7 +23,6 @@ from docgemma.kb.models import (
     DEMO_SOURCE_PREFIX,
     USER_SOURCE_PREFIX,
     KBHit,
-    Retrieval,
     SectionScore,
 )
 from docgemma.kb.topics import Role, categories_for
@@ -39,8 +38,8 @@ OTHER_SECTION_WEIGHT = 0.85
 """Similarity of a non-symptom section counts at this weight. People describe what they
 feel, so a page's symptoms should match first; advice and causes still find their page.
 On the lay-language evaluation set this lifts the top-1 rate from 64% (all sections
-equal) to about 75% by similarity alone (``python -m docgemma.kb eval``; figures in the
-README)."""
+equal) to about 75% by similarity alone (``python -m docgemma.kb eval``; figures in
+docs/architecture.md)."""
 _SECTIONS_PER_PAGE = 8
 RANKED_PAGES = 20
 """Pages (by their sections) taken from the vector index to rank with their words: shingles
@@ -260,14 +259,6 @@ class KnowledgeBase:
             ranked.append((-relevance, pid, scores))
         ranked.sort(key=lambda item: item[:2])
         return [self._hit(self._pages[pid], scores, -neg) for neg, pid, scores in ranked[:k]]
-
-    async def retrieve(
-        self, query: str, *, llm: Any, role: Role | None = None, k: int = 5
-    ) -> Retrieval:
-        """Model-assisted retrieval (seed 001); see ``docgemma.kb.retrieve``."""
-        from docgemma.kb.retrieve import retrieve
-
-        return await retrieve(self, query, llm=llm, role=role, k=k)
 
     def _hit(self, page: Page, scores: list[SectionScore], relevance: float) -> KBHit:
         top = page.section(scores[0].heading)

@@ -1,6 +1,6 @@
 """The closed sets of the knowledge base: severities, roles, and the topic hierarchy.
 
-Categories and their sub-categories live in ``data/kb/topics.json`` (seed 001's
+Categories and their sub-categories live in ``data/kb/topics.json`` (a
 two-level hierarchy); every page names one pair from it. Which categories a role
 may search is the table ``ROLE_CATEGORIES`` below, the one place that decides it.
 """
@@ -37,7 +37,7 @@ SEVERITY_DISPLAY: dict[Severity, str] = {
 
 
 class Role(StrEnum):
-    """Who is asking; a role scopes the categories searched (seed 001)."""
+    """Who is asking; a role scopes the categories searched."""
 
     CLINICIAN = "clinician"
     PATIENT = "patient"

@@ -38,7 +38,7 @@ class LLMBackend(Protocol):
     ) -> StructuredGeneration[T]:
         """Generate an object valid against ``schema``; ``max_tokens`` defaults to its bound.
 
-        ``prefix`` opens the model's own turn (seed 002's analytical prefix): the model
+        ``prefix`` opens the model's own turn (tool selection's analytical prefix): the model
         continues after those words, so the schema constrains only what follows them,
         and the returned text is the object alone. It is never part of a user message.
         """

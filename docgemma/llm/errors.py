@@ -1,14 +1,19 @@
-"""Typed errors of the LLM layer, so callers can branch on kind rather than on text."""
+"""Typed errors of the LLM layer, so callers can branch on kind rather than on text.
+
+``LLMError`` and ``ConfigurationError`` are defined in ``docgemma.errors`` (the model-file
+locator in ``docgemma.assets`` raises the latter too) and re-exported here."""
 
 from __future__ import annotations
 
+from docgemma.errors import ConfigurationError, LLMError
 
-class LLMError(Exception):
-    """Base class for every error raised by the LLM layer."""
-
-
-class ConfigurationError(LLMError):
-    """The configuration names something that cannot work (unknown backend, missing file)."""
+__all__ = [
+    "ConfigurationError",
+    "LLMError",
+    "ModelUnavailable",
+    "SchemaNotSupported",
+    "StructuredOutputError",
+]
 
 
 class ModelUnavailable(LLMError):

@@ -1,7 +1,7 @@
 """What a routing classifier is, whatever runs it (an LLM or an embedding model).
 
 The agent graph asks a classifier for a label and acts on it only when the
-confidence reaches its threshold; below that it defers to the LLM (seed 002's
+confidence reaches its threshold; below that it defers to the LLM (still
 "the LLM classifies, code decides", with a cheaper first opinion on tiny models).
 """
 

@@ -1,4 +1,4 @@
-"""Argument models of the clinical tools (seed 002 §6 and the knowledge base), one per tool.
+"""Argument models of the clinical tools (and the knowledge base), one per tool.
 
 Required, decision-critical fields first and optional fields last: the order is
 load-bearing under constrained decoding. Every string is bounded so a constrained

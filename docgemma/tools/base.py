@@ -98,7 +98,7 @@ class ToolSpec:
     label: str
     """Clinician-facing label, e.g. ``Drug Safety Report``."""
     description: str
-    """The full description of seed 002 §16 (best tool accuracy)."""
+    """The full description: full descriptions chose tools best (tool_selection suite)."""
     short_description: str
     args: type[BaseModel]
     run: ToolFn
@@ -114,11 +114,11 @@ class ToolSpec:
     the tool is offered to the model only when the question uses one of them (then it
     asks for the image); otherwise a small model picks it for a prescription."""
     brief_answer: bool = False
-    """A single successful lookup of this tool is answered briefly (seed 002 brief variant)."""
+    """A single successful lookup of this tool is answered briefly (the brief synthesis variant)."""
     summary_fields: tuple[str, ...] = ()
     """The arguments that say what a proposed write is, for the approval card's summary."""
     requested_by: tuple[RequestPattern, ...] = ()
-    """The words by which a question asks for this tool (seed 002 §11 task patterns)."""
+    """The words by which a question asks for this tool (the task patterns)."""
     claimed_by: tuple[str, ...] = ()
     """Words by which an answer presents this tool's findings. When the tool failed, an
     answer sentence using one must say the information is unavailable: otherwise it
@@ -222,7 +222,7 @@ class ToolRegistry:
     ) -> type[BaseModel]:
         """Stage-1 schema: one field whose values are exactly the registered tool names.
 
-        ``allow_none`` adds ``NO_TOOL`` for the loop's re-entry (seed 002 §11's reactive
+        ``allow_none`` adds ``NO_TOOL`` for the loop's re-entry (the reactive
         signal); ``withheld`` tools cannot be chosen (the prompt still lists them, so its
         saved prefix state serves). Each variant is built once per registry, so backends
         that compile a grammar per schema class (and cache it) compile it once.

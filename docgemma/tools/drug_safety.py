@@ -120,7 +120,7 @@ def meant(labels: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
     first (not "glipizide and metformin"); a brand keeps the labels of exactly that brand
     ("Keytruda", not "Keytruda Qlex"). A name whose remaining labels are of several
     generics ("Advil" matching only "Advil PM" and "Advil Cold & Sinus") is ambiguous:
-    the clinician is asked which one was meant (seed 002 §9).
+    the clinician is asked which one was meant.
     """
     wanted = " ".join(name.lower().split())
     phrase = re.compile(rf"\b{re.escape(wanted)}\b")

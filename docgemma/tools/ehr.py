@@ -1,7 +1,7 @@
 """The five EHR tools: patient search, chart review and the three approved writes.
 
 Reads and writes go through ``docgemma.ehr.client.EHRClient`` (FHIR R4 over HTTP); the
-writes live in ``ehr_writes``. Descriptions are the seed's full descriptions (002 §16).
+writes live in ``ehr_writes``. Descriptions are given in full (full descriptions chose tools best).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 
 class ToolRole(StrEnum):
-    """The part a tool plays in the rules that chain tools (seed 002 §11)."""
+    """The part a tool plays in the rules that chain tools."""
 
     FINDS_PATIENT = "finds_patient"
     """Turns a name into a record id; searched first, skipped once the patient is known."""
@@ -26,7 +26,7 @@ class ToolRole(StrEnum):
 
 @dataclass(frozen=True)
 class RequestPattern:
-    """Words by which a clinician's question asks for a tool (seed 002 §11 task patterns).
+    """Words by which a clinician's question asks for a tool (the task patterns).
 
     Tools sharing a pattern (the same ``name``) are asked for together, e.g. a patient
     search and a chart review by "his record".

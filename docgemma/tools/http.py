@@ -3,7 +3,7 @@
 Every remote call goes through ``get_json``: it turns timeouts, connection errors,
 HTTP status codes and unreadable bodies into a ``ToolFailure`` carrying a
 ``ToolErrorType``. ``failure_outcome`` turns that into the pre-formatted,
-clinician-readable ``ToolOutcome`` (seed 002 §4 node ④ and §10): the raw detail
+clinician-readable ``ToolOutcome``: the raw detail
 goes to ``error_detail`` only, so no model ever sees a status code or a stack trace.
 
 A service that cannot be reached is treated as offline for a cool-down (a circuit

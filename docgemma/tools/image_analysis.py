@@ -3,7 +3,7 @@
 The image is validated by content and DICOM is rendered to PNG first
 (``docgemma.imaging``). A text-only model cannot look at images, so with one this
 tool returns a plain "unavailable" result instead of letting the model guess.
-``analyze_image`` is also what input assembly calls for the seed's image findings.
+``analyze_image`` is also what input assembly calls for the image findings every later prompt sees.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from docgemma.tools.text import squash
 
 LABEL = "Image Analysis"
 TEMPERATURE = 0.3
-"""Vision mode needs descriptive output (seed 002 §7, INPUT_ASSEMBLY image row)."""
+"""Vision mode needs descriptive output (input assembly's image findings)."""
 MAX_TOKENS = 512
 
 SYSTEM_PROMPT = (

@@ -153,7 +153,7 @@ def format_result(
             )
         else:
             silent = "- No label names the other drug(s) in its drug-interaction section"
-            # Qwen 1.5B read the bare line, last in the result, as "they do not interact"
+            # a model reads the bare line, last in the result, as "they do not interact"
             lines.append(
                 f"{silent}; the graded interactions above still apply." if graded else f"{silent}."
             )

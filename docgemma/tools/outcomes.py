@@ -2,7 +2,7 @@
 
 Tools, validation, result classification and the agent's rules all speak of failures
 with ``ToolErrorType``, and every generic message about one comes from ``MESSAGES``,
-so the same failure reads the same wherever it is reported (seed 002 §4, §10). A tool
+so the same failure reads the same wherever it is reported. A tool
 may still give a message of its own when it knows more (which drug, which field).
 """
 
@@ -13,7 +13,7 @@ from enum import StrEnum
 
 
 class ToolErrorType(StrEnum):
-    """Error categories of seed 002 §9–§10; the router and error handler branch on these."""
+    """Error categories of tool results; the router and error handler branch on these."""
 
     TIMEOUT = "timeout"
     NOT_FOUND = "not_found"

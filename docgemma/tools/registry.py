@@ -1,4 +1,4 @@
-"""The registry of the clinical tools: the seed's ten in its order, then the knowledge base."""
+"""The registry of the clinical tools: ten in a fixed order, then the knowledge base."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Patient triage mode (seed 000): a second LangGraph graph over the condition knowledge base.
+"""Patient triage mode: a second LangGraph graph over the condition knowledge base.
 
 The model decides whether to search, reasons over the retrieved pages under budget
 forcing and ends in a constrained ``(condition, severity)`` prediction; deterministic

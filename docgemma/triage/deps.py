@@ -20,7 +20,7 @@ class TriageDeps:
     thinking: ThinkingConfig | None = None
     """Budget-forced reasoning before the prediction; None: predict directly."""
     role: Role | None = Role.PATIENT
-    """Scopes the categories searched (seed 001)."""
+    """Scopes the categories searched."""
     k: int = 5
     page_chars: int = 600
     """Characters of each page shown to the model (small models have small contexts)."""

@@ -7,6 +7,7 @@ import asyncio
 
 from docgemma.config import Settings
 from docgemma.kb import prepare_knowledge_base
+from docgemma.kb.retrieve import AssistedSearch
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.base import LLMBackend
 from docgemma.triage.knowledge import offline_literature
@@ -16,5 +17,8 @@ from docgemma.triage.service import TriageService
 async def build_triage(settings: Settings, llm: LLMBackend) -> TriageService:
     await asyncio.to_thread(prepare_knowledge_base, settings)  # builds the index on first start
     return TriageService.create(
-        settings, llm, get_knowledge_base(settings), literature=offline_literature(settings)
+        settings,
+        llm,
+        AssistedSearch(get_knowledge_base(settings)),
+        literature=offline_literature(settings),
     )

@@ -1,4 +1,4 @@
-"""Three suggested follow-up questions (seed 001), chosen by code from the outcome."""
+"""Three suggested follow-up questions, chosen by code from the outcome."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wiring only: seed 000's conversation graph with the red-flag screen and the fallbacks.
+"""Wiring only: the triage conversation graph with the red-flag screen and the fallbacks.
 
 screen → query_or_respond ─(reply / clarify)→ END
    └──(red flag)──→ retrieve → process_tool_response ─(nothing relevant)→ search_literature

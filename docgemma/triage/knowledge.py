@@ -1,8 +1,9 @@
 """What the triage graph needs from the knowledge base and the literature index.
 
 Written as Protocols so the graph depends on behaviour, not on one store: the
-``docgemma.kb`` knowledge base satisfies ``KnowledgeSearch``; the offline PubMedQA
-index satisfies ``LiteratureSearch`` through ``literature_search``.
+``docgemma.kb`` knowledge base wrapped in ``docgemma.kb.retrieve.AssistedSearch`` satisfies
+``KnowledgeSearch``; the offline PubMedQA index satisfies ``LiteratureSearch`` through
+``offline_literature``.
 """
 
 from __future__ import annotations

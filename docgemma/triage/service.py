@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 def triage_thinking(
     settings: Settings, enabled: bool | None = None, min_waits: int | None = None
 ) -> ThinkingConfig | None:
-    """Budget forcing for the reasoning step (seed 000), or None when switched off."""
+    """Budget forcing for the reasoning step, or None when switched off."""
     if not (settings.triage_thinking if enabled is None else enabled):
         return None
     return ThinkingConfig(

@@ -1,4 +1,4 @@
-"""Suite — argument field order (seed 002 Part II §20): critical fields first or last.
+"""Suite — argument field order: critical fields first or last.
 
 Stage 2 alone, for the case's expected tool, so a wrong tool choice cannot mask the
 effect. Only tools with several argument fields take part: for a one-field schema

@@ -1,4 +1,4 @@
-"""Suite 3 — routing (seed 002 Part III): what the model can classify, what code must decide.
+"""Suite 3 — routing: what the model can classify, what code must decide.
 
 Strategies: result-quality classification (five classes, confusion matrix); next-action
 routing at T=0.0 and T=0.3; a full plan in five nullable slots against reactive
@@ -41,7 +41,7 @@ DERIVED = {
     "correct_on_ask_user": ("ask_user",),
     "correct_on_skip": ("skip",),
 }
-"""Accuracy on the cases whose expected answer is one of these; the seed reports these splits."""
+"""Accuracy on the cases whose expected answer is one of these; the design studies split them so."""
 
 
 def _task(name: str):

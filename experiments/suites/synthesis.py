@@ -1,4 +1,4 @@
-"""Suite 4 — synthesis (seed 002 Part IV): the clinician-facing answer.
+"""Suite 4 — synthesis: the clinician-facing answer.
 
 Strategies: temperature 0.1/0.3/0.5/0.7; prompt brief / comprehensive / structured;
 with and without the reasoning context (``task_summary``); max tokens 128/256/512;

@@ -1,6 +1,6 @@
-"""Suite — temperature for the operational decisions (seed 002 §7; Part II §25, Part III §30).
+"""Suite — temperature for the operational decisions.
 
-The seed runs tool selection and intent classification at T=0.0 and reports that
+The design studies ran tool selection and intent classification at T=0.0 and reports that
 higher temperatures cost accuracy and valid JSON. Each case is answered several
 times at each temperature; a row reports the share of samples that were right, the
 agreement between samples (the share that gave the most common answer), and the

@@ -1,4 +1,4 @@
-"""Suite 1 — thinking and budget forcing (seed 002 Part I and §42; s1 budget forcing).
+"""Suite 1 — thinking and budget forcing (s1-style budget forcing).
 
 Strategies: thinking off (plain answer); thinking on (open the thinking delimiter and
 let the model close it); a minimum budget made of 0/1/2/4 suppressed ends of thinking

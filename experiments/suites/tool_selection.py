@@ -1,4 +1,4 @@
-"""Suite 2 — tool selection (seed 002 Part II): how the tool and its arguments are best asked for.
+"""Suite 2 — tool selection: how the tool and its arguments are best asked for.
 
 Strategies: the two-stage baseline (select, then extract arguments; full descriptions,
 no examples); prefix completion (analytical, cognitive); 1/3/10 few-shot examples;
@@ -6,7 +6,7 @@ short and names-only descriptions; joint selection; reasoning before selecting; 
 probing of every tool. Field order has its own suite (``experiments.suites.field_order``) and
 the temperature sweep its own (``experiments.suites.temperature``). Few-shot examples come
 from the other cases of the file; the first one shares the
-case's expected tool (the seed matched it to the intent node's ``suggested_tool`` hint).
+case's expected tool (the design study matched it to the intent node's ``suggested_tool`` hint).
 
 ``arg_accuracy`` scores a wrong tool as 0 (end to end); ``arg_accuracy_given_tool``
 scores arguments only on trials whose tool was right, so both stages can be read apart.

@@ -1,4 +1,4 @@
-"""Suite — patient triage severity (seed 000's method on the project's own vignettes).
+"""Suite — patient triage severity (on the project's own vignettes).
 
 Every vignette (``data/triage/vignettes.jsonl``, written for this project) runs
 through the whole triage graph — routing, retrieval over the knowledge base,
@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
+from docgemma.kb.retrieve import AssistedSearch
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.triage.demographics import AgeBand, Demographics, Sex
@@ -70,7 +71,7 @@ def stratum(case: Vignette) -> str:
 async def prepare(ctx: Context, caller: Caller) -> None:
     settings = run_settings(ctx.config)
     kb = get_knowledge_base(settings)
-    ctx.extras["service"] = TriageService.create(settings, caller.backend, kb)
+    ctx.extras["service"] = TriageService.create(settings, caller.backend, AssistedSearch(kb))
     family = ctx.config.thinking_family or family_for(caller.backend.model)
     ctx.extras["family"] = family
     ctx.extras.setdefault("report", {}).update(

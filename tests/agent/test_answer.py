@@ -11,7 +11,7 @@ from docgemma.kb import DEMO_NOTICE
 @pytest.mark.parametrize(
     ("draft", "shown"),
     [
-        # Qwen 1.5B, asked for the first-line treatment of type 2 diabetes with no source
+        # a small model, asked for the first-line treatment of type 2 diabetes with no source
         (
             "Metformin is first-line.\n\n### References\n American Diabetes Association. "
             "(2020). *Type 2 Diabetes: Management*. Retrieved from "
@@ -35,7 +35,7 @@ from docgemma.kb import DEMO_NOTICE
             "Metformin is first-line [1].",
         ),
         ("The sources agree on metformin.", "The sources agree on metformin."),
-        # Qwen 1.5B on peaked T waves, no source: author-year citations and a bibliography
+        # a small model on peaked T waves, no source: author-year citations and a bibliography
         # without a heading, all invented
         (
             "Peaked T waves point to hyperkalaemia (Nelson et al., 2012).\n"

@@ -1,4 +1,4 @@
-"""The deterministic answer check: the junk seen in issue 9 is caught, good answers pass."""
+"""The deterministic answer check: junk a small model writes is caught, good answers pass."""
 
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ def check(answer: str, question: str = "What is the first-line treatment for typ
 @pytest.mark.parametrize(
     ("answer", "defect"),
     [
-        (  # issue 9, "Check FDA warnings for dofetilide" offline on Gemma 270M
+        (  # "Check FDA warnings for dofetilide" offline, on the smallest model
             "Guidelines: Clinician's question: Check FDA warnings for dofetilide\n"
             "No information was retrieved. mendatang LoginPage",
             Defect.PROMPT_ECHO,
         ),
         ("No information was retrieved. mendatang LoginPage", Defect.CODE_TOKEN),
-        (  # issue 9, the type 2 diabetes answer
+        (  # a type 2 diabetes answer
             "Metformin lowers glucose in the bloodstream に通いroom.",
             Defect.FOREIGN_SCRIPT,
         ),
@@ -64,7 +64,7 @@ def check(answer: str, question: str = "What is the first-line treatment for typ
             Defect.REPETITION,
         ),
         ("the dose the dose the dose the dose the dose the dose " * 3, Defect.REPETITION),
-        (  # Qwen 1.5B on anaphylaxis: the loop numbers each copy anew
+        (  # a small model on anaphylaxis: the loop numbers each copy anew
             "Anaphylaxis is managed by:\n1. Administering epinephrine\n"
             "2. Administering intravenous fluids\n3. Administering oxygen\n"
             "4. Administering antihistamines\n5. Administering intravenous fluids\n"
@@ -162,7 +162,7 @@ CHART_PROMPT = (
 @pytest.mark.parametrize(
     ("answer", "lists_only"),
     [
-        ("[1] EHR chart of Linda Chen (lchen-002)", True),  # Qwen 1.5B, eval case chart-02
+        ("[1] EHR chart of Linda Chen (lchen-002)", True),  # eval case chart-02
         ("[1] EHR chart of Linda Chen (lchen-002).", True),
         ("Linda Chen has heart failure and CKD stage 3 [1].", False),
         (
@@ -186,7 +186,7 @@ FDA_CLAIMS = ("FDA", "boxed warning")  # the Drug Safety Report's ``claimed_by``
 @pytest.mark.parametrize(
     ("answer", "claims"),
     [
-        # Qwen 1.5B, offline: the label lookup failed and the interaction check answered
+        # offline: the label lookup failed and the interaction check answered
         (
             "The FDA boxed warnings for warfarin include:\n- Majoration du risque hémorragique.",
             True,
@@ -218,7 +218,7 @@ UNCHECKED = (("dofetilide", ("interact", "contraindicat", "graded")),)
 @pytest.mark.parametrize(
     ("answer", "claims"),
     [
-        # Qwen 1.5B in the browser, offline, the thesaurus lacking dofetilide
+        # offline, the thesaurus lacking dofetilide
         (
             "There is a graded interaction between dofetilide and azithromycin, which may "
             "prolong the QT interval.",
@@ -253,14 +253,14 @@ SERTRALINE = Findings(
 @pytest.mark.parametrize(
     ("answer", "denies"),
     [
-        ("Sertraline and sumatriptan do not interact.", True),  # Qwen 1.5B, recorded openFDA
+        ("Sertraline and sumatriptan do not interact.", True),  # recorded openFDA
         ("Sumatriptan doesn't interact with sertraline.", True),
         ("There is no known interaction between these drugs.", True),  # names neither
         ("They do not significantly interact.", True),
         ("No clinically significant interaction was found.", True),
         ("Yes, sertraline can be combined with sumatriptan safely.", True),
         ("It is safe to take sertraline with sumatriptan.", True),
-        ("Sertraline and sumatriptan are compatible, but monitor.", True),  # Qwen, three-01
+        ("Sertraline and sumatriptan are compatible, but monitor.", True),  # eval case three-01
         ("Sertraline and sumatriptan interact: risk of serotonin syndrome.", False),
         ("Neither FDA label names the other drug.", False),
         ("Sertraline can not be combined with sumatriptan safely.", False),
@@ -288,7 +288,7 @@ DOFETILIDE = Findings(
 @pytest.mark.parametrize(
     ("answer", "denies"),
     [
-        (  # Qwen 1.5B in the app, the retry after a draft that claimed a dofetilide interaction
+        (  # in the app, the retry after a draft that claimed a dofetilide interaction
             "The interactions of dofetilide, azithromycin, and atorvastatin are not in the "
             "available references, so not checked for interactions.",
             True,

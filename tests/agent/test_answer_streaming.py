@@ -94,7 +94,7 @@ async def test_thinking_follows_settings_unless_the_turn_overrides(
 
 
 def test_the_turn_budget_caps_thinking_and_the_minimum(settings: Settings) -> None:
-    assert synthesis_thinking(settings) is None  # off by default (seed 002 §4 node ⑦)
+    assert synthesis_thinking(settings) is None  # off by default
     settings.thinking_min_tokens = 100
     cfg = synthesis_thinking(settings, True, 64)
     assert cfg is not None and (cfg.max_tokens, cfg.min_tokens) == (64, 64)

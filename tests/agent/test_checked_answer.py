@@ -74,7 +74,7 @@ async def test_a_junk_draft_is_withheld_and_the_retry_answers(make_agent) -> Non
 
 
 async def test_a_draft_that_only_lists_the_sources_is_retried(make_agent) -> None:
-    """Qwen 1.5B answered "Pull up the record of patient lchen-002." with "[1] EHR chart of…"."""
+    """A model answered "Pull up the record of patient lchen-002." with "[1] EHR chart of…"."""
     events, result = await run(
         make_agent(safety_turn("[1] Drug label", GOOD)), "Check FDA warnings for dofetilide"
     )
@@ -106,7 +106,7 @@ async def test_two_junk_drafts_give_the_sources_key_facts_without_model_text(mak
 async def test_a_draft_stopped_by_the_token_limit_ends_at_its_last_whole_item(
     make_agent, settings
 ) -> None:
-    """Qwen 1.5B's anaphylaxis answer ran out of tokens in "11. Administering intr"."""
+    """A small model's anaphylaxis answer ran out of tokens in "11. Administering intr"."""
     draft = "Give, in order:\n1. Epinephrine 0.5 mg IM.\n2. High-flow oxygen.\n3. Fluids for hyp"
     settings.node_generation = {"synthesize": {"max_tokens": 14}}  # the scripted model counts words
     llm = ScriptedBackend([intent("DIRECT"), draft])
@@ -187,7 +187,7 @@ async def test_an_uncovered_knowledge_answer_is_labelled_unverified(
     _, result = await run(agent, question)
     assert result.final_response == shown
     # nothing was looked up, so the guidelines do not speak of lookups or numbered sources
-    # (given those, Qwen 1.5B invented "(Nelson et al., 2012)")
+    # (given those, a small model invented "(Nelson et al., 2012)")
     assert llm.calls[-1].messages[0].content == SYNTHESIZE_FROM_MEMORY_SYSTEM.render()
 
 
@@ -259,7 +259,7 @@ async def test_when_every_source_failed_code_says_so_without_asking_the_model(
 
 
 async def test_findings_given_to_a_failed_source_are_withheld(make_agent, tools, settings) -> None:
-    """Issue 9, offline: the label lookup failed, the interaction check answered, and both
+    """Offline: the label lookup failed, the interaction check answered, and both
     drafts presented the interaction text as "the FDA boxed warnings for warfarin". The
     clinician gets the interaction check's own facts and the note on what is missing."""
     from docgemma.tools.http import offline_outcome
@@ -418,7 +418,7 @@ def test_a_word_another_source_presents_findings_in_is_not_withheld(answered, cl
 
 
 async def test_a_sentence_the_sources_do_not_support_is_left_out_and_said(make_agent) -> None:
-    """Qwen 1.5B added "comes as injections, and patches" to a sourced metformin answer."""
+    """A small model added "comes as injections, and patches" to a sourced metformin answer."""
     extra = "It is also sold as a transdermal patch for atrial fibrillation."
     llm = safety_turn(f"{GOOD} {extra}")
     _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
@@ -455,7 +455,7 @@ async def test_an_unverified_knowledge_answer_is_not_cut_to_sources_it_does_not_
 
 
 async def test_an_unverified_answer_loses_a_drug_no_dictionary_knows(settings, tools) -> None:
-    """Seen in the browser: Qwen 1.5B named "N-acetyphenamide (NAP)" as the antidote for
+    """A small model named "N-acetyphenamide (NAP)" as the antidote for
     acetaminophen overdose, under the Unverified label."""
     from docgemma.agent.service import Agent
 

@@ -56,7 +56,7 @@ HISTORY = [
 
 @pytest.mark.parametrize("consulted", [True, False], ids=["source-consulted", "direct"])
 def test_an_answer_from_a_source_is_not_shown_the_earlier_turns(consulted: bool) -> None:
-    """Seen in the app: given a tool's result, Qwen 1.5B answered the earlier questions again,
+    """Given a tool's result, a small model answered the earlier questions again,
     from their answers or, shown only the questions, anew. A direct follow-up ("explain that
     more simply") needs them."""
     state = {

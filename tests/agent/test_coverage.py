@@ -39,7 +39,7 @@ THREE = [
 
 
 def test_a_lookup_the_answer_leaves_out_is_listed_with_its_source_number() -> None:
-    """Qwen 1.5B's answer to three-02 summarised the chart and never named the warning."""
+    """A small model's answer to three-02 summarised the chart and never named the warning."""
     assert unmentioned(CHART_ONLY, QUESTION, THREE, REGISTRY) == [
         f"- {REGISTRY.label('check_drug_safety')} [2]: {LABEL.replace('[1]', '[2]')}"
     ]

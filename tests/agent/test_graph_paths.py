@@ -1,4 +1,4 @@
-"""Seed 002 §15 integration rows on a scripted model: nodes hit in order, exact model calls.
+"""The design's integration rows on a scripted model: nodes hit in order, exact model calls.
 
 Call counts with LLM classification: direct 2; one tool 5 (intent, two-stage
 selection, result class, synthesis); each further tool +3; an error-handler retry
@@ -94,7 +94,7 @@ CHART = "Conditions: type 2 diabetes. Medications: metformin 500 mg."
 
 
 async def test_a_chart_read_by_a_typed_id_makes_that_patient_active(make_agent, tools) -> None:
-    """Issue 9: "Show the chart of abc-123", then "her allergies?" must mean abc-123."""
+    """After "Show the chart of abc-123", "her allergies?" must mean abc-123."""
     llm = ScriptedBackend(
         [
             intent(tool="get_patient_chart"),
@@ -182,7 +182,7 @@ async def test_timeout_then_retry_same(make_agent, tools, settings) -> None:
         ]
     )
     _, result = await run(make_agent(llm), "Check FDA warnings for amiodarone")
-    assert result.nodes_visited == [IA, IC, TS, TE, RC, EH, TE, RC, SY]  # 9 nodes, as in the seed
+    assert result.nodes_visited == [IA, IC, TS, TE, RC, EH, TE, RC, SY]  # 9 nodes, as designed
     assert result.model_calls == 5 + 1 + 1
     assert len(tools.calls_to("check_drug_safety")) == 2 and result.errors == []
     assert error_message("timeout", "Drug Safety Report") in prompts(llm)[3]
@@ -213,7 +213,7 @@ async def test_retry_with_different_arguments_re_extracts_only(make_agent, tools
 
 
 async def test_an_ambiguous_drug_name_asks_which_product(make_agent, tools) -> None:
-    """Seed 002 §9's ask-user rule, fired by what the drug tool now reports."""
+    """The ask-user rule, fired by what the drug tool now reports."""
     tools.queue(
         "check_drug_safety",
         ToolOutcome(
@@ -292,7 +292,7 @@ async def test_image_with_vision_backend_goes_direct_with_findings(make_agent, t
 
 
 async def test_image_findings_reach_every_downstream_prompt(make_agent, tools) -> None:
-    """Seed 002 §4①.3: intent, tool selection (both stages), result class and synthesis."""
+    """The model calls of a one-tool turn: intent, tool (both stages), result class, synthesis."""
     findings = {"modality": "X-ray", "findings": ["left apical mass"], "confidence": 0.7}
     llm = ScriptedBackend(
         [

@@ -1,4 +1,4 @@
-"""Seed 002 §15 unit rows for the LLM nodes, each node run alone on a scripted model.
+"""The design's unit rows for the LLM nodes, each node run alone on a scripted model.
 
 The scripted reply plays the model; what is tested is the node around it: the prompt
 it builds (full descriptions, matched example, entity hints, clinical labels), the
@@ -40,7 +40,7 @@ def deps(settings: Settings, llm: ScriptedBackend, tools: FakeTools, **kw) -> Ru
 
 
 def rows(node: str) -> list:
-    """The §15 rows of ``node``, shared with the real-model run (``experiments nodes``)."""
+    """The node rows of ``node``, shared with the real-model run (``experiments nodes``)."""
     return [pytest.param(row, id=row.id) for row in load_node_rows(node=node)]
 
 
@@ -158,7 +158,7 @@ async def test_tool_select_re_entry_shows_earlier_results_under_labels(settings,
 async def test_tool_select_none_on_re_entry_ends_the_loop_when_no_pattern_waits(
     settings, tools
 ) -> None:
-    """Seed 002 §11's reactive signal: checked against the task patterns, then accepted."""
+    """The reactive "no tool" signal: checked against the task patterns, then accepted."""
     llm = ScriptedBackend([select(NO_TOOL)])
     runtime = deps(settings, llm, tools)
     state = await assembled("Find patient Maria Garcia", runtime)
@@ -192,7 +192,7 @@ async def test_first_selection_cannot_answer_none(settings, tools) -> None:
 @pytest.mark.parametrize(
     ("query", "has_image", "offered"),
     [
-        # eval cases prescribe-02 and active-06: Qwen 1.5B chose the image tool, then asked
+        # eval cases prescribe-02 and active-06: a small model chose the image tool, then asked
         # for an image, for a prescription
         ("Start atorvastatin 20 mg once nightly for patient emartin-006.", False, False),
         ("Prescribe amlodipine 5 mg once daily.", False, False),

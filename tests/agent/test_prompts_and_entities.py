@@ -1,4 +1,4 @@
-"""Prompts fail loudly, the generation table holds the seed's values, entities come from code."""
+"""Prompts fail loudly, the generation table holds its chosen values, entities come from code."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _name(value: object) -> str:
 
 @pytest.mark.parametrize(("node", "schema"), node_schemas(), ids=_name)
 def test_the_seed_caps_hold_or_say_why_not(node: str, schema: type) -> None:
-    """Seed 002 §7's max_tokens are caps: each schema's worst case fits, or is excused."""
+    """The per-node max_tokens are caps: each schema's worst case fits, or is excused."""
     fits = token_budget(schema) <= DEFAULTS[node].max_tokens
     assert fits != (schema.__name__ in CAPS_THAT_CANNOT_HOLD), (node, token_budget(schema))
 

@@ -1,4 +1,4 @@
-"""The nine §15 integration scenarios on the real embedded model (Gemma 3 270M via llama.cpp).
+"""The nine integration scenarios on the real embedded model (Gemma 3 270M via llama.cpp).
 
 Fake tools, the default routing (embedding classifiers for intent, tool and result
 on the embedded backend) and short synthesis to keep the run to a few minutes. A

@@ -1,7 +1,7 @@
 """Requests about a patient, a drug or an image nobody gave: the agent asks, never guesses.
 
-Issue 9: asked for a lab value of "the patient" with none named or selected, the agent
-searched for a patient called ``patient_name``; on ten such requests it asked in two.
+Asked for a lab value of "the patient" with none named or selected, a small model searches
+for a patient called ``patient_name``: code asks instead.
 Each request below comes with the guess a small model makes (a placeholder, an invented
 drug or ID); either the reference check stops the turn before any model call, or the
 argument grounding refuses the guess. In all of them the clinician is asked and no tool runs.
@@ -153,7 +153,7 @@ def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
 @pytest.mark.parametrize(
     ("query", "context"),
     [
-        ("Check amoxicillin info for my patient", Context()),  # seed §15: a drug question
+        ("Check amoxicillin info for my patient", Context()),  # a drug question, not a patient's
         ("Find patient Maria Garcia and check her chart", Context()),
         ("Find patient John Smith and check his meds", Context()),
         ("Write a note for patient abc-123", Context()),

@@ -1,4 +1,4 @@
-"""Seed 002 §15 regression rows: the anti-patterns the design exists to prevent."""
+"""The design's regression rows: the anti-patterns the design exists to prevent."""
 
 from __future__ import annotations
 
@@ -280,7 +280,7 @@ async def test_backend_error_text_never_reaches_the_trace(make_agent, tools) -> 
 
 
 async def test_an_identical_call_that_found_nothing_is_not_repeated(make_agent, tools) -> None:
-    """Issue 9: the same failed search ran three times; now the model may not even try twice."""
+    """The same failed search must not run three times; now the model may not even try twice."""
     tools.queue("search_medical_literature", ToolOutcome(error_type=ToolErrorType.NOT_FOUND))
     llm = ScriptedBackend(
         [
@@ -302,7 +302,7 @@ async def test_an_identical_call_that_found_nothing_is_not_repeated(make_agent, 
 async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
     make_agent, tools
 ) -> None:
-    """Issue 9 evaluation, three-05: the whole list went to the label search, which found
+    """Evaluation case three-05: the whole list went to the label search, which found
     nothing, and the turn ended without an answer."""
     llm = ScriptedBackend(
         [
@@ -323,7 +323,7 @@ async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
 async def test_a_condition_is_no_drug_and_a_drug_no_condition_of_the_trials_asked_for(
     make_agent, tools
 ) -> None:
-    """Issue 9, seen offline with Qwen 1.5B: asked for "the FDA warnings for dofetilide, its
+    """Asked for "the FDA warnings for dofetilide, its
     interaction with azithromycin, and trials in atrial fibrillation", the interaction check
     got atrial fibrillation as a drug and the trial search dofetilide as its condition."""
     llm = ScriptedBackend(
@@ -359,7 +359,7 @@ async def test_a_condition_is_no_drug_and_a_drug_no_condition_of_the_trials_aske
 async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
     make_agent, tools, settings, proposal
 ) -> None:
-    """Issue 9, seen in the offline app: the label lookup was unavailable and the turn ended,
+    """Offline, the label lookup was unavailable and the turn ended,
     so the interaction check the same question asked for never ran. The model proposing the
     tool given up on again is overruled."""
     tools.queue(
@@ -404,7 +404,7 @@ async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
 async def test_an_unreachable_source_is_retried_only_when_a_retry_can_reach_it(
     settings, cooldown_s, retried
 ) -> None:
-    """Issue 9: with openFDA unreachable and its circuit breaker open, the model was still
+    """With openFDA unreachable and its circuit breaker open, the model was still
     asked how to retry, and the retry failed without a request: a wasted model call. The
     real tool and HTTP client run here; only the transport refuses to connect."""
 

@@ -1,4 +1,4 @@
-"""The deterministic rules engine: seed 002 §15 router and error-handler rows, and §9/§11 rules."""
+"""The deterministic rules engine: router and error-handler rows, ask-user and task rules."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_safety_valve_constants_match_the_seed() -> None:
     assert (MAX_STEPS, MAX_RETRIES, MAX_TOTAL_RETRIES) == (4, 2, 4)
 
 
-# ── seed §15 unit rows: DETERMINISTIC_ROUTER ──
+# ── unit rows: DETERMINISTIC_ROUTER ──
 @pytest.mark.parametrize(
     ("results", "step", "query", "expected"),
     [
@@ -262,7 +262,7 @@ def test_after_a_skip_the_router_waits_only_on_the_tools_not_given_up() -> None:
     ]
 
 
-# ── seed §15 unit rows: ERROR_HANDLER ──
+# ── unit rows: ERROR_HANDLER ──
 @pytest.mark.parametrize(
     ("res", "retries", "total", "action"),
     [
@@ -424,7 +424,7 @@ def test_step_limit_ends_the_loop_even_when_the_query_needs_more_tools() -> None
     assert below.action == "tool_select"
 
 
-# ── issue 9: a call that found nothing is never repeated identically ──
+# ── a call that found nothing is never repeated identically ──
 def test_a_call_that_found_nothing_counts_as_already_made() -> None:
     failed = result("search_patient", error="not_found", q="no_results", args={"name": "Zed"})
     assert proposes_duplicate("search_patient", {"name": "Zed"}, [failed])

@@ -35,7 +35,7 @@ WARFARIN_LABEL = (
 @pytest.mark.parametrize(
     ("sentence", "context", "unsupported"),
     [
-        # what Qwen 1.5B wrote in the app, at high confidence, citing the page
+        # what a small model writes, at high confidence, citing the page
         (
             "Metformin is usually taken as tablets, but it also comes as injections, and patches.",
             DIABETES_PAGE,
@@ -206,7 +206,7 @@ def test_an_english_answer_is_supported_by_the_french_thesaurus_it_translates() 
 
 
 def test_an_unsupported_last_clause_is_cut_and_the_sentence_stands() -> None:
-    """Qwen 1.5B's answer to interact-04 appended symptoms no source gave."""
+    """A small model's answer to interact-04 appended symptoms no source gave."""
     answer = (
         "Sertraline and sumatriptan can cause a serotonin syndrome, such as nausea, vomiting, "
         "diarrhea, and dizziness."
@@ -319,7 +319,7 @@ def test_common_words_in_icd_phrases_are_not_one_word_diagnoses(word: str) -> No
 @pytest.mark.parametrize(
     ("answer", "nothing"),
     [
-        ("Certainly! What's your clinical question today?", True),  # Qwen 1.5B to a greeting
+        ("Certainly! What's your clinical question today?", True),  # a reply to a greeting
         ("Hello!\nWhich patient do you mean?", True),
         ("You're welcome!", True),
         ("Yes, I can help.", False),  # a statement, however slight, keeps the label

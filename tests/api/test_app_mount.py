@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 
 from docgemma.agent.factory import build_agent
@@ -46,6 +47,7 @@ def serving(app: Any, port: int) -> Iterator[str]:
         thread.join(30)
 
 
+@pytest.mark.server  # serves the whole app
 async def test_the_app_serves_the_api_beside_the_page(tmp_path: Path) -> None:
     port = free_port()
     settings = Settings(

@@ -1,4 +1,4 @@
-"""Seed 000's endpoints: ``POST /query_stream`` streams the reasoning after the think
+"""The plain-stream endpoints: ``POST /query_stream`` streams the reasoning after the think
 marker and the answer after the answer marker; ``GET /get_history`` returns only what
 the user and the assistant said."""
 

@@ -42,7 +42,7 @@ async def test_a_question_on_the_real_model(real_server: Server) -> None:
 async def test_thinking_goes_to_its_own_channel_on_the_real_model(real_server: Server) -> None:
     """Nothing of the reasoning reaches the answer or the stored conversation. A base model
     may answer by repeating its thinking word for word, and then the text rightly stands on
-    both channels: Gemma 270M did so for "What is the first-line drug for hypertension?"
+    both channels: the tiny test model did so for "What is the first-line drug for hypertension?"
     once answers from memory got their own prompt (80fd4a6), so the question is one whose
     thinking and answer differ."""
     async with DocGemmaClient(real_server.url, KEYS["clinic-a"], timeout=600) as api:

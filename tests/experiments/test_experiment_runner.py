@@ -196,11 +196,11 @@ def test_llm_judge_scores_are_stored_apart_and_labelled(tmp_path):
     report = (out.folder / "report.md").read_text()
     assert (
         "LLM-as-judge" in report and "9.30" in report
-    )  # the seed's Gemini score for the brief prompt
+    )  # the design study's Gemini score for the brief prompt
 
 
 def test_prefix_completion_reads_a_tool_named_after_a_blank_line():
-    """Qwen 1.5B continues the analytical prefix with ":" and the tool's name after a blank
+    """A small model continues the analytical prefix with ":" and the tool's name after a blank
     line; the strategy must find it (a stop at the blank line once scored it 0)."""
 
     def responder(messages, schema):

@@ -1,4 +1,4 @@
-"""Seed 002 §15 node rows as an experiment: scored on a scripted model, a subset on a real one."""
+"""The design's node rows as an experiment: scored on a scripted model, a subset on a real one."""
 
 from __future__ import annotations
 

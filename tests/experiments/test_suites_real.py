@@ -1,7 +1,7 @@
 """Every suite end to end on the real embedded model: tiny N, small budgets, full run folder.
 
 The 270M model's answers are poor; these tests check that each suite turns real
-model output into tidy rows, a report beside the seed's figures and figures on disk.
+model output into tidy rows, a report beside the design studies' figures and figures on disk.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_tool_selection_real(real_llm, tmp_path):
     assert json.loads(frame["parsed_output"].iloc[0])["tool_name"] in real_llm_tool_names()
     assert (
         "0.95" in (out.folder / "report.md").read_text()
-    )  # the seed's full_desc figure sits beside ours
+    )  # the design study's full_desc figure sits beside ours
 
 
 def real_llm_tool_names() -> set[str]:

@@ -66,7 +66,7 @@ def test_rules_hold_red_flags_at_a_and_e_and_under_triage_is_counted():
 @pytest.mark.usefixtures("settings")
 def test_a_trials_latency_is_its_own_time_not_its_wait_for_the_model():
     """All trials start at once and queue for the one model; a latency that counted the
-    queue grew with each trial (the first Qwen run reported a 739 s median)."""
+    queue grew with each trial (the first run on the default profile reported a 739 s median)."""
 
     def slow(messages, schema):
         time.sleep(0.05)

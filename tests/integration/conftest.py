@@ -120,7 +120,7 @@ def usage(events: list[TraceEvent]) -> list[LLMUsage]:
 
 
 def assert_clean_answer(result: TurnResult) -> None:
-    """Seed 002 regressions: an answer exists, and it names no tool and shows no raw error."""
+    """Regressions the design prevents: an answer exists, names no tool, shows no raw error."""
     text = result.final_response
     assert text.strip(), "empty final response"
     for name in TOOL_NAMES:

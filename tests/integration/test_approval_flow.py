@@ -120,7 +120,7 @@ async def test_edit_then_approve_writes_the_edited_dose(app_agent, writes) -> No
         writes, "1000 mg", "dr.lee", idempotency_key("t", 1, "prescribe_medication", edited), "t"
     )
     assert result.tool_calls[-1].args == {**ARGS, "dosage": "1000 mg"}
-    # the answer states the edited dose, not the one in the question (seen with Qwen 1.5B)
+    # the answer states the edited dose, not the question's (a model may write the question's)
     assert "metformin 1000 mg twice daily" in result.final_response
     assert "500 mg" not in result.final_response
 

@@ -3,7 +3,7 @@
 1. After a patient search the router loops back because the chart is still needed, but
    a model that proposed the search again ended the loop on the duplicate guard, so the
    chart was never read ("Find patient Maria Garcia and check her chart").
-2. Gemma 3 270M often echoes its synthesis system prompt (re-wrapped); the clinician
+2. The tiny test model often echoes its synthesis system prompt (re-wrapped); the clinician
    saw the assistant's internal instructions as the answer.
 """
 

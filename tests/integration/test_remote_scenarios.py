@@ -1,4 +1,4 @@
-"""Seed 002 §15 scenarios on the real remote tools, through the whole graph: the app's
+"""The design's scenarios on the real remote tools, through the whole graph: the app's
 agent with the real registry and the embedded FHIR server, a scripted model, and openFDA
 answered by respx with a recorded label (no dofetilide label was recorded, so the
 boxed-warning warfarin label stands in for it)."""

@@ -1,4 +1,4 @@
-"""Seed 002 §15's nine integration scenarios on the whole real stack.
+"""The nine integration scenarios on the whole real stack.
 
 Real embedded model (Gemma 3 270M, llama.cpp), default routing (embedding classifiers),
 the ten real tools, the embedded FHIR server over HTTP, offline remote tools. Where code
@@ -108,10 +108,10 @@ async def test_fda_warnings_offline_take_the_unavailable_path(
 
 
 async def test_an_unavailable_source_does_not_stop_the_others(app_agent, default_llm) -> None:
-    """Issue 9, seen in the offline app: the label lookup, unavailable offline, ended the
+    """Offline: the label lookup, unavailable offline, ended the
     turn when it came first, and the interaction check asked for in the same question
     never ran. Now the missing source is named in the answer and the other one answers.
-    On the default model: Gemma 270M often leaves the drug out of the label lookup."""
+    On the default model: the tiny test model often leaves the drug out of the label lookup."""
     events, result, _ = await run_scenario(
         app_agent,
         default_llm,
@@ -124,7 +124,7 @@ async def test_an_unavailable_source_does_not_stop_the_others(app_agent, default
     assert started(events)[-1] == "synthesize"
     assert any(e.startswith("The Drug Safety Report could not be used") for e in result.errors)
     assert result.sources_used and "aspirin" in result.final_response
-    # nothing is presented as the FDA label's (the model did that, issue 9)
+    # nothing is presented as the FDA label's (a model may do that)
     assert not claims_missing_source(result.final_response, ("FDA", "boxed warning"))
 
 
@@ -146,7 +146,7 @@ async def test_find_patient_then_chart(app_agent, real_llm, fhir: httpx.Client) 
         assert chart_call.error_type is None
         assert started(events) == [*second, "result_classify", "synthesize"]
     else:
-        # Gemma 3 270M copies the name ("Maria Garcia") instead of the hinted ID. Code never
+        # The tiny test model copies the name ("Maria Garcia") instead of the hinted ID. Code never
         # reads a chart for it: validation refuses it before the call (missing ID, the
         # clinician is asked) or the chart tool refuses the malformed ID (pre-formatted
         # message); either way the error handler ends the turn.

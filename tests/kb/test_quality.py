@@ -1,6 +1,6 @@
 """Retrieval quality on the project's lay-language symptom descriptions (no model).
 
-The thresholds sit below the measured figures, which are in the README.
+The thresholds sit below the measured figures, which are in docs/architecture.md.
 """
 
 from __future__ import annotations

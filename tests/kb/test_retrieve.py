@@ -1,4 +1,4 @@
-"""Seed 001's model-assisted retrieval: the scripted backend for the logic, one real-model run.
+"""Model-assisted retrieval: the scripted backend for the logic, one real-model run.
 
 The knowledge base is real (Chroma and MiniLM); only the model's answers are scripted,
 and each scripted answer is validated against the schema the code asked for.
@@ -11,7 +11,7 @@ from typing import get_args
 import pytest
 
 from docgemma.kb.models import Retrieval
-from docgemma.kb.retrieve import MAX_ATTEMPTS, RELEVANCE_THRESHOLD, merge
+from docgemma.kb.retrieve import MAX_ATTEMPTS, RELEVANCE_THRESHOLD, merge, retrieve
 from docgemma.kb.store import KnowledgeBase
 from docgemma.kb.topics import Role, load_topics
 from docgemma.llm.errors import ModelUnavailable, StructuredOutputError
@@ -31,7 +31,7 @@ async def test_classify_search_both_ways_then_filter_more_than_three(kb: Knowled
     llm = ScriptedBackend(
         [{"category": "cardiovascular"}, {"subcategory": "heart"}, {"page_ids": ["heart-attack"]}]
     )
-    result = await kb.retrieve(CHEST, llm=llm)
+    result = await retrieve(kb, CHEST, llm=llm)
     classify, sub, choose = llm.calls
     assert set(_choices(classify, "category")) == set(load_topics())
     assert set(_choices(sub, "subcategory")) == {"heart", "blood_vessels"}
@@ -47,8 +47,8 @@ async def test_classify_search_both_ways_then_filter_more_than_three(kb: Knowled
 
 async def test_role_scopes_the_category_choice_and_the_search(kb: KnowledgeBase) -> None:
     llm = ScriptedBackend([{"category": "dental"}, {"subcategory": "teeth"}])
-    result = await kb.retrieve(
-        "throbbing back tooth, my cheek is swollen", llm=llm, role=Role.DENTAL_PATIENT, k=3
+    result = await retrieve(
+        kb, "throbbing back tooth, my cheek is swollen", llm=llm, role=Role.DENTAL_PATIENT, k=3
     )
     assert set(_choices(llm.calls[0], "category")) == {"dental", "infections", "emergencies"}
     assert len(llm.calls) == 2  # three candidates or fewer: no filtering call
@@ -68,7 +68,7 @@ async def test_nothing_relevant_rewrites_once_and_stops_after_two_attempts(
             {"subcategory": "bowel"},
         ]
     )
-    result = await kb.retrieve(NONSENSE, llm=llm)
+    result = await retrieve(kb, NONSENSE, llm=llm)
     assert not result.found and result.hits == []
     assert [a.query for a in result.attempts] == [NONSENSE, "tax form deadlines"]
     assert [a.rewritten for a in result.attempts] == [False, True]
@@ -86,7 +86,7 @@ async def test_a_rewritten_query_can_find_what_the_first_missed(kb: KnowledgeBas
             {"page_ids": ["cystitis"]},
         ]
     )
-    result = await kb.retrieve("it's the plumbing again", llm=llm)
+    result = await retrieve(kb, "it's the plumbing again", llm=llm)
     assert result.found and result.hits[0].page_id == "cystitis"
     assert result.attempts[0].candidates == [] and result.attempts[1].rewritten
     assert "rewrite it as a short search query" in llm.calls[2].prompt.lower()
@@ -96,7 +96,7 @@ async def test_model_failures_fall_back_without_losing_the_search(kb: KnowledgeB
     llm = ScriptedBackend(
         [ModelUnavailable("down"), StructuredOutputError("bad json"), ModelUnavailable("down")]
     )
-    result = await kb.retrieve(CHEST, llm=llm)
+    result = await retrieve(kb, CHEST, llm=llm)
     attempt = result.attempts[0]
     assert attempt.category is None
     assert result.found and {"heart-attack", "angina"} <= {h.page_id for h in result.hits}
@@ -116,7 +116,7 @@ def test_merge_keeps_each_page_once_with_its_most_relevant_hit(kb: KnowledgeBase
 
 @pytest.mark.real_model
 async def test_retrieve_on_the_real_embedded_model(kb: KnowledgeBase, real_llm) -> None:
-    result = await kb.retrieve(CHEST, llm=real_llm)
+    result = await retrieve(kb, CHEST, llm=real_llm)
     assert isinstance(result, Retrieval) and result.found
     attempt = result.attempts[0]
     assert attempt.category in load_topics()
@@ -124,3 +124,15 @@ async def test_retrieve_on_the_real_embedded_model(kb: KnowledgeBase, real_llm) 
     assert result.hits and {h.page_id for h in result.hits} <= set(attempt.candidates)
     assert {"heart-attack", "angina"} & set(attempt.candidates)
     assert all(h.score >= RELEVANCE_THRESHOLD for h in result.hits)
+
+
+async def test_assisted_search_is_the_store_search_plus_retrieval(kb: KnowledgeBase) -> None:
+    """The triage graph's knowledge search: the store's own search, and retrieval over it."""
+    from docgemma.kb.retrieve import AssistedSearch
+
+    assisted = AssistedSearch(kb)
+    assert assisted.search(CHEST, k=2) == kb.search(CHEST, k=2)
+    llm = ScriptedBackend([ModelUnavailable("down")] * 3)
+    result = await assisted.retrieve(CHEST, llm=llm, k=3)
+    assert result.found and {"heart-attack", "angina"} <= {h.page_id for h in result.hits}
+    assert len(llm.calls) == 1  # topic classification; three candidates need no filtering

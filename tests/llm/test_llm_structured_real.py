@@ -1,4 +1,4 @@
-"""Constrained generation on the real embedded model across every seed 002 §6 schema.
+"""Constrained generation on the real embedded model across every node schema.
 
 Four requests per schema (56 calls): every output must validate and its keys must come
 in the schema's order. Each prompt shows one worked example, which keeps the tiny model's

@@ -119,7 +119,7 @@ async def test_real_model_each_close_up_to_n_is_replaced_by_a_wait(
 ) -> None:
     """Each close the model writes is suppressed with a Wait, up to ``n``; the model may
     instead run into the budget after a Wait, and then no further Wait may follow. With the
-    same code, greedy Gemma 270M closed twice on earlier machines and once, then ran into
+    same code, the tiny test model, greedy, closed twice on earlier machines and once, then ran into
     the budget, on a slower one (2026-11-24): greedy decoding is not the same everywhere,
     since llama.cpp's arithmetic differs between CPUs."""
     backend = Recording(real_llm)

@@ -1,6 +1,6 @@
 """A completion prefix opens the model's own turn in every backend, never a user message.
 
-Seed 002's analytical prefix ("Analyzing the task requirements, ") is the start of the
+Tool selection's analytical prefix ("Analyzing the task requirements, ") is the start of the
 model's answer: the schema constrains what the model writes after it. Each backend is
 checked on the prompt or request it actually sends; the embedded llama.cpp backend and a
 real llama.cpp server also run it on the tiny model and the output must still validate.

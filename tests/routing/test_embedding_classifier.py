@@ -92,7 +92,7 @@ def test_seed_tool_rows(query: str, label: str) -> None:
 
 
 def test_seed_tool_row_is_not_the_chart() -> None:
-    """The seed names the wrong answers: drug info is not a chart read, a note is not a chart."""
+    """The design names the wrong answers: drug info is not a chart read, a note is not a chart."""
     tool = load_classifier("tool")
     drug = tool.predict("Check amoxicillin info for my patient")
     note = tool.predict("Write a note for patient abc-123")

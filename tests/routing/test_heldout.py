@@ -1,6 +1,7 @@
 """Fresh questions the classifiers never saw: knowledge questions go DIRECT, images to the tool.
 
-Issue 9 measured 24 of 30 fresh questions routed right, with first-line treatments,
+Without knowledge-question and image examples, 24 of 30 fresh questions routed right,
+with first-line treatments,
 vaccines, targets and antibiotic choices sent to tools and "Analyze this chest X-ray"
 answered DIRECT. ``data/routing/heldout_questions.jsonl`` is written for measuring only:
 no text of it may appear in any training file, after normalisation.

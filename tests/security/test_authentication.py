@@ -1,4 +1,4 @@
-"""Issue 10 item 2: who may read and approve.
+"""SECURITY.md item 2: who may read and approve.
 
 With users configured, nothing of the page, its API or ``/fhir`` answers without a
 sign-in, passwords are checked against salted hashes, and the approver recorded is

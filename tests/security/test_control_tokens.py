@@ -1,4 +1,4 @@
-"""Issue 10 item 10: turn markers in untrusted text never become special tokens.
+"""SECURITY.md item 10: turn markers in untrusted text never become special tokens.
 
 The attack: a user message (or a tool result) holding ``<end_of_turn>`` then
 ``<start_of_turn>model`` closes its own turn and speaks as the model; ``<unused94>`` opens

@@ -1,4 +1,4 @@
-"""Issue 10 item 4: a small DICOM that declares a huge image must be refused before decoding.
+"""SECURITY.md item 4: a small DICOM that declares a huge image must be refused before decoding.
 
 Each file is built here with pydicom and uploaded to the live app over HTTP, as a browser
 would. A refusal names the problem, comes at once, leaves the process's peak memory where

@@ -1,4 +1,4 @@
-"""Issue 10 item 11: the page shows no internals, API docs are off, PHI does not linger.
+"""SECURITY.md item 11: the page shows no internals, API docs are off, PHI does not linger.
 
 Against the live app: ``/docs``, ``/redoc`` and ``/openapi.json`` answer 404 unless
 ``DOCGEMMA_API_DOCS`` is on; the page's configuration carries neither the data

@@ -1,4 +1,4 @@
-"""Issue 10 item 7: an edited patient id is shown before anything is written to them.
+"""SECURITY.md item 7: an edited patient id is shown before anything is written to them.
 
 In the browser: the card proposes metformin for John Smith; the clinician edits the
 patient id and presses Approve. Nothing is written; the card now names the new

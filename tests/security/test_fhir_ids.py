@@ -1,4 +1,4 @@
-"""Issue 10 item 5: ids that are not FHIR ids are refused at every entry point.
+"""SECURITY.md item 5: ids that are not FHIR ids are refused at every entry point.
 
 ``.`` and ``..`` matched the old id pattern, and pasted into a URL they name the search
 endpoint: an approved order was "saved" to ``Patient/.``. ``abc-123?x=1`` loaded
@@ -115,6 +115,7 @@ class _AgentShell:
     settings = Settings(offline=True)
 
 
+@pytest.mark.server  # serves the whole app
 def test_the_page_refuses_a_non_id_patient(tmp_path):
     """Gradio refuses a value that is not one of the offered patients; the handler checks too."""
     agent = FakeAgent()

@@ -1,4 +1,4 @@
-"""Issue 10 item 9: the embedded FHIR server answers every bad request with a 4xx OperationOutcome.
+"""SECURITY.md item 9: the embedded FHIR server answers bad requests with a 4xx OperationOutcome.
 
 Each input below gave a plain-text 500 (or, for ``subject=%``, every resource) before.
 The server runs on 127.0.0.1 over real HTTP; after the attacks nothing was written.

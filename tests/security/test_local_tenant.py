@@ -1,4 +1,4 @@
-"""Issue 13: the page is the API's ``local`` tenant — readable there, never approvable there.
+"""The page is the API's ``local`` tenant — readable there, never approvable there.
 
 Against the live app: a turn on the page becomes a session of the tenant ``local``
 (history and export through ``/api`` with a key mapped to it); another tenant does not

@@ -1,4 +1,4 @@
-"""Issue 10 item 1: nobody takes over a clinician's conversation or pending approval.
+"""SECURITY.md item 1: nobody takes over a clinician's conversation or pending approval.
 
 The old attack: read the thread id (session hash + suffix) from a Provenance over
 ``GET /fhir/Provenance``, present that session hash to Gradio, read the conversation

@@ -1,4 +1,4 @@
-"""Issue 10 item 8: an approval is tied to the proposal the clinician was shown.
+"""SECURITY.md item 8: an approval is tied to the proposal the clinician was shown.
 
 The attack: the card shows metformin, a newer turn proposes warfarin, and the old
 card's Approve arrives (a second tab, a slow network, a queued click). It must be

@@ -1,4 +1,4 @@
-"""Issue 10 item 6: untrusted text cannot load remote images or hide words, in a real browser.
+"""SECURITY.md item 6: untrusted text cannot load remote images or hide words, in a real browser.
 
 The agent double answers with what a model, a tool result or a record could hold:
 Markdown and HTML images pointing at a bait server on 127.0.0.1, and ``display:none``

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: the chat must not open server files a client names in its message.
+"""SECURITY.md item 3: the chat must not open server files a client names in its message.
 
 Mounted with ``gr.mount_gradio_app``, Gradio skipped its own "only uploaded files" check
 and copied any named file into its cache for the handler. Now the check runs (and the

@@ -224,7 +224,7 @@ def labels(*results: dict) -> httpx.Response:
 
 
 async def test_a_brand_of_several_generics_is_ambiguous_and_offers_them(online):
-    """Seed 002 §9: the clinician is asked, the tool does not pick one."""
+    """An ambiguous drug: the clinician is asked, the tool does not pick one."""
     outcome, _ = await run(
         online,
         "Advil",

@@ -269,7 +269,7 @@ async def test_online_unknown_drug_is_not_in_database(settings):
 
 async def test_a_graded_pair_is_a_finding_the_answer_must_not_deny(settings):
     """Seen in the evaluation: with the labels silent on the pair, the last line read "No
-    label names the other drug(s)" and Qwen 1.5B answered "Sertraline and sumatriptan do not
+    label names the other drug(s)" and a small model answered "Sertraline and sumatriptan do not
     interact"; the thesaurus grades them (serotonin syndrome)."""
     outcome = await check(settings, "sertraline", "sumatriptan")
     assert outcome.found == [["sertraline", "sumatriptan"]] and outcome.unchecked == []

@@ -1,4 +1,4 @@
-"""The real registry: the seed's ten tools and the knowledge base, each defined once."""
+"""The real registry: the ten clinical tools and the knowledge base, each defined once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The five non-EHR tool specs: seed 002 §16 descriptions, §4 labels, no exception escapes."""
+"""The five non-EHR tool specs: full descriptions, result labels, no exception escapes."""
 
 from __future__ import annotations
 

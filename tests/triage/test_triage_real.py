@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from docgemma.kb import KnowledgeBase
+from docgemma.kb.retrieve import AssistedSearch
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.events import AnswerPiece, ReasoningPiece
 from docgemma.triage.schemas import INCONCLUSIVE
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.real_model
 @pytest.fixture
 def service(settings, real_llm):
     tuned = settings.model_copy(update={"triage_thinking_max_tokens": 48, "triage_min_waits": 1})
-    return TriageService.create(tuned, real_llm, KnowledgeBase.from_settings(tuned))
+    return TriageService.create(tuned, real_llm, AssistedSearch(KnowledgeBase.from_settings(tuned)))
 
 
 async def _turn(service, thread, message):

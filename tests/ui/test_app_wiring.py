@@ -21,7 +21,7 @@ def test_app_and_cli_share_one_embedded_ehr(tmp_path: Path) -> None:
 
 
 def test_the_app_module_loads_without_the_agent_graph_model_or_chroma() -> None:
-    """Issue 9's start-up goal: the page is served before the heavy parts load (they load
+    """The start-up goal: the page is served before the heavy parts load (they load
     in the background once it is up). In a fresh interpreter, so no other test's import
     hides one."""
     heavy = ["langgraph", "chromadb", "llama_cpp", "docgemma.agent.service", "sklearn"]

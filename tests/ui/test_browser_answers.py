@@ -1,4 +1,4 @@
-"""The two questions of issue 9, asked in a real browser on the app's default profile
+"""Two questions a small model once answered with junk, in a real browser on the default profile
 (Qwen2.5 1.5B, offline): each gets a correct, readable answer, never junk."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed"),
 ]
 TURN_MS = 900_000
-"""Qwen 1.5B on 2 shared cores: a multi-call turn can take minutes under load."""
+"""A small model on 2 shared cores: a multi-call turn can take minutes under load."""
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def assert_readable(answer: str) -> None:
 
 
 def test_first_line_treatment_of_type_2_diabetes_is_metformin(browser, default_url):  # noqa: F811
-    """Needs the question routed DIRECT (issue 9's routing examples); routed to a tool that
+    """Needs the question routed DIRECT (knowledge-question routing examples); routed to a tool that
     is offline, the answer is the code's "could not be retrieved" instead."""
     page = open_page(browser, default_url)
     ask(page, "What is the first-line treatment for type 2 diabetes?", timeout_ms=TURN_MS)

@@ -1,1 +1,1 @@
-"""The graph's nodes, one module each, named as in seed 002's diagram."""
+"""The graph's nodes, one module each, named as in the graph drawn in docs/architecture.md."""

@@ -3,7 +3,7 @@
 After a skip the loop goes on to the other tools the question still asks for.
 
 The model scored 0% on ask-user and skip decisions and 92% on retry_same versus
-retry_different_args, so the handler is split exactly there (seed 002 §4, §9).
+retry_different_args, so the handler is split exactly there.
 It both updates state and chooses the next node, hence a ``Command``.
 """
 

@@ -1,4 +1,4 @@
-"""Node ① INPUT_ASSEMBLY: deterministic context for every later node (seed 002 §4, seed 003).
+"""Node ① INPUT_ASSEMBLY: deterministic context for every later node.
 
 Formats recent history, extracts patient IDs, drugs and action verbs without the
 model, pre-fetches the selected patient's summary, and turns an attached image into

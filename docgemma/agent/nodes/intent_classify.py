@@ -1,4 +1,4 @@
-"""Node ② INTENT_CLASSIFY: DIRECT or TOOL_NEEDED, plus a task summary (seed 002 §4).
+"""Node ② INTENT_CLASSIFY: DIRECT or TOOL_NEEDED, plus a task summary.
 
 Binary on purpose: the model handles two classes well and the task summary stands in
 for a separate reasoning step. With an embedding classifier confident enough, the

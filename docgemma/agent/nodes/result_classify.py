@@ -1,4 +1,4 @@
-"""Node ⑤ RESULT_CLASSIFY: what happened, never what to do next (seed 002 §4).
+"""Node ⑤ RESULT_CLASSIFY: what happened, never what to do next.
 
 The model's strongest operational skill (94%). It sees the question, the task summary
 and the formatted result under its clinical label. Code keeps the class consistent

@@ -1,4 +1,4 @@
-"""Node ⑦ SYNTHESIZE: the clinician-facing answer and seed 003's dual output.
+"""Node ⑦ SYNTHESIZE: the clinician-facing answer, with its confidence and sources.
 
 Free text at T=0.5 and at most 256 tokens, from the task summary, labelled results,
 image findings and pre-formatted error messages — never raw errors, and no thinking
@@ -60,7 +60,7 @@ def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:
     image gives the model material to answer from.
 
     An active patient's summary does not count: asked for a drug's FDA warnings with a
-    patient in context and openFDA unreachable, Qwen 1.5B wrote "No FDA warnings for
+    patient in context and openFDA unreachable, a model writes "No FDA warnings for
     dofetilide available", which reads as "there are none"."""
     executed = [r for r in results if r["executed"]]
     return (
@@ -73,8 +73,8 @@ def nothing_retrieved(state: AgentState, results: list[ToolResult]) -> bool:
 def saved_writes(results: list[ToolResult], registry: ToolRegistry) -> list[str]:
     """The confirmations of a turn whose only successful results are approved record writes.
 
-    A write's confirmation names the values actually saved. Asked to restate it, Qwen 1.5B
-    wrote the dose from the question (500 mg) although the clinician had edited it to
+    A write's confirmation names the values actually saved. Asked to restate it, a model may
+    write the dose from the question (500 mg) although the clinician edited it to
     850 mg before approving, so a write is confirmed in the tool's own words.
     """
     ok = [r for r in results if r["executed"] and r["error_type"] is None]
@@ -85,8 +85,8 @@ def saved_writes(results: list[ToolResult], registry: ToolRegistry) -> list[str]
 
 def shown_records(results: list[ToolResult], registry: ToolRegistry, query: str) -> list[str]:
     """The charts read, when the clinician only asked to see one and finding the patient and
-    reading the chart is all the turn did: the record is shown as it is. Qwen 1.5B had
-    answered "Show me the chart of abc-123" with "Here is the chart of abc-123 [1]."."""
+    reading the chart is all the turn did: the record is shown as it is. A model may
+    answer "Show me the chart of abc-123" with "Here is the chart of abc-123 [1]." and no chart."""
     ok = [r for r in results if r["error_type"] is None]
     roles = [registry[r["tool_name"]].role for r in ok]
     if not only_to_see_record(query) or ToolRole.READS_CHART not in roles:
@@ -101,7 +101,7 @@ def shown_records(results: list[ToolResult], registry: ToolRegistry, query: str)
 
 
 def is_brief(results: list[ToolResult], registry: ToolRegistry) -> bool:
-    """Seed 002's brief variant: a single lookup's answer keeps only the critical findings."""
+    """The brief variant: a single lookup's answer keeps only the critical findings."""
     ok = [r for r in results if r["error_type"] is None]
     return len(ok) == 1 and registry[ok[0]["tool_name"]].brief_answer
 
@@ -163,7 +163,7 @@ def synthesis_user(
         sections.append(f"{REFERENCE_HEADER}\n{grounding.title}\n{key_facts(grounding.text)}")
     if notes:
         sections.append(f"{UNAVAILABLE_HEADER}\n" + "\n".join(f"- {n}" for n in notes))
-    # Seen in the app: with a tool's results in front of it, Qwen 1.5B answered the earlier
+    # With a tool's results and earlier turns in front of it, a small model answers the earlier
     # questions again (from their answers, or anew when shown only the questions). A turn
     # that consulted a source answers from it; its references were resolved before.
     history = with_history and not results
@@ -203,7 +203,7 @@ def unchecked_claims(
     (``ToolSpec.claimed_by``): the answer may join them only to say it was not checked.
 
     That is what a source could not check, and the active patient's other drugs: given a
-    chart and an interaction check of three drugs, Qwen 1.5B reported "a graded interaction
+    chart and an interaction check of three drugs, a model may report "a graded interaction
     between azithromycin and lisinopril", lisinopril coming from the chart.
     """
     others: list[str] = []
@@ -283,7 +283,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         )
     elif by_code:
         # a model asked to write with no data fills the gap from memory (a fabricated
-        # "FDA warning" for dofetilide, issue 9): code states what is missing instead
+        # "FDA warning" for a drug whose label was not retrieved): code states what is missing
         answer, how = with_notes(NOT_RETRIEVED_ANSWER, notes), "no source answered; stated by code"
     elif saved:
         answer, how = with_notes("\n\n".join(saved), notes), "record write confirmed by code"

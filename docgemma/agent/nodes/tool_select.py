@@ -1,4 +1,4 @@
-"""Node ③ TOOL_SELECT: which tool, then its arguments — two separate calls (seed 002 §4).
+"""Node ③ TOOL_SELECT: which tool, then its arguments — two separate calls.
 
 Isolating the tool decision from argument extraction removed the null cascade and
 raised tool accuracy from 80% to 90%. Stage 1 sees full descriptions and one example
@@ -6,7 +6,7 @@ matched to the intent's hint; stage 2 sees only the chosen tool's schema plus th
 entities found by code. On re-entry both see earlier results, so the model picks the
 next tool from concrete data (reactive, never a plan), or ``none`` when it sees nothing
 left to look up — a signal code checks against the task patterns before accepting it
-(seed 002 §11).
+(the model proposes, code disposes).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _succeeded(state: AgentState) -> set[str]:
 def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None:
     """The tool the query's task patterns need instead of the proposal; None keeps it.
 
-    Model proposes, code disposes (seed 002 §11). The patterns list the tools the query
+    Model proposes, code disposes. The patterns list the tools the query
     asks for, in the order it asks. A patient is searched for before a tool that needs
     one, but not when the clinician gave the record's id (the chart is read instead). A
     proposal that repeats a finished tool, answers none, or lies outside the patterns

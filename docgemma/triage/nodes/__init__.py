@@ -1,1 +1,1 @@
-"""One module per node of the triage graph (seed 000), plus the pure routers."""
+"""One module per node of the triage graph, plus the pure routers."""

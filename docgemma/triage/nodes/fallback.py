@@ -1,4 +1,4 @@
-"""Node ⑦ FALLBACK: the model is unavailable; code answers (seed 001's FallbackNode).
+"""Node ⑦ FALLBACK: the model is unavailable; code answers with a pre-written message.
 
 No model call: the red-flag advice (the rules need no model), the severity's action
 when one was already decided, and the pre-written fallback message.

@@ -1,7 +1,7 @@
 """Node ④ PROCESS_TOOL_RESPONSE: the retrieved pages become the turn's sources (no model call).
 
 Code decides what happens next: relevant pages go to reasoning; nothing relevant
-sends the turn to the literature search (seed 004).
+sends the turn to the literature search.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ async def retrieve(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str
 
 
 def tool_output(query: str, retrieval: Any) -> dict[str, Any]:
-    """The retrieval as plain data for the checkpoint (seed 000's tool artifact)."""
+    """The retrieval as plain data for the checkpoint (what the turn looked up)."""
     hits = [
         {
             "page_id": h.page_id,

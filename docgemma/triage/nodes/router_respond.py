@@ -26,7 +26,7 @@ from docgemma.triage.severity import Severity
 from docgemma.triage.state import TriageState, condition_source, fired_rules, with_turn
 
 RESPOND_TEMPERATURE = 0.5
-"""Prose for a person: a little warmth, as the agent's synthesis (seed 002 §7)."""
+"""Prose for a person: a little warmth, as the agent's synthesis."""
 RESPOND_MAX_TOKENS = 200
 FACT_CHARS = 400
 _SENTENCE_END = re.compile(r"[.!?]\s")

@@ -1,4 +1,4 @@
-"""Node ④b SEARCH_LITERATURE: seed 004's fallback when the knowledge base has nothing relevant.
+"""Node ④b SEARCH_LITERATURE: the fallback search when the knowledge base has nothing relevant.
 
 Runs the offline literature index (the ``search_medical_literature`` tool's own index)
 in a worker thread. Its abstracts are evidence, not condition pages, so the

@@ -123,7 +123,7 @@ async def test_ehr_outage_and_direct_cases_through_evaluate(eval_settings):
 @pytest.mark.parametrize(("backend", "labelled"), [("llamacpp", True), ("scripted", False)])
 async def test_knowledge_answers_are_scored_as_the_app_shows_them(settings, backend, labelled):
     """On the embedded backend the app grounds or labels a knowledge answer; so must the
-    evaluation, or it would score answers no clinician sees (issue 9)."""
+    evaluation, or it would score answers no clinician sees."""
     case = CASES["direct-13"]
     llm = scripted("DIRECT", None, {}, "Naloxone reverses an opioid overdose.")
     # ten abstracts, none on opioids: the index is built fast and covers nothing here
