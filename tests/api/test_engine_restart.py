@@ -98,4 +98,3 @@ async def test_a_killed_engine_loses_no_conversation_and_no_pending_write(
         decided = await api.decide(proposed.approval.approval_id, "approve")
         assert decided.done is not None and not decided.done.approval_pending
     assert len(medication_requests(fhir_server, "abc-123")) == before + 1
-
