@@ -61,7 +61,11 @@ class EngineBackend:
         arguments = ["--model", str(model_path), "--n-ctx", str(n_ctx), "--seed", str(seed)]
         arguments += ["--threads", str(n_threads or 0), "--chat-format", chat_format_name]
         self.engine = EngineProcess(arguments, start_timeout_s=start_timeout_s)
-        self.engine.start()
+        try:
+            self.engine.start()
+        except ModelUnavailable:
+            self.engine.close()  # its folder and any half-started child
+            raise
         self.chat_format = self.engine.chat_format
         self._render, self._turn_stops = chat_format.get_format(self.chat_format)
         self._vocab = _vocabulary(model_path)
