@@ -25,7 +25,17 @@ from typing import Literal
 Split = Literal["dev", "test"]
 ROOT = Path(__file__).resolve().parents[2]
 TEST_FRACTION = 1 / 3
-SCANNED = ("docgemma", "experiments", "tests", "app.py", "data/routing", "data/experiments")
+SCANNED = (
+    "docgemma",
+    "experiments",
+    "tests",
+    "app.py",
+    "data/routing",
+    "data/experiments",
+    "data/grounding",
+    "data/triage",
+    "data/profiles.yaml",
+)
 """What the project's behaviour is built from: code, prompts, word lists, training examples
 and tests. The evaluation data (``data/eval``) and results are what the scan protects."""
 SKIPPED_DIRS = {"results", "__pycache__", ".pytest_cache", "node_modules"}
