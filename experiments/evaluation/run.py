@@ -28,7 +28,7 @@ from docgemma.llm.base import LLMBackend
 from experiments.evaluation.cases import EvalCase, load_eval_cases
 from experiments.evaluation.harness import EvalEnvironment
 from experiments.evaluation.scoring import score
-from experiments.evaluation.session_run import evaluate_sessions, session_table
+from experiments.evaluation.session_run import session_table, sessions_on
 from experiments.evaluation.sessions import Session, load_sessions
 from experiments.evaluation.split_report import SPLITS, save_figures, summary_markdown
 from experiments.run_folder import git_revision, provenance, settings_manifest
@@ -59,23 +59,46 @@ async def evaluate(
 
     ``on_row`` sees the frame so far after every case (a long run keeps what it measured).
     """
-    rows = []
     async with EvalEnvironment(settings, llm, classifiers=classifiers) as env:
-        for number, case in enumerate(cases, start=1):
-            record = await env.run(case)
-            rows.append(score(case, record))
-            log.info(
-                "%d/%d %s: route %s, tools [%s], %.1f s",
-                number,
-                len(cases),
-                case.id,
-                rows[-1]["route"],
-                rows[-1]["tools_called"],
-                record.wall_s,
-            )
-            if on_row is not None:
-                on_row(pd.DataFrame(rows))
+        return await cases_on(env, cases, on_row)
+
+
+async def cases_on(
+    env: EvalEnvironment,
+    cases: list[EvalCase],
+    on_row: Callable[[pd.DataFrame], None] | None = None,
+) -> pd.DataFrame:
+    """One scored row per case, run one after another on ``env``'s agent."""
+    rows = []
+    for number, case in enumerate(cases, start=1):
+        record = await env.run(case)
+        rows.append(score(case, record))
+        log.info(
+            "%d/%d %s: route %s, tools [%s], %.1f s",
+            number,
+            len(cases),
+            case.id,
+            rows[-1]["route"],
+            rows[-1]["tools_called"],
+            record.wall_s,
+        )
+        if on_row is not None:
+            on_row(pd.DataFrame(rows))
     return pd.DataFrame(rows)
+
+
+async def evaluate_all(
+    cases: list[EvalCase],
+    sessions: list[Session],
+    settings: Settings,
+    llm: LLMBackend,
+    on_row: Callable[[pd.DataFrame], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The cases, then the sessions, on one environment (its indexes are built once)."""
+    async with EvalEnvironment(settings, llm) as env:
+        frame = await cases_on(env, cases, on_row) if cases else pd.DataFrame()
+        turns = await sessions_on(env, sessions) if sessions else pd.DataFrame()
+    return frame, turns
 
 
 def results_folder(results_dir: Path, model: str) -> Path:
@@ -133,8 +156,7 @@ def save(
     figures: bool = False,
 ) -> Path:
     """Write (or rewrite, as a run goes on) the folder's tables, summary and manifest."""
-    if not cases.empty:
-        cases.to_parquet(folder / CASES_FILE, index=False)
+    cases.to_parquet(folder / CASES_FILE, index=False)  # the notebooks read it in every run
     if not turns.empty:
         turns.to_parquet(folder / TURNS_FILE, index=False)
         session_table(turns).to_csv(folder / "sessions.csv", index=False)
@@ -210,20 +232,14 @@ def run_eval(
     ran = splits_of(split)
     empty = pd.DataFrame()
     try:
-        frame = (
-            event_loop.run(
-                evaluate(
-                    cases,
-                    settings,
-                    llm,
-                    on_row=lambda rows: save(rows, empty, settings, model, folder, revision, ran),
-                )
+        frame, turns = event_loop.run(
+            evaluate_all(
+                cases,
+                chosen,
+                settings,
+                llm,
+                on_row=lambda rows: save(rows, empty, settings, model, folder, revision, ran),
             )
-            if cases
-            else empty
-        )
-        turns = (
-            event_loop.run(evaluate_sessions(chosen, settings, llm)) if chosen else pd.DataFrame()
         )
     finally:
         event_loop.run(llm.aclose())

@@ -274,6 +274,25 @@ def turn_passed(row: dict[str, Any]) -> bool:
     return not (row["leaked"] or row["degenerate"] or row["forbidden"] or row["error"])
 
 
+async def sessions_on(env: EvalEnvironment, sessions: list[Session]) -> pd.DataFrame:
+    """One scored row per turn of every session, through the API served on ``env``."""
+    rows: list[dict[str, Any]] = []
+    env.services.reset()
+    async with served_api(env) as url, DocGemmaClient(url, KEY, timeout=3600) as api:
+        for number, session in enumerate(sessions, start=1):
+            found = await run_session(api, session)
+            rows.extend(found)
+            log.info(
+                "session %d/%d %s: %d/%d turns passed",
+                number,
+                len(sessions),
+                session.id,
+                sum(r["turn_ok"] for r in found),
+                len(found),
+            )
+    return pd.DataFrame(rows)
+
+
 async def evaluate_sessions(
     sessions: list[Session],
     settings: Settings,
@@ -281,23 +300,9 @@ async def evaluate_sessions(
     *,
     classifiers: dict[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """One scored row per turn of every session, through the served API."""
-    rows: list[dict[str, Any]] = []
+    """``sessions_on`` a fresh evaluation environment."""
     async with EvalEnvironment(settings, llm, classifiers=classifiers) as env:
-        env.services.reset()
-        async with served_api(env) as url, DocGemmaClient(url, KEY, timeout=3600) as api:
-            for number, session in enumerate(sessions, start=1):
-                found = await run_session(api, session)
-                rows.extend(found)
-                log.info(
-                    "session %d/%d %s: %d/%d turns passed",
-                    number,
-                    len(sessions),
-                    session.id,
-                    sum(r["turn_ok"] for r in found),
-                    len(found),
-                )
-    return pd.DataFrame(rows)
+        return await sessions_on(env, sessions)
 
 
 def session_table(turns: pd.DataFrame) -> pd.DataFrame:

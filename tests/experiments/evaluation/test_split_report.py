@@ -101,3 +101,15 @@ def test_a_one_split_run_borrows_the_other_split_from_the_latest_earlier_run(tmp
     summary = (second / "summary.md").read_text(encoding="utf-8")
     assert f"dev cases from `{first.name}`" in summary
     assert f"dev sessions from `{first.name}`" in summary
+
+
+def test_the_run_folder_holds_a_png_per_category_and_the_summary_shows_them(tmp_path, settings):
+    folder = tmp_path / "eval" / "m-20260101T000000Z"
+    folder.mkdir(parents=True)
+    save(cases_frame(), turns_frame(), settings, "m", folder, None, figures=True)
+    for name in ("category-direct", "category-refusal", "sessions-by-theme"):
+        png = folder / "figures" / f"{name}.png"
+        assert png.read_bytes()[:4] == b"\x89PNG", name
+    summary = (folder / "summary.md").read_text(encoding="utf-8")
+    assert "![category-direct](figures/category-direct.png)" in summary
+    assert (folder / "sessions.csv").exists() and (folder / "sessions.parquet").exists()
