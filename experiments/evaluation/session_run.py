@@ -8,7 +8,8 @@ scored on what the client sees: the tools in the step events (a proposed write b
 approval), the answer, the approval's arguments. Per turn: tool exactness, key facts,
 the right patient, continuity, asking and refusing when it should, leaks, degenerate text
 (``answer_faults``) and latency; per session: the same, aggregated, and whether every
-turn passed.
+turn passed. Sessions run in file order on one seeded record, so a write one session
+approves is in the record for the sessions after it.
 """
 
 from __future__ import annotations
