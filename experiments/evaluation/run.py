@@ -226,7 +226,7 @@ def run_eval(
     settings = profile_settings(profile)
     cases, chosen = pick(split, n, ids, sessions, n_sessions)
     llm = create_backend(settings)
-    model = profile or llm.model
+    model = profile or settings.model  # the profile name, as the app and earlier runs use it
     folder = results_folder(results_dir, model)
     revision = git_revision()
     ran = splits_of(split)
