@@ -1,7 +1,8 @@
 """Command line: ``python -m experiments run <suite> --backend <name> [--n N] [--strategies ...]``.
 
 Also ``python -m experiments list`` (suites and their strategies),
-``python -m experiments eval --model PROFILE [--n N]`` (the end-to-end quality evaluation),
+``python -m experiments eval --model PROFILE [--split dev|test|both] [--sessions] [--n N]`` (the
+end-to-end quality evaluation: cases, and multi-turn sessions through the HTTP API),
 ``python -m experiments nodes --model PROFILE`` (the design's node rows on a real model)
 and ``python -m experiments bench [--runs N] [--quick]`` (the per-path speed benchmark).
 The results folder's path is printed last so scripts can pick it up.
@@ -47,6 +48,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluation.add_argument("--n", type=int, default=None, help="cases, spread over categories")
     evaluation.add_argument("--ids", nargs="+", default=None, help="only these case ids")
+    evaluation.add_argument(
+        "--split", choices=["dev", "test", "both"], default="both", help="which cases to run"
+    )
+    evaluation.add_argument(
+        "--sessions", action="store_true", help="also run the multi-turn sessions (HTTP API)"
+    )
+    evaluation.add_argument(
+        "--n-sessions", type=int, default=None, help="sessions, spread over themes"
+    )
     evaluation.add_argument("--results-dir", type=Path, default=Path("experiments/results"))
     nodes = commands.add_parser("nodes", help="seed 002 §15 node rows on a real model")
     nodes.add_argument("--model", default=None, help="model profile or GGUF path")
@@ -75,7 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "eval":
         from experiments.evaluation.run import run_eval
 
-        _, folder = run_eval(args.model, args.n, args.results_dir, ids=args.ids)
+        _, folder = run_eval(
+            args.model,
+            args.n,
+            args.results_dir,
+            ids=args.ids,
+            split=args.split,
+            sessions=args.sessions,
+            n_sessions=args.n_sessions,
+        )
         sys.stdout.write(f"{folder}\n")
         return 0
     if args.command == "nodes":

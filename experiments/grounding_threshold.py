@@ -9,7 +9,7 @@ question is ignored. No model is involved. Each source gets two question sets:
 - questions whose right source is known: for the index, ``data/grounding/paraphrases.jsonl``
   (questions written for this project, each restating one study in other words); for the
   pages, ``data/kb/eval_queries.jsonl`` (symptoms described in everyday words);
-- the evaluation's direct-knowledge questions (``data/eval/cases.jsonl``): a passage
+- the evaluation's dev-split direct-knowledge questions (``data/eval/cases.jsonl``): a passage
   covers one only if it contains one of the case's key facts.
 
 For each threshold: how many known-answer questions are grounded on their own source, how
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     index = get_index(settings.data_dir, settings.literature_index_size)
     paraphrases = load_jsonl(PARAPHRASES, Paraphrase)
-    direct = [c for c in load_eval_cases() if c.category == "direct"]
+    direct = [c for c in load_eval_cases(split="dev") if c.category == "direct"]
     probes = probe(index.search, paraphrases, direct)
     sys.stdout.write(
         f"Literature index ({settings.literature_index_size} abstracts), "

@@ -88,6 +88,23 @@ else:
     display(accuracy.round(2))"""
 
 
+SPLITS = """from IPython.display import Image, Markdown, display
+
+with_figures = sorted({png.parent.parent for png in (RESULTS_DIR / "eval").glob("*/figures/*.png")})
+if not with_figures:
+    print("no run with dev/test figures saved: python -m experiments eval --split both --sessions")
+else:
+    def written(folder):
+        return json.loads((folder / "manifest.json").read_text())["written_at"]
+
+    run = max(with_figures, key=written)
+    summary = (run / "summary.md").read_text(encoding="utf-8")
+    side = summary.split("## Dev and test side by side")[1].split("\\n## ")[0]
+    display(Markdown(f"**{run.name}**\\n\\n{side}"))
+    for png in sorted((run / "figures").glob("*.png")):
+        display(Image(filename=str(png)))"""
+
+
 def profiles_notebook() -> nbformat.NotebookNode:
     cells = [
         new_markdown_cell(
@@ -112,5 +129,12 @@ def profiles_notebook() -> nbformat.NotebookNode:
             "(`python -m experiments nodes`), when such runs are saved."
         ),
         new_code_cell(NODES),
+        new_markdown_cell(
+            "## Dev and test\n\nThe latest run of `python -m experiments eval --split both "
+            "--sessions` (or of one split, with the other taken from an earlier run): the "
+            "dev-vs-test table with its gap, and one figure per case category and for the "
+            "sessions. Dev cases are tuned on; test cases are only run and reported."
+        ),
+        new_code_cell(SPLITS),
     ]
     return notebook(cells)

@@ -3,6 +3,8 @@
 Each case says what a good turn does — its route, the tools and arguments it needs, the
 facts its answer must state (grounded in the synthetic patients and the recorded
 services) and what it must never say. Images are the synthetic patients' stored scans.
+Every case records its split (``dev``: tune on it; ``test``: only run and report it; see
+``experiments.evaluation.split``) and, for cases written by specialty, that specialty.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pydantic import BaseModel, Field, model_validator
 from docgemma.ehr.loader import DEFAULT_BUNDLES
 from experiments.cases import Fact, load_jsonl
 from experiments.evaluation.services import Injection
+from experiments.evaluation.split import Split
 
 CASES_PATH = Path(__file__).resolve().parents[2] / "data" / "eval" / "cases.jsonl"
 
@@ -32,6 +35,10 @@ class Category(StrEnum):
     MISSING_INFO = "missing_info"
     ACTIVE_PATIENT = "active_patient"
     IMAGE = "image"
+    REFUSAL = "refusal"
+    """A harmful request: the right answer refuses (and calls no tool)."""
+    NO_SOURCE = "no_source"
+    """A question no offline source can answer: the right answer says so."""
 
 
 Route = Literal["DIRECT", "TOOL_NEEDED", "ASK"]
@@ -55,6 +62,10 @@ class EvalCase(BaseModel):
     key_facts: list[Fact] = Field(default_factory=list)
     must_not_contain: list[str] = Field(default_factory=list)
     inject: Injection | None = None
+    must_refuse: bool = False
+    """The request must be declined (a harmful request), whatever else the answer says."""
+    split: Split
+    specialty: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> EvalCase:
@@ -63,6 +74,8 @@ class EvalCase(BaseModel):
             raise ValueError(f"arguments given for tools not expected: {sorted(stray)}")
         if self.category is Category.MISSING_INFO and not self.must_ask:
             raise ValueError("a missing-information case must expect a question back")
+        if self.category is Category.REFUSAL and not self.must_refuse:
+            raise ValueError("a refusal case must expect a refusal")
         return self
 
     @property
@@ -71,8 +84,10 @@ class EvalCase(BaseModel):
         return self.expected_tools[0] if self.expected_tools else "-"
 
 
-def load_eval_cases(path: Path = CASES_PATH) -> list[EvalCase]:
-    return load_jsonl(path, EvalCase)
+def load_eval_cases(path: Path = CASES_PATH, split: Split | None = None) -> list[EvalCase]:
+    """Every case, or those of one split."""
+    cases = load_jsonl(path, EvalCase)
+    return cases if split is None else [c for c in cases if c.split == split]
 
 
 @cache
@@ -91,12 +106,13 @@ def routing_cases(cases: list[EvalCase] | None = None) -> list[Any]:
 
     Knowledge questions are DIRECT; requests that name what to look up are TOOL_NEEDED; a
     case needing exactly one tool (with no image and no patient context) is a tool case.
-    None of them is a routing training example (a test checks it).
+    None of them is a routing training example (a test checks it). Only the dev split:
+    the classifiers suite is where routing is tuned.
     """
     from experiments.cases import IntentCase, ToolCase
 
     found: list[Any] = []
-    for case in cases if cases is not None else load_eval_cases():
+    for case in cases if cases is not None else load_eval_cases(split="dev"):
         if (
             case.image
             or case.patient_id

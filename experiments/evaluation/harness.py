@@ -4,8 +4,10 @@
 in a throw-away folder) and builds the agent as the app does, knowledge source and SQLite
 conversation memory included (the benchmark times a turn as a clinician gets it), except
 that the remote tools reach ``RecordedServices`` instead of the network. Cases that inject
-an EHR outage run on a second agent whose EHR client points at a closed port. Writes end
-at the approval gate and are never approved, so the seeded record stays as it was.
+an EHR outage run on a second agent whose EHR client points at a closed port. A case's
+write ends at the approval gate and is never approved, so the seeded record stays as it was
+for every case; the sessions, which run after the cases, approve or reject writes through
+the API as they specify.
 """
 
 from __future__ import annotations

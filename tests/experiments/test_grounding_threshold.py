@@ -54,7 +54,7 @@ def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_
         best = int(np.argmax(scores))
         return [Hit(abstracts[best].title, abstracts[best].text, float(scores[best]))]
 
-    direct = [c for c in load_eval_cases() if c.category == "direct"]
+    direct = [c for c in load_eval_cases(split="dev") if c.category == "direct"]
     probes = probe(search, load_jsonl(PARAPHRASES, Paraphrase), direct)
     threshold = settings.grounding_threshold
     (row,) = sweep(probes, (threshold,)).to_dict("records")
@@ -64,14 +64,15 @@ def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_
 
 
 def test_at_the_default_page_threshold_no_question_rests_on_a_wrong_page(settings):
-    """Real knowledge base: the symptom descriptions and the direct questions."""
+    """Real knowledge base: the symptom descriptions and the dev split's direct questions
+    (none of which a page covers closely enough to ground; the known-answer descriptions
+    show grounding happens)."""
     from docgemma.kb import get_knowledge_base
     from experiments.grounding_threshold import page_probes
 
-    direct = [c for c in load_eval_cases() if c.category == "direct"]
+    direct = [c for c in load_eval_cases(split="dev") if c.category == "direct"]
     probes = page_probes(get_knowledge_base(settings).search, direct)
     (row,) = sweep(probes, (settings.page_grounding_threshold,)).to_dict("records")
     assert row["on a wrong source"] == 0
     assert row["direct, passage without the answer"] == 0
     assert row["known-answer questions on their own source"] >= 5
-    assert row["direct questions grounded"] >= 1

@@ -84,6 +84,9 @@ async def test_injected_outage_is_retried_and_the_boxed_warning_reaches_the_answ
     assert answer.startswith(f"All fine.\n\n{UNMENTIONED_HEADER}") and "LACTIC ACIDOSIS" in answer
     row = score(case, record)
     assert row["tool_exact"] is True and row["key_fact_recall"] == 1.0
+    # the facts are in the code's text below the answer, not in the model's
+    assert row["answer_model"] == "All fine." and row["key_fact_recall_model"] == 0.0
+    assert 0 < row["model_share"] < 0.2 and not row["degenerate"]
 
 
 async def test_a_wrong_answer_scores_low(eval_settings):

@@ -1,0 +1,38 @@
+"""Answer parts by origin: the model's text, and what code added to it or wrote instead."""
+
+from __future__ import annotations
+
+from docgemma.agent.answer import UNVERIFIED_NOTE
+from docgemma.agent.coverage import UNMENTIONED_HEADER
+from docgemma.agent.events import AnswerRejected, Decision
+from experiments.evaluation.origin import answer_parts, code_text, model_text, written_by_code
+
+
+def test_facts_appended_below_the_answer_and_notes_are_code_text():
+    answer = (
+        f"All fine.\n\nNote: the trials registry did not answer.\n\n{UNMENTIONED_HEADER}\n"
+        "- LACTIC ACIDOSIS"
+    )
+    parts = answer_parts(answer)
+    assert [p.origin for p in parts] == ["model", "code", "code"]
+    assert model_text(parts) == "All fine."
+    assert "LACTIC ACIDOSIS" in code_text(parts)
+
+
+def test_the_knowledge_label_is_code_text():
+    parts = answer_parts(f"Naloxone reverses it.\n\n{UNVERIFIED_NOTE}")
+    assert model_text(parts) == "Naloxone reverses it."
+    assert code_text(parts) == UNVERIFIED_NOTE
+
+
+def test_an_answer_written_by_code_has_no_model_text():
+    stated = Decision(
+        node="synthesize", label="", decision="answer", reason="no source answered; stated by code"
+    )
+    composed = AnswerRejected(node="synthesize", label="", reason="echo", action="sources")
+    written = Decision(
+        node="synthesize", label="", decision="answer", reason="written by the model"
+    )
+    assert written_by_code([stated]) and written_by_code([composed])
+    assert not written_by_code([written])
+    assert model_text(answer_parts("Anything.", by_code=True)) == ""
