@@ -60,11 +60,9 @@ class EngineProcess:
         arguments: Sequence[str],
         *,
         start_timeout_s: float = 300.0,
-        restart: bool = True,
     ) -> None:
         self._arguments = list(arguments)
         self._start_timeout_s = start_timeout_s
-        self._restart = restart
         self._folder = Path(tempfile.mkdtemp(prefix="docgemma-engine-"))
         self.socket_path = str(self._folder / "engine.sock")
         self._log_path = self._folder / "engine.log"
@@ -146,9 +144,6 @@ class EngineProcess:
             if self._closing or proc is not self._proc:
                 return
             log.error("the model engine (pid %d) %s; restarting it", proc.pid, exit_reason(code))
-            if not self._restart:
-                self.state, self.failure = "failed", f"The model engine {exit_reason(code)}."
-                return
             self.state = "restarting"
             self.restarts += 1
             try:

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import sys
+from contextlib import aclosing
 from typing import Any
 
 from docgemma.llm.engine_wire import LINE_LIMIT, encode, error_message, read
@@ -43,15 +44,17 @@ class Worker:
         op = request.get("op")
         try:
             if op == "stream":
-                async for piece in self.backend.stream_prompt(
+                pieces = self.backend.stream_prompt(
                     request["prompt"],
                     temperature=request["temperature"],
                     max_tokens=request["max_tokens"],
                     stop=request.get("stop", ()),
                     prefix_chars=request.get("prefix_chars", 0),
-                ):
-                    writer.write(encode({"piece": piece}))
-                    await writer.drain()
+                )
+                async with aclosing(pieces):  # an app that hung up stops the decoding now
+                    async for piece in pieces:
+                        writer.write(encode({"piece": piece}))
+                        await writer.drain()
                 done: dict[str, Any] = {}
             elif op == "complete":
                 gen = await self.backend.complete_prompt(
@@ -109,6 +112,7 @@ async def serve(args: argparse.Namespace) -> None:
     }
     sys.stdout.write(json.dumps(ready) + "\n")
     sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # nobody reads the pipe from now on
     async with server:
         await _until_stdin_closes()
     await backend.aclose()
