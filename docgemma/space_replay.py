@@ -175,27 +175,47 @@ def ask(base: str, question: str = QUESTION, timeout_s: float = 1200) -> dict:
     raise RuntimeError("the stream ended without a done or error event")
 
 
+@dataclass
+class Outcome:
+    page: str
+    """The first page's HTML (its Gradio config included)."""
+    done: dict
+    """The question's ``done`` event (or ``error``)."""
+
+
+def replay(workdir: Path, port: int | None = None, source: Path = ROOT) -> Outcome:
+    """Build in ``workdir`` (empty) as the image does, start the app, ask ``QUESTION``."""
+    image = Dockerfile.parse((source / "Dockerfile").read_text())
+    app, venv = workdir / "app", workdir / "venv"
+    app.mkdir(parents=True)
+    print("copied:", " ".join(copy_files(image, app, source)), flush=True)
+    env = clean_env(image, venv, port)
+    install(image, app, venv, env)
+    log = workdir / "app.log"
+    proc = start(image, app, venv, env, log)
+    base = f"http://127.0.0.1:{env[PORT_VARIABLE]}"
+    try:
+        wait_until_up(base + "/", proc, 600)
+        return Outcome(page=first_page(base), done=ask(base))
+    except Exception:
+        print(log.read_text()[-4000:], file=sys.stderr)
+        raise
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python docgemma/space_replay.py")
     parser.add_argument("workdir", type=Path, help="an empty folder to build in")
     parser.add_argument("--port", type=int, default=None, help="default: the image's")
     args = parser.parse_args(argv)
-    image = Dockerfile.parse((ROOT / "Dockerfile").read_text())
-    app, venv = args.workdir / "app", args.workdir / "venv"
-    app.mkdir(parents=True)
-    print("copied:", " ".join(copy_files(image, app)))
-    env = clean_env(image, venv, args.port)
-    install(image, app, venv, env)
-    proc = start(image, app, venv, env, args.workdir / "app.log")
-    base = f"http://127.0.0.1:{env[PORT_VARIABLE]}"
-    try:
-        wait_until_up(base + "/", proc, 600)
-        done = ask(base)
-        print(json.dumps(done, indent=2))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-    return 0 if "metformin" in done.get("final_response", "").lower() else 1
+    outcome = replay(args.workdir.absolute(), args.port)
+    print(json.dumps(outcome.done, indent=2))
+    return 0 if "metformin" in outcome.done.get("final_response", "").lower() else 1
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.registry import build_registry
-from docgemma.ui import untrusted
 from docgemma.ui.approval import (
     ApprovalState,
     EditableField,
@@ -105,7 +104,7 @@ class Handlers:
         cannot load (then why and how to fix it); the timer that refreshes it stops once
         the model is ready."""
         s = self.settings
-        model = f"Model: **{untrusted.plain(s.public_model())}**"
+        model = f"Model: **{s.public_model()}**"
         if self._agent_ready():
             return f"{model} — ready", gr.update(active=False)
         problem = model_problem(s.model) if s.backend == "llamacpp" else None
@@ -114,7 +113,7 @@ class Handlers:
             problem = start_problem(failure) or f"{type(failure).__name__} (see the server log)"
         if problem is not None:
             text = f"⚠️ {model} — **the language model cannot load**, so no question can be "
-            return text + f"answered: {untrusted.plain(problem)}", gr.update(active=True)
+            return text + f"answered: {problem}", gr.update(active=True)
         return f"{model} — loading (the first start takes a minute or two)", gr.update(active=True)
 
     def set_thinking(
