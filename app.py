@@ -204,7 +204,11 @@ def main() -> None:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     settings = get_settings()
-    problem = model_problem(settings.model) if settings.backend == "llamacpp" else None
+    problem = (
+        model_problem(settings.model, settings.model_cache_dir)
+        if settings.backend == "llamacpp"
+        else None
+    )
     if problem:  # the page says so too; questions cannot be answered until it is fixed
         log.error("%s", problem)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")

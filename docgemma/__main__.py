@@ -70,7 +70,7 @@ async def _ask(args: argparse.Namespace) -> int:
     if settings.backend == "llamacpp":
         from docgemma.assets import model_problem
 
-        problem = model_problem(settings.model)
+        problem = model_problem(settings.model, settings.model_cache_dir)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2

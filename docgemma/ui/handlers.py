@@ -107,7 +107,7 @@ class Handlers:
         model = f"Model: **{s.public_model()}**"
         if self._agent_ready():
             return f"{model} — ready", gr.update(active=False)
-        problem = model_problem(s.model) if s.backend == "llamacpp" else None
+        problem = model_problem(s.model, s.model_cache_dir) if s.backend == "llamacpp" else None
         failure = self._agent_failure()
         if problem is None and failure is not None:
             problem = start_problem(failure) or f"{type(failure).__name__} (see the server log)"
