@@ -7,12 +7,12 @@ import re
 import pytest
 
 from docgemma.part_hashes import requirements_file
-from docgemma.profiles import DEFAULT_PROFILE, PROFILES
+from docgemma.profiles import PROFILES
 
 LINE = re.compile(r"^(\S+==\S+) --hash=sha256:[0-9a-f]{64}$")
 
 
-@pytest.mark.parametrize("name", [DEFAULT_PROFILE])
+@pytest.mark.parametrize("name", list(PROFILES))
 def test_every_part_of_the_profile_is_pinned_with_a_hash(name) -> None:
     lines = [
         line
