@@ -316,7 +316,13 @@ def test_a_failed_start_shows_the_engines_diagnosis(tmp_path):
 
     settings = Settings(data_dir=tmp_path, model="gemma3-270m")
     failure = ModelUnavailable("the engine crashed (SIGILL); CPU has avx2\nEngine log: noise")
-    h = Handlers(settings, None, None, tmp_path / "uploads", agent_failure=lambda: failure)
-    h._agent_ready = lambda: False
+    h = Handlers(
+        settings,
+        None,
+        None,
+        tmp_path / "uploads",
+        agent_ready=lambda: False,
+        agent_failure=lambda: failure,
+    )
     text, _ = h.model_status()
     assert "cannot load" in text and "SIGILL" in text and "noise" not in text
