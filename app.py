@@ -28,6 +28,7 @@ from docgemma.api import create_api
 from docgemma.api.local_tenant import page_recorder
 from docgemma.api.runtime import hosted_runtime
 from docgemma.api.store import SessionStore
+from docgemma.assets import model_problem
 from docgemma.auth import Access, GuardedFHIR
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
@@ -161,7 +162,14 @@ def create_app(
 
     record = page_recorder(api_store, load_profiles(settings.expert_profiles_path).default.name)
     handlers = Handlers(
-        settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready, record=record
+        settings,
+        slot.get,
+        patients,
+        upload_dir,
+        access,
+        agent_ready=slot.ready,
+        record=record,
+        agent_failure=slot.failure,
     )
     triage = TriageHandlers(triage_slot.get)
     blocks = build_blocks(handlers, settings, triage)
@@ -196,6 +204,13 @@ def main() -> None:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     settings = get_settings()
+    problem = (
+        model_problem(settings.model, settings.model_cache_dir)
+        if settings.backend == "llamacpp"
+        else None
+    )
+    if problem:  # the page says so too; questions cannot be answered until it is fixed
+        log.error("%s", problem)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
 
 

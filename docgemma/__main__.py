@@ -67,6 +67,13 @@ async def _ask(args: argparse.Namespace) -> int:
         _print(empty_message_result(), args.json)
         return 0
     settings = get_settings()
+    if settings.backend == "llamacpp":
+        from docgemma.assets import model_problem
+
+        problem = model_problem(settings.model, settings.model_cache_dir)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     image = None
     if args.image:
         from docgemma.imaging import ImageError, prepare_image

@@ -301,16 +301,18 @@ class Settings(BaseSettings):
             f"data={self.data_dir.resolve()}; offline={self.offline}"
         )
 
+    def public_model(self) -> str:
+        """The model as the page may name it: no paths, URLs or hosts."""
+        if self.backend == "openai":
+            return self.openai_model
+        if self.backend == "llamacpp":
+            return self.model_label()  # a profile's label, or only a GGUF's file name
+        return Path(self.hf_model).name
+
     def describe_public(self, embedded_ehr: bool) -> str:
         """What the page may show: no paths, URLs or hosts (those stay in the server log)."""
-        if self.backend == "openai":
-            model = self.openai_model
-        elif self.backend == "llamacpp":
-            model = self.model_label()  # a profile's label, or only a GGUF's file name
-        else:
-            model = Path(self.hf_model).name
         ehr = "embedded synthetic EHR" if embedded_ehr else "external FHIR server"
-        return f"backend={self.backend}, model={model}, EHR={ehr}"
+        return f"backend={self.backend}, model={self.public_model()}, EHR={ehr}"
 
 
 @lru_cache(maxsize=1)

@@ -20,13 +20,23 @@ class BuiltOnce(Generic[T]):
         self._build = build
         self._made: list[T] = []
         self._lock = asyncio.Lock()
+        self._failure: BaseException | None = None
 
     async def get(self) -> T:
         async with self._lock:
             if not self._made:
-                made = self._build()
-                self._made.append(await made if inspect.isawaitable(made) else made)
+                try:
+                    made = self._build()
+                    self._made.append(await made if inspect.isawaitable(made) else made)
+                except Exception as exc:
+                    self._failure = exc
+                    raise
+                self._failure = None
         return self._made[0]
+
+    def failure(self) -> BaseException | None:
+        """Why the last build failed, until one succeeds (what the page says about it)."""
+        return self._failure
 
     def ready(self) -> bool:
         """True once built: ``get`` will not wait."""

@@ -26,6 +26,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "event_loop",
         "topic_words",
         "engine_build",  # standard library only: the Makefile runs it before installing
+        "install_steps",  # standard library only: the image build runs it before installing
+        "space_replay",  # standard library only: replays the image build
+        "part_hashes",  # the part packages' wheel digests, from profiles
     ),
     ("config",),
     ("assets", "config_doc"),  # model files shipped in PyPI packages; the settings reference

@@ -146,3 +146,45 @@ def test_the_real_qwen_files_assemble_to_their_published_digest(name, tmp_path) 
     assert path.stat().st_size == profile.size
     with path.open("rb") as gguf:
         assert gguf.read(4) == b"GGUF"
+
+
+def test_a_profile_without_its_parts_names_the_one_install_command(tmp_path, monkeypatch) -> None:
+    from docgemma.assets import INSTALL_COMMAND, model_problem
+
+    assert model_problem("gemma3-270m", tmp_path) is None  # installed: the app assembles it
+    monkeypatch.setattr("docgemma.profiles._installed_version", lambda name: None)
+    problem = model_problem(DEFAULT_PROFILE, tmp_path)
+    assert problem is not None and "22 of its 22 part packages are missing" in problem
+    assert f"`{INSTALL_COMMAND}`" in problem
+    assert f"`{INSTALL_COMMAND} qwen2.5-0.5b`" in model_problem("qwen2.5-0.5b", tmp_path)
+    assert "model file not found" in model_problem(str(tmp_path / "absent.gguf"), tmp_path)
+
+
+def test_a_missing_part_names_the_install_command(tmp_path, monkeypatch) -> None:
+    parts = fake_parts(tmp_path / "site", monkeypatch, CHUNKS[:2])
+    three = PartPackages(**{**parts.__dict__, "count": 3})
+    with pytest.raises(ConfigurationError, match=r"setup_assets --install fake"):
+        part_paths(profile_of(three, size=1, sha256=""))
+
+
+def test_the_embedding_files_match_their_pinned_digests() -> None:
+    from docgemma.assets import EMBEDDING_FILES, minilm_onnx_path, minilm_tokenizer_path
+
+    for key, path in (("onnx", minilm_onnx_path()), ("tokenizer", minilm_tokenizer_path())):
+        assert path.stat().st_size == EMBEDDING_FILES[key].size
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == EMBEDDING_FILES[key].sha256
+
+
+def test_an_embedding_file_with_other_bytes_is_refused(tmp_path, monkeypatch) -> None:
+    from docgemma import assets
+
+    folder = tmp_path / "site" / "fakeembed"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    (folder / "model.onnx").write_bytes(b"not the model")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    importlib.invalidate_caches()
+    pinned = assets.PinnedFile("fakeembed", "model.onnx", 13, "0" * 64, "reinstall fakeembed")
+    monkeypatch.setitem(assets.EMBEDDING_FILES, "fake", pinned)
+    with pytest.raises(ConfigurationError, match="is not the pinned file.*reinstall fakeembed"):
+        assets.pinned_file("fake")

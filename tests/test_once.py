@@ -40,5 +40,6 @@ async def test_a_failed_build_is_tried_again_by_the_next_caller() -> None:
     once = BuiltOnce(build)
     with pytest.raises(RuntimeError, match="model file missing"):
         await once.get()
-    assert not once.ready()
+    assert not once.ready() and str(once.failure()) == "model file missing"
     assert await once.get() == "agent" and len(attempts) == 2 and once.ready()
+    assert once.failure() is None  # the page stops reporting a fixed failure

@@ -17,6 +17,7 @@ import gradio as gr
 from gradio.utils import get_upload_folder
 from pydantic import BaseModel
 
+from docgemma.assets import model_problem
 from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.tools.base import ToolRegistry
@@ -60,6 +61,7 @@ class Handlers:
         access: Access | None = None,
         agent_ready: Callable[[], bool] = lambda: True,
         record: Recorder | None = None,
+        agent_failure: Callable[[], BaseException | None] = lambda: None,
         tools: ToolRegistry | None = None,
     ) -> None:
         self.settings = settings
@@ -70,6 +72,7 @@ class Handlers:
         self._get_agent = get_agent
         self._start_failure = ""
         self._agent_ready = agent_ready
+        self._agent_failure = agent_failure
         self._patients = patients
         self._upload_dir = upload_dir
         self._upload_roots = (Path(get_upload_folder()),)
@@ -95,6 +98,23 @@ class Handlers:
             "`DOCGEMMA_THINKING=true`, `DOCGEMMA_THINKING_MAX_TOKENS`); the thinking switch "
             "and budget below apply to this browser session only._"
         )
+
+    def model_status(self) -> tuple[str, Any]:
+        """The first page's line on the model: which one, and whether it is loading, ready or
+        cannot load (then why and how to fix it); the timer that refreshes it stops once
+        the model is ready."""
+        s = self.settings
+        model = f"Model: **{s.public_model()}**"
+        if self._agent_ready():
+            return f"{model} — ready", gr.update(active=False)
+        problem = model_problem(s.model, s.model_cache_dir) if s.backend == "llamacpp" else None
+        failure = self._agent_failure()
+        if problem is None and failure is not None:
+            problem = start_problem(failure) or f"{type(failure).__name__} (see the server log)"
+        if problem is not None:
+            text = f"⚠️ {model} — **the language model cannot load**, so no question can be "
+            return text + f"answered: {problem}", gr.update(active=True)
+        return f"{model} — loading (the first start takes a minute or two)", gr.update(active=True)
 
     def set_thinking(
         self, enabled: bool, budget: float, session: SessionState, request: gr.Request | None = None

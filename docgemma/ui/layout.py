@@ -54,6 +54,10 @@ def build_blocks(
             "approved by you. "
             "Not a substitute for clinical judgement."
         )
+        status = gr.Markdown(handlers.model_status()[0], elem_id="model-status")
+        refresh = gr.Timer(5.0)
+        demo.load(handlers.model_status, None, [status, refresh])
+        refresh.tick(handlers.model_status, None, [status, refresh], show_progress="hidden")
         if handlers.access.open:
             gr.Markdown(OPEN_BANNER, elem_id="demo-banner")
         with gr.Tabs():

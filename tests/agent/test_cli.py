@@ -93,3 +93,19 @@ def test_an_empty_question_imports_no_model_ehr_or_classifier(settings) -> None:
     )
     assert done.stdout.startswith(EMPTY_MESSAGE_REPLY)
     assert done.stdout.strip().endswith("[]"), done.stdout
+
+
+def test_ask_without_the_model_installed_names_the_install_command(monkeypatch, capsys) -> None:
+    """A bare ``pip install .`` has no model parts: one clear line, not a failed turn."""
+    monkeypatch.setenv("DOCGEMMA_BACKEND", "llamacpp")
+    monkeypatch.setenv("DOCGEMMA_MODEL", "qwen2.5-0.5b")
+    monkeypatch.setenv("DOCGEMMA_MODEL_CACHE_DIR", "/nonexistent")
+    monkeypatch.setattr("docgemma.profiles._installed_version", lambda name: None)
+    monkeypatch.setattr(cli, "build_agent", lambda *a: pytest.fail("no agent is built"))
+    cli.get_settings.cache_clear()
+    try:
+        assert cli.main(["ask", "What is hypertension?"]) == 2
+    finally:
+        cli.get_settings.cache_clear()
+    err = capsys.readouterr().err
+    assert "is not installed" in err and "python -m docgemma.setup_assets --install" in err

@@ -289,3 +289,40 @@ async def test_an_id_that_is_not_a_fhir_id_is_never_taken_from_a_turn(tmp_path):
     session = SessionState()
     await collect(h.submit({"text": "find them", "files": []}, session, None))
     assert session.patient_id is None
+
+
+def test_the_first_page_names_the_model_and_says_when_it_is_ready(tmp_path):
+    settings = Settings(data_dir=tmp_path, model="gemma3-270m")
+    ready = [False]
+    h = Handlers(settings, None, None, tmp_path / "uploads", agent_ready=lambda: ready[0])
+    text, timer = h.model_status()
+    assert "Gemma 3 270M" in text and "loading" in text and timer["active"] is True
+    ready[0] = True
+    text, timer = h.model_status()
+    assert "Gemma 3 270M" in text and text.endswith("ready") and timer["active"] is False
+
+
+def test_a_model_that_is_not_installed_is_said_plainly_with_the_command(tmp_path, monkeypatch):
+    settings = Settings(data_dir=tmp_path, model_cache_dir=tmp_path, model="qwen2.5-0.5b")
+    monkeypatch.setattr("docgemma.profiles._installed_version", lambda name: None)
+    h = Handlers(settings, None, None, tmp_path / "uploads", agent_ready=lambda: False)
+    text, timer = h.model_status()
+    assert "the language model cannot load" in text and timer["active"] is True
+    assert "`python -m docgemma.setup_assets --install qwen2.5-0.5b`" in text
+
+
+def test_a_failed_start_shows_the_engines_diagnosis(tmp_path):
+    from docgemma.llm.errors import ModelUnavailable
+
+    settings = Settings(data_dir=tmp_path, model="gemma3-270m")
+    failure = ModelUnavailable("the engine crashed (SIGILL); CPU has avx2\nEngine log: noise")
+    h = Handlers(
+        settings,
+        None,
+        None,
+        tmp_path / "uploads",
+        agent_ready=lambda: False,
+        agent_failure=lambda: failure,
+    )
+    text, _ = h.model_status()
+    assert "cannot load" in text and "SIGILL" in text and "noise" not in text
