@@ -70,7 +70,6 @@ class Handlers:
         self._record = record
         """Keeps a copy of each finished turn (the API's ``local`` tenant), when given."""
         self._get_agent = get_agent
-        self._start_failure = ""
         self._agent_ready = agent_ready
         self._agent_failure = agent_failure
         self._patients = patients
@@ -196,13 +195,13 @@ class Handlers:
         try:
             return await self._get_agent()
         except Exception as exc:  # a broken backend must leave the page usable
-            log.exception("could not start the agent")
-            self._start_failure = start_problem(exc)
+            log.exception("could not start the agent: %s", exc)
             return None
 
     def _backend_down(self) -> str:
         """The unavailable-model notice, with why the model could not start when known."""
-        return f"{BACKEND_DOWN} {self._start_failure}".strip()
+        failure = self._agent_failure()
+        return f"{BACKEND_DOWN} {start_problem(failure) if failure else ''}".strip()
 
     # ── approval ──
 
