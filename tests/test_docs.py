@@ -90,6 +90,6 @@ def test_the_space_card_is_in_space_yaml_not_atop_the_readme() -> None:
     import yaml
 
     card = yaml.safe_load((ROOT / "space.yaml").read_text(encoding="utf-8"))
-    assert card["sdk"] == "gradio" and (ROOT / card["app_file"]).is_file()
-    assert card["python_version"] == "3.11" and card["license"] == "apache-2.0"
+    assert card["sdk"] == "docker" and card["app_port"] == 7860
+    assert (ROOT / "Dockerfile").is_file() and card["license"] == "apache-2.0"
     assert README.read_text(encoding="utf-8").startswith("# DocGemma")
