@@ -16,8 +16,9 @@ from docgemma.auth import OPEN_BANNER
 from docgemma.config import Settings
 from docgemma.ui.conversation_tools import add_conversation_tools
 from docgemma.ui.handlers import Handlers
+from docgemma.ui.ownership import owner_only, refuse_with_error
 from docgemma.ui.panels import FOLLOW_UPS, PanelView
-from docgemma.ui.session import SessionState, new_session
+from docgemma.ui.session import SessionState
 from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
 
 EXAMPLES = (
@@ -47,7 +48,7 @@ def build_blocks(
     # Gradio's own copies of uploads (its cache folder) follow the same retention.
     age = max(int(settings.upload_retention_hours * 3600), 60)
     with gr.Blocks(title="DocGemma", delete_cache=(min(age, 3600), age)) as demo:
-        session = gr.State(new_session)
+        session = gr.State(SessionState())  # deep-copied per browser session; no load event
         gr.Markdown(
             "## DocGemma — clinical decision support\n"
             "Answers for clinicians, with every step shown and every record change "
@@ -180,6 +181,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
     with edit_box:
 
         @gr.render(inputs=[session, shown_key], triggers=[shown_key.change])
+        @owner_only(refuse_with_error)
         def editor(state: SessionState, key: str, request: gr.Request) -> None:
             boxes = [
                 gr.Textbox(
