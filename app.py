@@ -25,7 +25,7 @@ import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from docgemma.api import create_api
-from docgemma.api.local_tenant import page_recorder
+from docgemma.api.local_tenant import has_local_key, idle_forgetter, page_recorder
 from docgemma.api.runtime import hosted_runtime
 from docgemma.api.store import SessionStore
 from docgemma.auth import Access, GuardedFHIR
@@ -136,10 +136,11 @@ def create_app(
         index.add_done_callback(_report_warmup)
         kb = asyncio.create_task(asyncio.to_thread(prepare_knowledge_base, settings))
         kb.add_done_callback(_report_warmup)
-        tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer))
-        async with api.router.lifespan_context(api):
+        forget = idle_forgetter(api_store) if has_local_key(settings.api_keys) else None
+        async with api.router.lifespan_context(api):  # the API's store exists from here on
+            tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer, forget=forget))
             yield
-        tidy.cancel()
+            tidy.cancel()
         await slot.close()
 
     docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
@@ -159,7 +160,10 @@ def create_app(
         state = getattr(api.state, "api", None)
         return state.store if state is not None else None
 
-    record = page_recorder(api_store, load_profiles(settings.expert_profiles_path).default.name)
+    record = None  # the page's turns are copied for the API only when a key may read them
+    if has_local_key(settings.api_keys):
+        default_profile = load_profiles(settings.expert_profiles_path).default.name
+        record = page_recorder(api_store, default_profile)
     handlers = Handlers(
         settings, slot.get, patients, upload_dir, access, agent_ready=slot.ready, record=record
     )
@@ -174,6 +178,7 @@ def create_app(
         footer_links=[],
         max_file_size=settings.max_image_bytes * 2,
         app_kwargs={"openapi_url": None},  # the page's own schema; DocGemma's is above
+        run_history=False,  # Gradio would keep charts and answers in the browser's storage
         **access.gradio_kwargs(),
     )
     # Gradio checks that an event's input files were uploaded only once the Blocks count

@@ -36,7 +36,17 @@ class ApprovalBody(BaseModel):
     action: Literal["approve", "edit", "reject"]
     args: dict[str, Any] | None = Field(None, description="Edited arguments, with edit")
     reason: str | None = Field(None, max_length=500)
-    approved_by: str = Field("clinician", min_length=1, max_length=80)
+    note: str | None = Field(
+        None,
+        max_length=80,
+        description="Free text kept with the decision as a note (not verified); the "
+        "approver recorded in the record is the caller's API key label",
+    )
+    approved_by: str | None = Field(
+        None,
+        max_length=80,
+        description="Older name of ``note``: kept only as the note, never as the approver",
+    )
 
 
 class SessionInfo(BaseModel):

@@ -77,13 +77,14 @@ def export_file(session: SessionState, kind: Literal["markdown", "json"]) -> str
     return str(path)
 
 
-def remove_later(path: str | None, delay_s: float = EXPORT_GRACE_S) -> None:
-    """Delete the export's temporary folder ``delay_s`` from now (on the running loop)."""
+def remove_later(path: str | None, delay_s: float | None = None) -> None:
+    """Delete the export's temporary folder ``delay_s`` (default ``EXPORT_GRACE_S``) from
+    now, on the running loop."""
     if path is None:
         return
     folder = Path(path).parent
-    loop = asyncio.get_running_loop()
-    loop.call_later(delay_s, shutil.rmtree, folder, True)
+    wait = EXPORT_GRACE_S if delay_s is None else delay_s
+    asyncio.get_running_loop().call_later(wait, shutil.rmtree, folder, True)
 
 
 def add_conversation_tools(settings: Settings, session: gr.State) -> None:
