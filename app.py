@@ -15,6 +15,7 @@ import asyncio
 import importlib
 import inspect
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -28,7 +29,7 @@ from docgemma.api import create_api
 from docgemma.api.local_tenant import has_local_key, idle_forgetter, page_recorder
 from docgemma.api.runtime import hosted_runtime
 from docgemma.api.store import SessionStore
-from docgemma.auth import Access, GuardedFHIR
+from docgemma.auth import Access, GuardedFHIR, Mode, SignInGuard
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.experts import load_profiles
@@ -57,6 +58,24 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 """Sent with every response: the second line of defence behind ``docgemma.ui.untrusted``."""
+SPACES_ORIGIN = "https://huggingface.co"
+"""Where a Hugging Face Space's page frames the app (``SPACE_ID`` is set on a Space)."""
+
+
+def framing_headers(on_space: bool) -> dict[str, str]:
+    """Who may frame the page: only itself, so no other site can overlay an Approve button
+    (clickjacking); on a Hugging Face Space also the Space's own page, which embeds it."""
+    if on_space:
+        return {
+            "Content-Security-Policy": f"{CONTENT_SECURITY_POLICY}; "
+            f"frame-ancestors 'self' {SPACES_ORIGIN}"
+        }
+    return {
+        "Content-Security-Policy": f"{CONTENT_SECURITY_POLICY}; frame-ancestors 'self'",
+        "X-Frame-Options": "SAMEORIGIN",
+    }
+
+
 AgentFactory = Callable[[Settings, EHRClient], TurnRunner | Awaitable[TurnRunner]]
 
 
@@ -146,12 +165,17 @@ def create_app(
     docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
     app = FastAPI(title="DocGemma", lifespan=lifespan, **docs)
 
+    headers = framing_headers(on_space=bool(os.environ.get("SPACE_ID")))
+
     @app.middleware("http")
     async def _content_security_policy(request: Request, call_next: Any) -> Response:
         response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        for name, value in headers.items():
+            response.headers.setdefault(name, value)
         return response
 
+    if access.mode is Mode.USERS:  # the page's login, throttled per user and per address
+        app.add_middleware(SignInGuard, throttle=access.throttle)
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
     app.mount("/api", api)
