@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from docgemma.agent.outcome import ApprovalRequest
 from docgemma.experts import Mode
+from docgemma.transcript import MAX_MESSAGE_CHARS
 from docgemma.transcript import TranscriptMessage as HistoryMessage
 
 
@@ -16,7 +17,7 @@ class ChatRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    message: str = Field(min_length=1, max_length=20_000)
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
     session_id: str | None = Field(None, max_length=64)
     profile: str | None = Field(
         None, max_length=40, description="Expert profile for a new session; default: the first"

@@ -21,6 +21,7 @@ from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.registry import build_registry
+from docgemma.ui import untrusted
 from docgemma.ui.approval import (
     ApprovalState,
     EditableField,
@@ -121,7 +122,7 @@ class Handlers:
             user = _user(request)
             assert user is not None  # Gradio refuses unauthenticated calls in these modes
             return user
-        return (typed or "").strip() or self.settings.clinician_name
+        return untrusted.name(typed or "") or self.settings.clinician_name
 
     def owns(self, session: SessionState, request: gr.Request | None) -> bool:
         """The caller may see and act in this session (see ``SessionState.claim``)."""

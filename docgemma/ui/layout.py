@@ -20,6 +20,7 @@ from docgemma.ui.ownership import owner_only, refuse_with_error
 from docgemma.ui.panels import FOLLOW_UPS, PanelView
 from docgemma.ui.session import SessionState
 from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
+from docgemma.ui.untrusted import NAME_CHARS, NO_LATEX
 
 EXAMPLES = (
     "What is hypertension?",
@@ -68,11 +69,17 @@ def build_blocks(
 def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.Blocks) -> None:
     with gr.Row():
         with gr.Column(scale=3):
-            chatbot = gr.Chatbot(label="Conversation", height=560, elem_id="chat", buttons=["copy"])
+            chatbot = gr.Chatbot(
+                label="Conversation",
+                height=560,
+                elem_id="chat",
+                buttons=["copy"],
+                latex_delimiters=NO_LATEX,
+            )
             with gr.Group(visible=False, elem_id="approval-card") as card:
-                card_md = gr.Markdown(elem_id="approval-text")
+                card_md = gr.Markdown(elem_id="approval-text", latex_delimiters=NO_LATEX)
                 edit_box = gr.Column(visible=False, elem_id="approval-editor")  # filled below
-                card_error = gr.Markdown(elem_id="approval-error")
+                card_error = gr.Markdown(elem_id="approval-error", latex_delimiters=NO_LATEX)
                 # in the page (hidden), not left out of it: its change event redraws the editor
                 shown_key = gr.Textbox(visible="hidden", elem_id="approval-key")
                 reason = gr.Textbox(
@@ -107,6 +114,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     label="Your name (demo mode: recorded with approvals, not verified)",
                     value=settings.clinician_name,
                     max_lines=1,
+                    max_length=NAME_CHARS,
                     elem_id="clinician-name",
                 )
             else:
@@ -133,7 +141,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     elem_id="patient-images",
                     interactive=True,
                 )
-                chart = gr.Markdown(elem_id="patient-chart")
+                chart = gr.Markdown(elem_id="patient-chart", latex_delimiters=NO_LATEX)
             with gr.Accordion("Settings", open=False):
                 gr.Markdown(h.settings_markdown(), elem_id="settings-info")
                 thinking = gr.Checkbox(

@@ -26,6 +26,8 @@ from docgemma.triage.events import AnswerPiece, ReasoningPiece, TriageEvent
 from docgemma.triage.patient_text import fallback_text
 from docgemma.ui.ownership import owner_only
 from docgemma.ui.session import FOREIGN
+from docgemma.ui.untrusted import NO_LATEX
+from docgemma.ui.uploads import too_long
 
 log = logging.getLogger(__name__)
 NOT_GIVEN = "Not given"
@@ -175,6 +177,10 @@ class TriageHandlers:
         assert v is not None
         demographics = demographics_from(age, sex, pregnant)
         text = (message or "").strip()
+        notice = too_long(text)
+        if notice:  # the message stays in its box to be shortened
+            yield {v.sources: f"⚠️ {plain(notice)}"}
+            return
         shown = [*session.history, *([{"role": "user", "content": text}] if text else [])]
         yield {v.chat: shown, v.msg: "", v.banner: "", v.reasoning: "", v.sources: ""}
         answer: TriageAnswer | None = None
@@ -220,13 +226,18 @@ def triage_tab(handlers: TriageHandlers) -> None:
         session = gr.State(TriageSession())  # deep-copied per browser session
         with gr.Row():
             with gr.Column(scale=3):
-                chat = gr.Chatbot(label="Conversation", height=420, elem_id="triage-chat")
+                chat = gr.Chatbot(
+                    label="Conversation",
+                    height=420,
+                    elem_id="triage-chat",
+                    latex_delimiters=NO_LATEX,
+                )
                 banner = gr.HTML(elem_id="triage-banner")
                 with gr.Accordion("Reasoning", open=False, elem_id="triage-reasoning"):
                     reasoning = gr.Textbox(
                         show_label=False, lines=8, interactive=False, elem_id="triage-thinking"
                     )
-                sources = gr.Markdown(elem_id="triage-sources")
+                sources = gr.Markdown(elem_id="triage-sources", latex_delimiters=NO_LATEX)
                 with gr.Row(visible=False) as follow_row:
                     follow = [
                         gr.Button(size="sm", elem_classes=["triage-follow-up"]) for _ in range(3)

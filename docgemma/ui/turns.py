@@ -86,7 +86,8 @@ async def decide(
     verb = {"approve": "Approved", "edit": "Approved with edits", "reject": "Rejected"}[
         decision.action
     ]
-    session.history.append({"role": "user", "content": f"**{verb}:** {request.summary}"})
+    shown = untrusted.plain(request.summary)  # the proposal's text, never markup
+    session.history.append({"role": "user", "content": f"**{verb}:** {shown}"})
     timeline = Timeline(session.next_turn_id(), clock())
     timeline.note(
         f"Clinician decision: {verb.lower()}", _decision_detail(decision, state.args), clock()
