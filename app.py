@@ -124,7 +124,11 @@ def create_app(
 
         token = secrets.token_urlsafe(32)  # writes only through the agent's client
         fhir_app = GuardedFHIR(
-            create_fhir_app(settings.embedded_fhir_db, write_token=token), access, token
+            create_fhir_app(
+                settings.embedded_fhir_db, write_token=token, openapi=settings.api_docs
+            ),
+            access,
+            token,
         )
         settings = settings.model_copy(
             update={"fhir_url": _local_url(settings), "fhir_token": token}
