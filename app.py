@@ -15,6 +15,7 @@ import asyncio
 import importlib
 import inspect
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -25,11 +26,11 @@ import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from docgemma.api import create_api
-from docgemma.api.local_tenant import page_recorder
+from docgemma.api.local_tenant import has_local_key, idle_forgetter, page_recorder
 from docgemma.api.runtime import hosted_runtime
 from docgemma.api.store import SessionStore
 from docgemma.assets import model_problem
-from docgemma.auth import Access, GuardedFHIR
+from docgemma.auth import Access, GuardedFHIR, Mode, SignInGuard
 from docgemma.config import Settings, get_settings
 from docgemma.ehr.client import EHRClient
 from docgemma.experts import load_profiles
@@ -58,6 +59,24 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 """Sent with every response: the second line of defence behind ``docgemma.ui.untrusted``."""
+SPACES_ORIGIN = "https://huggingface.co"
+"""Where a Hugging Face Space's page frames the app (``SPACE_ID`` is set on a Space)."""
+
+
+def framing_headers(on_space: bool) -> dict[str, str]:
+    """Who may frame the page: only itself, so no other site can overlay an Approve button
+    (clickjacking); on a Hugging Face Space also the Space's own page, which embeds it."""
+    if on_space:
+        return {
+            "Content-Security-Policy": f"{CONTENT_SECURITY_POLICY}; "
+            f"frame-ancestors 'self' {SPACES_ORIGIN}"
+        }
+    return {
+        "Content-Security-Policy": f"{CONTENT_SECURITY_POLICY}; frame-ancestors 'self'",
+        "X-Frame-Options": "SAMEORIGIN",
+    }
+
+
 AgentFactory = Callable[[Settings, EHRClient], TurnRunner | Awaitable[TurnRunner]]
 
 
@@ -106,7 +125,11 @@ def create_app(
 
         token = secrets.token_urlsafe(32)  # writes only through the agent's client
         fhir_app = GuardedFHIR(
-            create_fhir_app(settings.embedded_fhir_db, write_token=token), access, token
+            create_fhir_app(
+                settings.embedded_fhir_db, write_token=token, openapi=settings.api_docs
+            ),
+            access,
+            token,
         )
         settings = settings.model_copy(
             update={"fhir_url": _local_url(settings), "fhir_token": token}
@@ -137,21 +160,27 @@ def create_app(
         index.add_done_callback(_report_warmup)
         kb = asyncio.create_task(asyncio.to_thread(prepare_knowledge_base, settings))
         kb.add_done_callback(_report_warmup)
-        tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer))
-        async with api.router.lifespan_context(api):
+        forget = idle_forgetter(api_store) if has_local_key(settings.api_keys) else None
+        async with api.router.lifespan_context(api):  # the API's store exists from here on
+            tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer, forget=forget))
             yield
-        tidy.cancel()
+            tidy.cancel()
         await slot.close()
 
     docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
     app = FastAPI(title="DocGemma", lifespan=lifespan, **docs)
 
+    headers = framing_headers(on_space=bool(os.environ.get("SPACE_ID")))
+
     @app.middleware("http")
     async def _content_security_policy(request: Request, call_next: Any) -> Response:
         response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        for name, value in headers.items():
+            response.headers.setdefault(name, value)
         return response
 
+    if access.mode is Mode.USERS:  # the page's login, throttled per user and per address
+        app.add_middleware(SignInGuard, throttle=access.throttle)
     if fhir_app is not None:
         app.mount("/fhir", fhir_app)
     app.mount("/api", api)
@@ -160,7 +189,10 @@ def create_app(
         state = getattr(api.state, "api", None)
         return state.store if state is not None else None
 
-    record = page_recorder(api_store, load_profiles(settings.expert_profiles_path).default.name)
+    record = None  # the page's turns are copied for the API only when a key may read them
+    if has_local_key(settings.api_keys):
+        default_profile = load_profiles(settings.expert_profiles_path).default.name
+        record = page_recorder(api_store, default_profile)
     handlers = Handlers(
         settings,
         slot.get,
@@ -182,6 +214,7 @@ def create_app(
         footer_links=[],
         max_file_size=settings.max_image_bytes * 2,
         app_kwargs={"openapi_url": None},  # the page's own schema; DocGemma's is above
+        run_history=False,  # Gradio would keep charts and answers in the browser's storage
         **access.gradio_kwargs(),
     )
     # Gradio checks that an event's input files were uploaded only once the Blocks count

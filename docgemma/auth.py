@@ -14,6 +14,10 @@ Three modes (``DOCGEMMA_AUTH_MODE``; SECURITY.md has the threat model):
 
 In every mode the agent's own EHR client passes ``/fhir`` with the random bearer token
 the app gave it; writes still need that token (the FHIR server's own gate).
+
+Sign-in attempts (the page's login and ``/fhir``'s HTTP Basic) are throttled per user
+name and per client address: after a few failures each further attempt must wait, the
+wait doubling with every failure (``SignInThrottle``).
 """
 
 from __future__ import annotations
@@ -25,16 +29,18 @@ import getpass
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docgemma.config import Settings
 from docgemma.ehr.errors import operation_outcome
@@ -92,6 +98,61 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
 
 
+@dataclass
+class SignInThrottle:
+    """Backoff after failed sign-ins, per user name and per client address.
+
+    ``free`` failures within ``window_s`` cost nothing; after that the next attempt must
+    wait ``base_s`` since the last failure, doubled for each further failure (at most
+    ``cap_s``). An attempt made while waiting is refused without checking the password.
+    A success clears the user's failures, never the address's (one valid account must
+    not reset the guessing budget of an address).
+    """
+
+    free: int = 5
+    base_s: float = 1.0
+    cap_s: float = 900.0
+    window_s: float = 3600.0
+    clock: Callable[[], float] = time.monotonic
+    max_keys: int = 10_000
+    _failures: dict[str, list[float]] = field(default_factory=dict)
+
+    def wait_s(self, user: str, address: str) -> float:
+        """Seconds before ``user`` may try again from ``address`` (0: now)."""
+        now = self.clock()
+        return max(self._wait(f"user:{user}", now), self._wait(f"addr:{address}", now))
+
+    def record(self, user: str, address: str, ok: bool) -> None:
+        if ok:
+            self._failures.pop(f"user:{user}", None)
+            return
+        now = self.clock()
+        if len(self._failures) >= self.max_keys:  # an address or name spray: keep memory bounded
+            self._failures = {
+                k: t for k, t in self._failures.items() if t and now - t[-1] < self.window_s
+            }
+        for key in (f"user:{user}", f"addr:{address}"):
+            self._failures.setdefault(key, []).append(now)
+
+    def _wait(self, key: str, now: float) -> float:
+        recent = [t for t in self._failures.get(key, ()) if now - t < self.window_s]
+        if key in self._failures:
+            self._failures[key] = recent
+        if len(recent) < self.free:
+            return 0.0
+        delay = min(self.cap_s, self.base_s * 2 ** (len(recent) - self.free))
+        return max(0.0, recent[-1] + delay - now)
+
+
+def too_many_sign_ins(wait_s: float) -> JSONResponse:
+    seconds = max(1, math.ceil(wait_s))
+    return JSONResponse(
+        {"detail": f"Too many failed sign-ins. Please wait {seconds} s and try again."},
+        status_code=429,
+        headers={"Retry-After": str(seconds)},
+    )
+
+
 @dataclass(frozen=True)
 class Access:
     """The resolved access policy of one running app."""
@@ -101,6 +162,7 @@ class Access:
     header: str | None = None
     embedded_ehr: bool = True
     """The app serves its own synthetic EHR (not a real record behind DOCGEMMA_FHIR_URL)."""
+    throttle: SignInThrottle = field(default_factory=SignInThrottle, compare=False)
 
     @classmethod
     def from_settings(cls, settings: Settings, *, embedded_ehr: bool) -> Access:
@@ -126,7 +188,10 @@ class Access:
                 "DOCGEMMA_FHIR_URL set, configure DOCGEMMA_AUTH_USERS or DOCGEMMA_AUTH_HEADER"
             )
         header = (settings.auth_header or "").strip() or None
-        return cls(mode, dict(settings.auth_users), header, embedded_ehr)
+        throttle = SignInThrottle(
+            free=settings.sign_in_free_attempts, base_s=settings.sign_in_backoff_seconds
+        )
+        return cls(mode, dict(settings.auth_users), header, embedded_ehr, throttle)
 
     @property
     def open(self) -> bool:
@@ -165,9 +230,67 @@ class Access:
                 name, _, password = base64.b64decode(encoded.strip()).decode().partition(":")
             except (ValueError, UnicodeDecodeError):
                 return False
-            return self.check_login(name, password)
+            address = request.client.host if request.client else ""
+            if self.throttle.wait_s(name, address) > 0:
+                return False
+            ok = self.check_login(name, password)
+            self.throttle.record(name, address, ok)
+            return ok
         client = request.client.host if request.client else ""
         return client in LOOPBACK
+
+
+class SignInGuard:
+    """In front of the page's ``POST /login``: a throttled user or address gets 429 before
+    the password is checked; the login's answer (200 or not) is recorded."""
+
+    MAX_BODY = 64 * 1024
+
+    def __init__(self, app: ASGIApp, throttle: SignInThrottle) -> None:
+        self.app, self.throttle = app, throttle
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"].rstrip("/").endswith("/login")
+        ):
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more and len(body) <= self.MAX_BODY:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        form = await Request(scope, replay).form()
+        user = str(form.get("username") or "").strip()
+        address = scope["client"][0] if scope.get("client") else ""
+        wait = self.throttle.wait_s(user, address)
+        if wait > 0:
+            log.warning("sign-in throttled (%.0f s to wait)", wait)
+            await too_many_sign_ins(wait)(scope, receive, send)
+            return
+        replayed = False
+        status: list[int] = []
+
+        async def watch(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            await send(message)
+
+        await self.app(scope, replay, watch)
+        if status:
+            self.throttle.record(user, address, status[0] == 200)
 
 
 class GuardedFHIR:

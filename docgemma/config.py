@@ -217,6 +217,15 @@ class Settings(BaseSettings):
         None,
         description="Request header naming the user set by a trusted sign-in proxy (header mode)",
     )
+    sign_in_free_attempts: int = Field(
+        5, ge=1, description="Failed sign-ins per user and per address before backoff starts"
+    )
+    sign_in_backoff_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="First wait after the free failed sign-ins; doubles with each further "
+        "failure, up to 15 minutes",
+    )
     api_docs: bool = Field(False, description="Serve FastAPI's /docs and /openapi.json")
     upload_retention_hours: float = Field(
         24.0, description="Uploaded and rendered images older than this are deleted"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from docgemma.llm.types import ImageInput
 
@@ -79,7 +79,8 @@ def sniff(data: bytes) -> ImageKind | None:
 
 
 def prepare_image(data: bytes, max_bytes: int, max_pixels: int | None = None) -> PreparedImage:
-    """Validate an upload and return it as PNG/JPEG bytes; raises ``ImageError``.
+    """Validate an upload and return it as PNG/JPEG bytes; raises ``ImageError``, also for
+    every decoder failure (never Pillow's own message).
 
     ``max_pixels`` defaults to the ``max_image_pixels`` setting.
     """
@@ -109,7 +110,7 @@ def prepare_image(data: bytes, max_bytes: int, max_pixels: int | None = None) ->
             img.load()
     except ImageError:
         raise
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+    except Exception as exc:  # Pillow also raises ValueError, SyntaxError, struct.error...
         raise ImageError(
             f"The attached {kind.upper()} file is damaged and cannot be read."
         ) from exc

@@ -13,6 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+MAX_MESSAGE_CHARS = 20_000
+"""The longest message accepted from the page or the API; longer ones are refused."""
+
 
 class TranscriptMessage(BaseModel):
     """What the clinician or the assistant said; never the assistant's hidden reasoning."""

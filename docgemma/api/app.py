@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docgemma.api import compat, routes
-from docgemma.api.auth import KeyRing
+from docgemma.api.auth import KeyRing, presented_key
 from docgemma.api.db import open_database
 from docgemma.api.models import Health
 from docgemma.api.runtime import RuntimeFactory, default_runtime
@@ -121,10 +121,12 @@ def create_api(
         finally:
             await db.close()
 
+    docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
     app = FastAPI(
         title="DocGemma API",
         summary="Clinical decision support over HTTP: streamed answers, approvals, sessions.",
         lifespan=lifespan,
+        **docs,
     )
     app.state.keys = KeyRing(settings.api_keys)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
@@ -133,8 +135,12 @@ def create_api(
     app.include_router(compat.router)
 
     @app.get("/health", response_model=Health)
-    async def health(request: Request) -> Health:
-        """Model loaded, FHIR reachable, knowledge base ready (if one exists), database up."""
+    async def health(request: Request) -> Any:
+        """Model loaded, FHIR reachable, knowledge base ready (if one exists), database up;
+        to a caller without a valid API key only that the server answers."""
+        key = presented_key(request)
+        if key is None or app.state.keys.tenant(key) is None:
+            return JSONResponse({"status": "ok"})
         api: ApiState = request.app.state.api
         try:
             await api.store.db.fetch("SELECT 1 AS ok")

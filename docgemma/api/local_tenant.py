@@ -2,7 +2,9 @@
 
 After each finished turn on the page, the exchange is stored like an API turn, under
 the page's thread id, so that an API key mapped to ``local`` in ``DOCGEMMA_API_KEYS``
-lists, reads and exports the page's conversations. Proposals made on the page are not
+lists, reads and exports the page's conversations. The copy is made only when such a
+key is configured, and it is deleted with the conversation when the conversation's
+retention runs out (``forget_idle``). Proposals made on the page are not
 stored as API approvals: a record write proposed on the page is decided on the page,
 by the clinician who saw it, never through a second channel.
 """
@@ -21,6 +23,25 @@ from docgemma.experts import Mode
 log = logging.getLogger(__name__)
 LOCAL_TENANT = "local"
 PageRecorder = Callable[[str, str | None, str, TurnResult], Awaitable[None]]
+
+
+def has_local_key(api_keys: dict[str, str]) -> bool:
+    """Some configured API key reads the page's conversations (its tenant is ``local``)."""
+    return LOCAL_TENANT in api_keys.values()
+
+
+def idle_forgetter(
+    get_store: Callable[[], SessionStore | None],
+) -> Callable[[float], Awaitable[int]]:
+    """``forget(max_age_s)``: delete the page's copies idle longer than that; how many."""
+
+    async def forget(max_age_s: float) -> int:
+        store = get_store()
+        if store is None:
+            return 0
+        return await store.delete_idle(LOCAL_TENANT, store.now() - max_age_s)
+
+    return forget
 
 
 def page_recorder(

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from docgemma.agent.outcome import ApprovalRequest
 from docgemma.experts import Mode
 from docgemma.llm.engine_process import EngineState
+from docgemma.transcript import MAX_MESSAGE_CHARS
 from docgemma.transcript import TranscriptMessage as HistoryMessage
 
 
@@ -17,7 +18,7 @@ class ChatRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    message: str = Field(min_length=1, max_length=20_000)
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
     session_id: str | None = Field(None, max_length=64)
     profile: str | None = Field(
         None, max_length=40, description="Expert profile for a new session; default: the first"
@@ -37,7 +38,17 @@ class ApprovalBody(BaseModel):
     action: Literal["approve", "edit", "reject"]
     args: dict[str, Any] | None = Field(None, description="Edited arguments, with edit")
     reason: str | None = Field(None, max_length=500)
-    approved_by: str = Field("clinician", min_length=1, max_length=80)
+    note: str | None = Field(
+        None,
+        max_length=80,
+        description="Free text kept with the decision as a note (not verified); the "
+        "approver recorded in the record is the caller's API key label",
+    )
+    approved_by: str | None = Field(
+        None,
+        max_length=80,
+        description="Older name of ``note``: kept only as the note, never as the approver",
+    )
 
 
 class SessionInfo(BaseModel):

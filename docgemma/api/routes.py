@@ -98,9 +98,17 @@ async def decide(
     except ApprovalUsed:
         raise used from None
     decision = ApprovalDecision(
-        action=body.action, args=body.args, approved_by=body.approved_by, reason=body.reason
+        action=body.action, args=body.args, approved_by=approver(tenant), reason=body.reason
     )
-    return sse(decision_events(api.store, backend, session, pending, decision), session.id)
+    note = body.note or body.approved_by
+    events = decision_events(api.store, backend, session, pending, decision, note=note)
+    return sse(events, session.id)
+
+
+def approver(tenant: str) -> str:
+    """Who approved, as the record names them: the authenticated caller, i.e. the label of
+    the API key's tenant, never a name the request body types."""
+    return f"{tenant} (API key)"
 
 
 @router.get("/sessions", response_model=list[SessionInfo])

@@ -103,6 +103,15 @@ class SessionStore:
         )
         return True
 
+    async def delete_idle(self, tenant: str, before: float) -> int:
+        """Delete ``tenant``'s sessions last updated before ``before``; how many."""
+        rows = await self.db.fetch(
+            "SELECT id FROM api_sessions WHERE tenant = ? AND updated_at < ?", (tenant, before)
+        )
+        for row in rows:
+            await self.delete(tenant, row["id"])
+        return len(rows)
+
     async def history(self, session_id: str) -> list[HistoryMessage]:
         rows = await self.db.fetch(
             "SELECT role, content, meta, created_at FROM api_messages"

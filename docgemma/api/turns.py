@@ -142,11 +142,18 @@ async def decision_events(
     session: SessionInfo,
     pending: PendingApproval,
     decision: ApprovalDecision,
+    note: str | None = None,
 ) -> AsyncIterator[StreamEvent]:
-    """Resume with a claimed approval; runs to completion even if the client leaves."""
+    """Resume with a claimed approval; runs to completion even if the client leaves.
+
+    ``note``: free text the caller sent with the decision, stored in the history as a
+    labelled, unverified note (the approver is ``decision.approved_by``).
+    """
     said = f"{_VERBS[decision.action]}: {pending.request.summary}"
     if decision.reason:
         said += f" (reason: {decision.reason})"
+    if note and note.strip():
+        said += f" (caller's note, not verified: {' '.join(note.split())})"
     items = backend.resume(session.id, decision)
     async for event in detached(_run(store, session, items, said), first=queued()):
         yield event

@@ -117,12 +117,14 @@ def create_app(
     *,
     write_token: str | None = None,
     limits: ServerLimits | None = None,
+    openapi: bool = True,
 ) -> FastAPI:
     """A FHIR R4 app storing resources in ``db_path``; seeds it from ``bundles_dir`` once.
 
     With ``write_token``, writes (transactions included) without ``Authorization: Bearer
     <write_token>`` get a 401 OperationOutcome; reads stay open. ``limits`` default to
     the settings'. Every error, unexpected ones included, is an OperationOutcome.
+    ``openapi=False`` serves no ``/openapi.json`` (the app's ``DOCGEMMA_API_DOCS``).
     """
     if limits is None:
         from docgemma.config import get_settings
@@ -131,7 +133,12 @@ def create_app(
     store = ResourceStore(db_path)
     if bundles_dir is not None:
         load_bundles(store, bundles_dir, limits)
-    app = FastAPI(title="DocGemma embedded FHIR R4 server", docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="DocGemma embedded FHIR R4 server",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if openapi else None,
+    )
     app.state.store = store
 
     if write_token:

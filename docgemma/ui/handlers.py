@@ -22,6 +22,7 @@ from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.registry import build_registry
+from docgemma.ui import untrusted
 from docgemma.ui.approval import (
     ApprovalState,
     EditableField,
@@ -31,6 +32,7 @@ from docgemma.ui.approval import (
     show_patient,
 )
 from docgemma.ui.conversation_tools import clinician_profiles, profiled
+from docgemma.ui.ownership import caller, nothing, owner_only
 from docgemma.ui.panels import PanelView, redraw
 from docgemma.ui.patient_panel import PatientDirectory, PatientPanel
 from docgemma.ui.patients import PatientMatch
@@ -49,6 +51,14 @@ STALE = (
 
 def _error(text: str) -> Any:
     return gr.update(value=f"⚠️ {text}", visible=True)
+
+
+def _turn_refused(_: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return [], gr.update(), _error(FOREIGN)
+
+
+def _decision_refused(_: dict[str, Any]) -> tuple[Any, str]:
+    return [], f"⚠️ {FOREIGN}"
 
 
 class Handlers:
@@ -78,7 +88,7 @@ class Handlers:
         """Where the browser's uploads land; a client-sent path elsewhere is never opened."""
         self.access = access or Access(Mode.OPEN)
         self._profiles = clinician_profiles(settings)
-        self.patient_panel = PatientPanel(settings, patients, upload_dir, self.owns)
+        self.patient_panel = PatientPanel(settings, patients, upload_dir)
 
     def settings_markdown(self) -> str:
         s = self.settings
@@ -115,12 +125,12 @@ class Handlers:
             return text + f"answered: {problem}", gr.update(active=True)
         return f"{model} — loading (the first start takes a minute or two)", gr.update(active=True)
 
+    @owner_only(nothing)
     def set_thinking(
         self, enabled: bool, budget: float, session: SessionState, request: gr.Request | None = None
     ) -> None:
         """The session's thinking switch and budget, used from the next turn on."""
-        if self.owns(session, request):
-            session.thinking, session.thinking_budget = bool(enabled), int(budget)
+        session.thinking, session.thinking_budget = bool(enabled), int(budget)
 
     def approver(self, typed: str | None, request: gr.Request | None = None) -> str:
         """The signed-in user; only in open demo mode the name typed on the page (unverified).
@@ -132,11 +142,11 @@ class Handlers:
             user = _user(request)
             assert user is not None  # Gradio refuses unauthenticated calls in these modes
             return user
-        return (typed or "").strip() or self.settings.clinician_name
+        return untrusted.name(typed or "") or self.settings.clinician_name
 
     def owns(self, session: SessionState, request: gr.Request | None) -> bool:
         """The caller may see and act in this session (see ``SessionState.claim``)."""
-        return session.claim(None if self.access.open else _user(request))
+        return session.claim(None if self.access.open else caller(request))
 
     def signed_in(self, request: gr.Request) -> str:
         if self.access.open:
@@ -145,12 +155,14 @@ class Handlers:
 
     # ── chat ──
 
+    @owner_only(_turn_refused)
     async def submit(
         self, message: dict, session: SessionState, request: gr.Request
     ) -> AsyncIterator:
         async for out in self._turn(message, session, request):
             yield out
 
+    @owner_only(_turn_refused)
     async def ask(self, text: str, session: SessionState, request: gr.Request) -> AsyncIterator:
         async for out in self._turn({"text": text, "files": []}, session, request):
             yield out
@@ -159,9 +171,6 @@ class Handlers:
         self, message: Any, session: SessionState, request: gr.Request | None
     ) -> AsyncIterator:
         keep = gr.update()
-        if not self.owns(session, request):
-            yield [], keep, _error(FOREIGN)
-            return
         if session.busy:
             yield session.history, keep, _error(BUSY)
             return
@@ -205,11 +214,12 @@ class Handlers:
 
     # ── approval ──
 
+    @owner_only(_decision_refused)
     async def approve(
         self, session: SessionState, key: str, name: str | None, request: gr.Request, *values: str
     ) -> AsyncIterator:
         """Approve the card the clinician saw (``key``) as ``name``, after edits in ``values``."""
-        refusal = self._refusal(session, key, request)
+        refusal = self._refusal(session, key)
         if refusal:
             yield refusal
             return
@@ -227,10 +237,11 @@ class Handlers:
         async for out in self._decide(session, "approve", None, self.approver(name, request)):
             yield out
 
+    @owner_only(_decision_refused)
     async def reject(
         self, session: SessionState, key: str, name: str | None, reason: str, request: gr.Request
     ) -> AsyncIterator:
-        refusal = self._refusal(session, key, request)
+        refusal = self._refusal(session, key)
         if refusal:
             yield refusal
             return
@@ -238,12 +249,8 @@ class Handlers:
         async for out in self._decide(session, "reject", reason.strip() or None, approver):
             yield out
 
-    def _refusal(
-        self, session: SessionState, key: str, request: gr.Request | None
-    ) -> tuple[Any, str] | None:
-        """Decisions only from the session's owner, and only on the card they were shown."""
-        if not self.owns(session, request):
-            return [], f"⚠️ {FOREIGN}"
+    def _refusal(self, session: SessionState, key: str) -> tuple[Any, str] | None:
+        """Decisions only on the card the owner was shown (``owner_only`` checked the owner)."""
         state = session.approval
         if state.open and state.request is not None and key != state.request.idempotency_key:
             log.warning("refused a decision on a replaced proposal")
@@ -274,7 +281,7 @@ class Handlers:
     async def _decide(
         self, session: SessionState, action: Any, reason: str | None, approver: str
     ) -> AsyncIterator:
-        agent = profiled(await self._agent(), session, self._profiles)
+        agent = profiled(await self._agent(), session, self._profiles, deciding=True)
         if agent is None:
             yield session.history, f"⚠️ {self._backend_down()}"
             return
@@ -289,6 +296,10 @@ class Handlers:
     def panels_for(self, view: PanelView) -> Callable[..., Awaitable[dict[Any, Any]]]:
         """The event that redraws ``view`` after each chat event (see ``panels``)."""
 
+        def hidden(arguments: dict[str, Any]) -> dict[Any, Any]:
+            return redraw(view, arguments["session"], False, None, None)
+
+        @owner_only(hidden)
         async def panels(session: SessionState, request: gr.Request) -> dict[Any, Any]:
             return await self.panels(view, session, request)
 
@@ -341,4 +352,4 @@ class Handlers:
 
 
 def _user(request: gr.Request | None) -> str | None:
-    return getattr(request, "username", None) or None
+    return caller(request)

@@ -16,9 +16,11 @@ from docgemma.auth import OPEN_BANNER
 from docgemma.config import Settings
 from docgemma.ui.conversation_tools import add_conversation_tools
 from docgemma.ui.handlers import Handlers
+from docgemma.ui.ownership import owner_only, refuse_with_error
 from docgemma.ui.panels import FOLLOW_UPS, PanelView
-from docgemma.ui.session import SessionState, new_session
+from docgemma.ui.session import SessionState
 from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
+from docgemma.ui.untrusted import NAME_CHARS, NO_LATEX
 
 EXAMPLES = (
     "What is hypertension?",
@@ -47,7 +49,7 @@ def build_blocks(
     # Gradio's own copies of uploads (its cache folder) follow the same retention.
     age = max(int(settings.upload_retention_hours * 3600), 60)
     with gr.Blocks(title="DocGemma", delete_cache=(min(age, 3600), age)) as demo:
-        session = gr.State(new_session)
+        session = gr.State(SessionState())  # deep-copied per browser session; no load event
         gr.Markdown(
             "## DocGemma — clinical decision support\n"
             "Answers for clinicians, with every step shown and every record change "
@@ -71,11 +73,17 @@ def build_blocks(
 def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.Blocks) -> None:
     with gr.Row():
         with gr.Column(scale=3):
-            chatbot = gr.Chatbot(label="Conversation", height=560, elem_id="chat", buttons=["copy"])
+            chatbot = gr.Chatbot(
+                label="Conversation",
+                height=560,
+                elem_id="chat",
+                buttons=["copy"],
+                latex_delimiters=NO_LATEX,
+            )
             with gr.Group(visible=False, elem_id="approval-card") as card:
-                card_md = gr.Markdown(elem_id="approval-text")
+                card_md = gr.Markdown(elem_id="approval-text", latex_delimiters=NO_LATEX)
                 edit_box = gr.Column(visible=False, elem_id="approval-editor")  # filled below
-                card_error = gr.Markdown(elem_id="approval-error")
+                card_error = gr.Markdown(elem_id="approval-error", latex_delimiters=NO_LATEX)
                 # in the page (hidden), not left out of it: its change event redraws the editor
                 shown_key = gr.Textbox(visible="hidden", elem_id="approval-key")
                 reason = gr.Textbox(
@@ -110,6 +118,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     label="Your name (demo mode: recorded with approvals, not verified)",
                     value=settings.clinician_name,
                     max_lines=1,
+                    max_length=NAME_CHARS,
                     elem_id="clinician-name",
                 )
             else:
@@ -136,7 +145,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     elem_id="patient-images",
                     interactive=True,
                 )
-                chart = gr.Markdown(elem_id="patient-chart")
+                chart = gr.Markdown(elem_id="patient-chart", latex_delimiters=NO_LATEX)
             with gr.Accordion("Settings", open=False):
                 gr.Markdown(h.settings_markdown(), elem_id="settings-info")
                 thinking = gr.Checkbox(
@@ -184,6 +193,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
     with edit_box:
 
         @gr.render(inputs=[session, shown_key], triggers=[shown_key.change])
+        @owner_only(refuse_with_error)
         def editor(state: SessionState, key: str, request: gr.Request) -> None:
             boxes = [
                 gr.Textbox(

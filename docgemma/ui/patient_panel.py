@@ -6,7 +6,6 @@ annotation at run time to inject the caller's session.
 """
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -16,6 +15,7 @@ from docgemma.config import Settings
 from docgemma.ehr.chart import ChartSummary
 from docgemma.ehr.client import StoredImage
 from docgemma.ehr.ids import is_fhir_id
+from docgemma.ui.ownership import owner_only
 from docgemma.ui.panels import attachment_note, patient_banner
 from docgemma.ui.patients import EHRUnavailable, PatientMatch, chart_markdown
 from docgemma.ui.session import FOREIGN, SessionState
@@ -42,13 +42,10 @@ class PatientPanel:
         settings: Settings,
         patients: PatientDirectory | None,
         upload_dir: Path,
-        owns: Callable[[SessionState, gr.Request | None], bool],
     ) -> None:
         self.settings = settings
         self.patients = patients
         self._upload_dir = upload_dir
-        self._owns = owns
-        """The chat handlers' ownership check: only a session's owner changes its patient."""
 
     async def search_patients(self, name: str) -> tuple[Any, str]:
         if self.patients is None:
@@ -66,12 +63,11 @@ class PatientPanel:
             choices=choices, value=found[0].id
         ), f"{len(found)} match(es); pick one and press **Use this patient**."
 
+    @owner_only(lambda _: ("", f"⚠️ {FOREIGN}", gr.update(), gr.update()))
     async def select_patient(
         self, patient_id: str | None, session: SessionState, request: gr.Request | None = None
     ) -> tuple[str, str, Any, str]:
         keep = gr.update()
-        if not self._owns(session, request):
-            return "", f"⚠️ {FOREIGN}", keep, keep
         if not patient_id or self.patients is None:
             return patient_banner(session), "Pick a patient from the matches first.", keep, keep
         if not is_fhir_id(patient_id):
@@ -88,12 +84,11 @@ class PatientPanel:
         picker = await self._patient_images(session, chart.patient_id)
         return patient_banner(session), chart_markdown(chart), picker, ""
 
+    @owner_only(lambda _: f"⚠️ {FOREIGN}")
     async def pick_image(
         self, media_id: str | None, session: SessionState, request: gr.Request | None = None
     ) -> str:
         """Fetch, check and hold a stored image for the next message, as an upload would be."""
-        if not self._owns(session, request):
-            return f"⚠️ {FOREIGN}"
         session.attached = None
         if not media_id or self.patients is None:
             return ""
@@ -114,11 +109,10 @@ class PatientPanel:
         session.attached = Attachment(image=image, image_path=str(shown), label=label)
         return attachment_note(session)
 
+    @owner_only(lambda _: ("", f"⚠️ {FOREIGN}", gr.update(), gr.update(), ""))
     def clear_patient(
         self, session: SessionState, request: gr.Request | None = None
     ) -> tuple[str, str, Any, Any, str]:
-        if not self._owns(session, request):
-            return "", f"⚠️ {FOREIGN}", gr.update(), gr.update(), ""
         session.patient_id, session.patient_name = None, ""
         session.shown_patient_id = None
         session.patient_cleared = True

@@ -2,7 +2,8 @@
 
 Uploaded and rendered images (``<data_dir>/uploads``) older than
 ``upload_retention_hours`` are deleted, and conversations whose last checkpoint is
-older than ``checkpoint_retention_days`` are forgotten with their pending approvals.
+older than ``checkpoint_retention_days`` are forgotten with their pending approvals
+(and with the API's copies of the page's conversations, when the app keeps them).
 The app runs ``tidy`` at start-up and then every ``interval_s`` while it serves.
 """
 
@@ -52,8 +53,15 @@ async def prune_checkpoints(saver: Any, max_age_s: float, now: float | None = No
     return len(stale)
 
 
+Forget = Callable[[float], Awaitable[int]]
+"""Deletes other copies of conversations idle longer than the given seconds; how many."""
+
+
 async def tidy(
-    settings: Settings, upload_dir: Path, checkpointer: Callable[[], Awaitable[Any]]
+    settings: Settings,
+    upload_dir: Path,
+    checkpointer: Callable[[], Awaitable[Any]],
+    forget: Forget | None = None,
 ) -> None:
     """One clean-up round; ``checkpointer`` yields the agent's saver (None: nothing to do)."""
     files = await asyncio.to_thread(prune_files, upload_dir, settings.upload_retention_hours * HOUR)
@@ -61,6 +69,8 @@ async def tidy(
     threads = 0
     if saver is not None and hasattr(saver, "adelete_thread"):
         threads = await prune_checkpoints(saver, settings.checkpoint_retention_days * DAY)
+    if forget is not None:
+        threads += await forget(settings.checkpoint_retention_days * DAY)
     if files or threads:
         log.info("Retention: removed %d old image(s) and %d idle conversation(s)", files, threads)
 
@@ -70,11 +80,12 @@ async def keep_tidy(
     upload_dir: Path,
     checkpointer: Callable[[], Awaitable[Any]],
     interval_s: float = HOUR,
+    forget: Forget | None = None,
 ) -> None:
     """``tidy`` now and every ``interval_s`` until cancelled; a failed round is logged."""
     while True:
         try:
-            await tidy(settings, upload_dir, checkpointer)
+            await tidy(settings, upload_dir, checkpointer, forget)
         except Exception:  # clean-up must never take the app down
             log.exception("retention clean-up failed; retrying next round")
         await asyncio.sleep(interval_s)

@@ -71,6 +71,8 @@ class SessionState:
     """Maximum thinking tokens for this session; None: the server's setting."""
     profile: str | None = None
     """The expert profile chosen for this session; None: the default agent."""
+    approval_profile: str | None = None
+    """The profile whose run proposed the pending write; the decision resumes under it."""
     attached: Attachment | None = None
     """A stored patient image picked for the next message."""
     image_labels: dict[str, str] = field(default_factory=dict)
@@ -117,5 +119,7 @@ class SessionState:
 
 
 def new_session() -> SessionState:
-    """The ``gr.State`` factory: Gradio calls it once per browser session."""
+    """A fresh session (tests and scripts). The page's ``gr.State`` holds a plain
+    ``SessionState()`` that Gradio deep-copies per browser session: a factory there
+    would be a load event any client could replay to wipe someone's session."""
     return SessionState()

@@ -10,7 +10,7 @@ import asyncio
 import html
 import logging
 import re
-import uuid
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -24,6 +24,10 @@ from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import AgeBand, Demographics, Sex
 from docgemma.triage.events import AnswerPiece, ReasoningPiece, TriageEvent
 from docgemma.triage.patient_text import fallback_text
+from docgemma.ui.ownership import owner_only
+from docgemma.ui.session import FOREIGN
+from docgemma.ui.untrusted import NO_LATEX
+from docgemma.ui.uploads import too_long
 
 log = logging.getLogger(__name__)
 NOT_GIVEN = "Not given"
@@ -59,12 +63,30 @@ async def shared_model_triage(settings: Settings, agent: Any) -> TriageRunner:
 
 @dataclass
 class TriageSession:
-    thread_id: str = field(default_factory=lambda: f"triage-{uuid.uuid4().hex[:12]}")
+    """One browser session's triage conversation; like the chat's, it belongs to its first
+    user, and its thread id is a random secret made on first use."""
+
+    thread_id: str = ""
     history: list[dict[str, str]] = field(default_factory=list)
+    owner: str | None = None
+    """The signed-in user this conversation belongs to (None in open demo mode)."""
+    claimed: bool = False
+
+    def thread(self) -> str:
+        if not self.thread_id:
+            self.thread_id = f"triage-{secrets.token_urlsafe(32)}"
+        return self.thread_id
+
+    def claim(self, user: str | None) -> bool:
+        """True when ``user`` may act in this conversation: its first user, and only them."""
+        if not self.claimed:
+            self.owner, self.claimed = user, True
+        return self.owner == user
 
 
 def new_triage_session() -> TriageSession:
-    """The ``gr.State`` factory: a fresh conversation per browser session."""
+    """A fresh conversation (tests). The tab's ``gr.State`` holds a plain ``TriageSession()``
+    that Gradio deep-copies per browser session, so there is no load event to replay."""
     return TriageSession()
 
 
@@ -130,25 +152,42 @@ class TriageView:
         ]
 
 
+def _refused(arguments: dict[str, Any]) -> dict[Any, Any]:
+    """Another signed-in user's call: the conversation stays unread, the notice says why."""
+    v = arguments["self"].view
+    return {v.chat: [], v.banner: "", v.reasoning: "", v.sources: plain(FOREIGN)}
+
+
 class TriageHandlers:
     def __init__(self, get_service: Callable[[], Awaitable[TriageRunner]]) -> None:
         self._get_service = get_service
         self.view: TriageView | None = None
 
+    @owner_only(_refused)
     async def submit(
-        self, message: str, age: str, sex: str, pregnant: bool, session: TriageSession
+        self,
+        message: str,
+        age: str,
+        sex: str,
+        pregnant: bool,
+        session: TriageSession,
+        request: gr.Request | None = None,
     ) -> AsyncIterator[dict[Any, Any]]:
         v = self.view
         assert v is not None
         demographics = demographics_from(age, sex, pregnant)
         text = (message or "").strip()
+        notice = too_long(text)
+        if notice:  # the message stays in its box to be shortened
+            yield {v.sources: f"⚠️ {plain(notice)}"}
+            return
         shown = [*session.history, *([{"role": "user", "content": text}] if text else [])]
         yield {v.chat: shown, v.msg: "", v.banner: "", v.reasoning: "", v.sources: ""}
         answer: TriageAnswer | None = None
         thinking, partial = "", ""
         try:
             service = await self._get_service()
-            async for item in service.run_turn(session.thread_id, text, demographics=demographics):
+            async for item in service.run_turn(session.thread(), text, demographics=demographics):
                 if isinstance(item, ReasoningPiece):
                     thinking += item.text
                     yield {v.reasoning: thinking}
@@ -184,16 +223,21 @@ def triage_tab(handlers: TriageHandlers) -> None:
     """The tab's components and wiring; call inside ``gr.Tabs``."""
     with gr.Tab("Patient triage", id="triage"):
         gr.Markdown(f"⚠️ **{DEMO_NOTICE}**", elem_id="triage-notice")
-        session = gr.State(new_triage_session)
+        session = gr.State(TriageSession())  # deep-copied per browser session
         with gr.Row():
             with gr.Column(scale=3):
-                chat = gr.Chatbot(label="Conversation", height=420, elem_id="triage-chat")
+                chat = gr.Chatbot(
+                    label="Conversation",
+                    height=420,
+                    elem_id="triage-chat",
+                    latex_delimiters=NO_LATEX,
+                )
                 banner = gr.HTML(elem_id="triage-banner")
                 with gr.Accordion("Reasoning", open=False, elem_id="triage-reasoning"):
                     reasoning = gr.Textbox(
                         show_label=False, lines=8, interactive=False, elem_id="triage-thinking"
                     )
-                sources = gr.Markdown(elem_id="triage-sources")
+                sources = gr.Markdown(elem_id="triage-sources", latex_delimiters=NO_LATEX)
                 with gr.Row(visible=False) as follow_row:
                     follow = [
                         gr.Button(size="sm", elem_classes=["triage-follow-up"]) for _ in range(3)

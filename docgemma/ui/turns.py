@@ -50,7 +50,7 @@ async def user_turn(
     )
     result: list[TurnResult] = []
     timeline = Timeline(session.next_turn_id(), clock())
-    async for view in _stream(session, items, timeline, clock, result):
+    async for view in _stream(session, items, timeline, clock, result, session.profile):
         yield view
     if record is not None and result:
         await record(thread, session.profile, submission.text, result[0])
@@ -86,7 +86,8 @@ async def decide(
     verb = {"approve": "Approved", "edit": "Approved with edits", "reject": "Rejected"}[
         decision.action
     ]
-    session.history.append({"role": "user", "content": f"**{verb}:** {request.summary}"})
+    shown = untrusted.plain(request.summary)  # the proposal's text, never markup
+    session.history.append({"role": "user", "content": f"**{verb}:** {shown}"})
     timeline = Timeline(session.next_turn_id(), clock())
     timeline.note(
         f"Clinician decision: {verb.lower()}", _decision_detail(decision, state.args), clock()
@@ -98,10 +99,11 @@ async def decide(
         thinking=session.thinking,
         thinking_budget=session.thinking_budget,
     )
-    async for view in _stream(session, items, timeline, clock, result):
+    profile = session.approval_profile
+    async for view in _stream(session, items, timeline, clock, result, profile):
         yield view
     if record is not None and result:
-        await record(session.thread_id, session.profile, f"{verb}: {request.summary}", result[0])
+        await record(session.thread_id, profile, f"{verb}: {request.summary}", result[0])
     ok = bool(result) and not any(
         c.error_type for c in result[0].tool_calls if c.tool == request.tool
     )
@@ -123,7 +125,9 @@ async def _stream(
     timeline: Timeline,
     clock: Clock,
     out: list[TurnResult] | None = None,
+    profile: str | None = None,
 ) -> AsyncIterator[History]:
+    """``profile``: the expert profile this run used; a write it proposes is decided under it."""
     base = list(session.history)
     answer = ""
     result: TurnResult | None = None
@@ -160,5 +164,6 @@ async def _stream(
     session.follow_ups = [q for q in result.follow_up_questions if q.strip()][:3]
     if result.pending_approval is not None:
         session.approval = propose(session.approval, result.pending_approval)
+        session.approval_profile = profile
     session.history = view(answer_markdown(result))  # the final text replaces the streamed one
     yield list(session.history)

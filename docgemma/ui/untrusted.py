@@ -33,6 +33,22 @@ def plain(value: object) -> str:
     return _NUMBERED.sub(r"\1\\\2", _BULLET_OR_HEADING.sub(r"\\\1", text))
 
 
+NO_LATEX: list[dict[str, str | bool]] = []
+"""``latex_delimiters`` for components showing untrusted text: KaTeX would let an answer
+hide words (``\\phantom``, ``\\color{white}``), so no LaTeX is rendered there."""
+_TAG = re.compile(r"<[^>]*>?")
+_NAME_MARKUP = re.compile(r"[\\`*_{}\[\]()<>!|~#$]")
+NAME_CHARS = 80
+"""The longest approver name kept, as the HTTP API's limit."""
+
+
+def name(text: str) -> str:
+    """A typed person's name as the record stores it: no HTML tags or markup characters,
+    one line, at most ``NAME_CHARS`` characters."""
+    cleaned = _NAME_MARKUP.sub("", _TAG.sub("", text))
+    return " ".join(cleaned.split())[:NAME_CHARS].strip()
+
+
 def link_target(url: str) -> str | None:
     """An http(s) URL safe inside ``[text](url)``; None for any other scheme."""
     if not re.match(r"https?://", url, re.IGNORECASE):

@@ -18,6 +18,7 @@ from typing import Any
 
 from docgemma.imaging import ImageError, prepare_image
 from docgemma.llm.types import ImageInput
+from docgemma.transcript import MAX_MESSAGE_CHARS
 
 log = logging.getLogger(__name__)
 UNREADABLE = "The attached file could not be read; please attach it again."
@@ -25,6 +26,17 @@ UNREADABLE = "The attached file could not be read; please attach it again."
 
 class UploadRejected(ValueError):
     """Raised with a clinician-readable message."""
+
+
+def too_long(text: str) -> str | None:
+    """The notice for a message over ``MAX_MESSAGE_CHARS`` (None: short enough). The page
+    refuses it whole, rather than cutting it, and leaves it in the box to shorten."""
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return None
+    return (
+        f"Your message is {len(text):,} characters long; the limit is {MAX_MESSAGE_CHARS:,}. "
+        "Please shorten it and send it again (nothing was sent)."
+    )
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,9 @@ def parse_submission(
     if isinstance(message, str) or message is None:
         message = {"text": message or "", "files": []}
     text = (message.get("text") or "").strip()
+    notice = too_long(text)
+    if notice:
+        raise UploadRejected(notice)
     files = [_file_path(f) for f in message.get("files") or []]
     if len(files) + (attached is not None) > 1:
         raise UploadRejected("Please attach one image at a time.")

@@ -81,7 +81,8 @@ def test_unknown_session_and_approval_are_404(server: Server) -> None:
 
 
 def test_health_reports_each_part(server: Server) -> None:
-    health = httpx.get(f"{server.url}/health").json()
+    assert httpx.get(f"{server.url}/health").json() == {"status": "ok"}  # anonymous
+    health = httpx.get(f"{server.url}/health", headers=auth()).json()
     assert health["model_loaded"] and health["fhir_reachable"] and health["database"]
     assert health["kb_ready"] is None  # no knowledge base was built in this data folder
     assert health["status"] == "ok" and health["modes"] == ["clinician", "triage"]

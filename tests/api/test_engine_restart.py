@@ -48,7 +48,8 @@ def engine_pid(parent: int) -> int:
 
 
 async def model_states(url: str, until: str, seen: list[str], timeout: float = 180.0) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+    key = {"Authorization": f"Bearer {KEYS['clinic-a']}"}  # details are for keyed callers
+    async with httpx.AsyncClient(base_url=url, timeout=10, headers=key) as http:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             state = (await http.get("/health")).json()["model"]

@@ -80,7 +80,8 @@ async def test_approval_round_trip_writes_once_and_a_used_id_is_409(
     assert len(orders) == before + 1  # one write, and no second one for the reused id
     assert history["pending_approval"] is None
     said = [(m["role"], m["content"]) for m in history["messages"]]
-    assert said[2] == ("user", f"Approved: {approval.summary}")
+    note = "(caller's note, not verified: dr.lee)"  # the approver is the key's tenant
+    assert said[2] == ("user", f"Approved: {approval.summary} {note}")
     assert said[3][0] == "assistant"
 
 
