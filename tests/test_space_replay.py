@@ -50,6 +50,7 @@ def _free_port() -> int:
 
 
 @pytest.mark.real_model
+@pytest.mark.timeout(2700)  # a fresh machine compiles the portable engine first (minutes)
 def test_the_replayed_space_names_its_model_and_answers_a_diabetes_question(tmp_path) -> None:
     """From an empty folder to a correct answer: minutes with the engine wheel and pip
     caches filled (after ``make test``); a clean machine compiles the engine first."""

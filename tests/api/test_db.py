@@ -64,6 +64,7 @@ async def test_two_processes_share_one_session(
 
 
 @pytest.mark.real_model
+@pytest.mark.timeout(1800)  # two API servers on the real model start in minutes on a busy host
 async def test_two_api_processes_share_one_engine_and_one_database(
     make_server: Callable[..., Server], database_url: str, llama_server: str
 ) -> None:

@@ -61,6 +61,7 @@ async def model_states(url: str, until: str, seen: list[str], timeout: float = 1
     raise AssertionError(f"model states seen: {seen}")
 
 
+@pytest.mark.timeout(1800)  # an API server on the real model starts in minutes on a busy host
 async def test_a_killed_engine_loses_no_conversation_and_no_pending_write(
     engine_server: Server, fhir_server: tuple[str, str]
 ) -> None:
