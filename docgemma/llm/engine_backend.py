@@ -29,8 +29,9 @@ from docgemma.llm.engine_process import (
     exit_reason,
 )
 from docgemma.llm.engine_wire import LINE_LIMIT, encode, raise_error, read
-from docgemma.llm.errors import ConfigurationError, ModelUnavailable
+from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.grammar import gbnf
+from docgemma.llm.llamacpp import existing_model
 from docgemma.llm.schema import token_budget, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T
 
@@ -51,11 +52,7 @@ class EngineBackend:
         chat_format_name: str = "auto",
         start_timeout_s: float = 300.0,
     ) -> None:
-        model_path = Path(model_path)
-        if not model_path.is_file():
-            raise ConfigurationError(
-                f"model file not found: {model_path} (set DOCGEMMA_MODEL to a profile or a GGUF)"
-            )
+        model_path = existing_model(model_path)
         self.model = model_path.name
         self.model_path = model_path
         arguments = ["--model", str(model_path), "--n-ctx", str(n_ctx), "--seed", str(seed)]

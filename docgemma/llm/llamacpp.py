@@ -55,6 +55,16 @@ def _context_limit() -> Iterator[None]:
         raise ModelUnavailable(f"prompt too long for the model's context window: {exc}") from exc
 
 
+def existing_model(model_path: Path | str) -> Path:
+    """The GGUF path, or a ``ConfigurationError`` that says which setting names it."""
+    path = Path(model_path)
+    if not path.is_file():
+        raise ConfigurationError(
+            f"model file not found: {path} (set DOCGEMMA_MODEL to a profile or a GGUF)"
+        )
+    return path
+
+
 class LlamaCppBackend:
     name = "llamacpp"
     supports_vision = False
@@ -68,11 +78,7 @@ class LlamaCppBackend:
         seed: int = 0,
         chat_format_name: str = "auto",
     ) -> None:
-        model_path = Path(model_path)
-        if not model_path.is_file():
-            raise ConfigurationError(
-                f"model file not found: {model_path} (set DOCGEMMA_MODEL to a profile or a GGUF)"
-            )
+        model_path = existing_model(model_path)
         self.model = model_path.name
         self.model_path = model_path
         self._seed = seed
