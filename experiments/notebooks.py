@@ -233,7 +233,7 @@ for _ in range(1200):
             break
     except httpx.TransportError:
         time.sleep(0.5)
-httpx.get(f"{url}/health").json()"""),
+httpx.get(f"{url}/health", headers={"Authorization": f"Bearer {KEY}"}).json()"""),
         new_markdown_cell(
             "A clinician question: every `step` event of the stream, then the answer and its "
             "sources as the `done` event carries them."
