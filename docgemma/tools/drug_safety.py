@@ -228,7 +228,7 @@ SPEC = ToolSpec(
     ),
     brief_answer=True,
     requested_by=(
-        # "warning" alone also asks for the warning signs of a disease (eval direct-14)
+        # "warning" alone is not enough: "warning signs" of a disease are not a drug label
         RequestPattern(
             "drug_safety",
             any_of=(
