@@ -185,10 +185,14 @@ def server_folder(args: list[str], root: Path | None = None) -> Path:
     return wheel_folder(args, root).with_name(f"server-{build_key(args)}")
 
 
-def server_binary(variant: str = "host", root: Path | None = None) -> Path | None:
-    """The built ``llama-server`` for this flag list, or None when it was never built."""
-    binary = server_folder(server_cmake_args(variant), root) / SERVER_BINARY
-    return binary if binary.is_file() else None
+def server_binary(variant: str | None = None, root: Path | None = None) -> Path | None:
+    """The built ``llama-server`` of a flag list (``host``'s, else ``portable``'s when no
+    variant is named), or None when it was never built."""
+    for name in (variant,) if variant else VARIANTS[::-1]:
+        binary = server_folder(server_cmake_args(name), root) / SERVER_BINARY
+        if binary.is_file():
+            return binary
+    return None
 
 
 def build_server(python: str, variant: str, jobs: int) -> Path:
