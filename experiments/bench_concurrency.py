@@ -151,7 +151,7 @@ def concurrency_table(frame: pd.DataFrame) -> pd.DataFrame:
                 "done median s": part["done_s"].median(),
                 "done p95 s": _p95(part["done_s"]),
                 "decode tok/s": (per_wave["tokens"] / per_wave["wall"]).median(),
-                "failed": int(part["error"].notna().sum() + part["first_token_s"].isna().sum()),
+                "failed": int((part["error"].notna() | part["first_token_s"].isna()).sum()),
             }
         )
     table = pd.DataFrame(rows).sort_values(["sessions", "engine"], kind="stable")
