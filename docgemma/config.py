@@ -166,6 +166,20 @@ class Settings(BaseSettings):
         description="Cosine similarity above which a condition page grounds a direct answer "
         "(measured: python -m experiments.grounding_threshold)",
     )
+    relevance_threshold: float = Field(
+        0.35,
+        description="Cosine similarity to the question from which a retrieved passage may count "
+        "as a source (measured: python -m experiments.source_relevance)",
+    )
+    relevance_coverage: float = Field(
+        0.2,
+        description="Share of the question's topic-word weight (rare words weigh most) a "
+        "retrieved passage must hold to count as a source (measured as above)",
+    )
+    medlineplus_url: str = Field(
+        "https://wsearch.nlm.nih.gov/ws/query",
+        description="MedlinePlus health-topic search service (NLM), a condition source online",
+    )
     literature_index_size: int = Field(
         1000,
         description="PubMedQA abstracts in the offline literature index (built once, on first use)",
