@@ -231,8 +231,7 @@ SPEC = ToolSpec(
     description=(
         "Look up FDA boxed warnings, contraindications, and major safety alerts for a specific "
         "drug. Use when a clinician asks about drug safety, warnings, or whether a drug is safe "
-        "for a particular patient. Also reads the label on the drug's mechanism, dosing, renal "
-        "or hepatic impairment, pregnancy and breastfeeding, and adverse reactions."
+        "for a particular patient."
     ),
     short_description="One drug's FDA label: warnings, dosing, populations, mechanism.",
     args=DrugSafetyArgs,

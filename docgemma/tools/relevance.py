@@ -27,8 +27,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from docgemma.kb.lexical import stems
+from docgemma.tools.base import ToolOutcome
+from docgemma.tools.http import error_outcome
+from docgemma.tools.outcomes import Note, ToolErrorType, error_message
 from docgemma.tools.text import squash
 
 log = logging.getLogger(__name__)
@@ -101,3 +105,27 @@ def word_weights():
     frequency = Counter(w for d in documents for w in d)
     size = len(documents) + 1
     return lambda word: math.log(size / (frequency.get(word, 0) + 1))
+
+
+def relevant_indexes(
+    settings: Any, asked: Sequence[str], passages: Sequence[str]
+) -> list[tuple[int, Verdict]]:
+    """Blocking: the passages that address the question, by position, with their verdicts."""
+    verdicts = judge(asked, passages)
+    return [
+        (n, v)
+        for n, v in enumerate(verdicts)
+        if v.relevant(settings.relevance_threshold, settings.relevance_coverage)
+    ]
+
+
+def not_covered(label: str, entity: str, searched: str) -> ToolOutcome:
+    """The result when sources answered but none of what they hold is about the question:
+    no finding is listed, and the clinician is told what was searched."""
+    return error_outcome(
+        ToolErrorType.NOT_FOUND,
+        label,
+        entity=entity,
+        detail=f"nothing relevant in {searched}",
+        message=error_message(Note.NOT_COVERED, label, entity=entity, reason=searched),
+    )
