@@ -172,7 +172,7 @@ class Settings(BaseSettings):
         "as a source (measured: python -m experiments.source_relevance)",
     )
     relevance_coverage: float = Field(
-        0.2,
+        0.25,
         description="Share of the question's topic-word weight (rare words weigh most) a "
         "retrieved passage must hold to count as a source (measured as above)",
     )

@@ -76,8 +76,7 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     Note.FAILED: "The {label} could not be completed.",
     Note.UNCHECKED: "No reference available to the {label} lists {entity}, so it was not checked.",
     Note.NOT_COVERED: (
-        "The available sources do not cover {entity}: {reason} was searched, and nothing "
-        "found there is about it."
+        "The available sources do not cover {entity}: nothing found in {reason} is about it."
     ),
 }
 """Placeholders: ``{label}`` the tool's clinical label, ``{entity}`` what was looked up,
