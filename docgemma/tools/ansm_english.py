@@ -19,7 +19,7 @@ from pathlib import Path
 from docgemma.tools.ansm import drug_synonyms, normalize
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "data" / "ansm" / "french_english.tsv"
-_TOKEN = re.compile(r"[a-z0-9]+|[.,;:()/%<>=+]")
+_TOKEN = re.compile(r"[0-9]+(?:[.,][0-9]+)?|[a-z]+|[.,;:()/%<>=+]")
 _NO_SPACE_BEFORE = frozenset(".,;:)%/")
 _NO_SPACE_AFTER = frozenset("(/")
 
@@ -70,7 +70,7 @@ def _lookup(word: str) -> str | None:
     known = glossary().english((word,))
     if known is not None:
         return known
-    if word.isdigit():
+    if word[0].isdigit():
         return word
     if (name := drug_name(word)) is not None:
         return name
@@ -104,7 +104,7 @@ def english(text: str) -> Rendering:
         if found is None:
             if not _TOKEN.fullmatch(word) or word.isalnum():
                 missing = True
-            out.append((word, "punct" if not word.isalnum() else "missing"))
+            out.append((word, "missing" if word.isalnum() else "punct"))
             run_start = None
         elif found == "-":
             continue
