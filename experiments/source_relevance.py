@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         f"reading), {PER_SOURCE} nearest condition pages and {PER_SOURCE} nearest offline "
         "abstracts per question. A passage is kept when its similarity and its coverage of "
         "the question's topic words both reach their thresholds.\n\n"
-        "Without the check (every retrieved passage a source):\n\n"
+        "At the lowest thresholds (nearly every retrieved passage a source):\n\n"
         f"{markdown_table(table.head(1))}\n"
         f"The ten best pairs by F1:\n\n{markdown_table(best)}\n"
         f"The settings (similarity ≥ {settings.relevance_threshold}, coverage ≥ "
