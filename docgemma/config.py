@@ -150,7 +150,9 @@ class Settings(BaseSettings):
         100, description="Embedded FHIR server: most values in one search (commas included)"
     )
     fhir_max_count: int = Field(500, description="Embedded FHIR server: largest _count served")
-    offline: bool = Field(False, description="Never call openFDA, Europe PMC or ClinicalTrials.gov")
+    offline: bool = Field(
+        False, description="Never call openFDA, Europe PMC, ClinicalTrials.gov or MedlinePlus"
+    )
     tool_timeout_s: float = Field(10.0, description="Deadline for one tool call")
     offline_cooldown_s: float = Field(
         300.0,
