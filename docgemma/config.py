@@ -164,7 +164,9 @@ class Settings(BaseSettings):
         100, description="Embedded FHIR server: most values in one search (commas included)"
     )
     fhir_max_count: int = Field(500, description="Embedded FHIR server: largest _count served")
-    offline: bool = Field(False, description="Never call openFDA, Europe PMC or ClinicalTrials.gov")
+    offline: bool = Field(
+        False, description="Never call openFDA, Europe PMC, ClinicalTrials.gov or MedlinePlus"
+    )
     tool_timeout_s: float = Field(10.0, description="Deadline for one tool call")
     offline_cooldown_s: float = Field(
         300.0,
@@ -179,6 +181,20 @@ class Settings(BaseSettings):
         0.65,
         description="Cosine similarity above which a condition page grounds a direct answer "
         "(measured: python -m experiments.grounding_threshold)",
+    )
+    relevance_threshold: float = Field(
+        0.35,
+        description="Cosine similarity to the question from which a retrieved passage may count "
+        "as a source (measured: python -m experiments.source_relevance)",
+    )
+    relevance_coverage: float = Field(
+        0.25,
+        description="Share of the question's topic-word weight (rare words weigh most) a "
+        "retrieved passage must hold to count as a source (measured as above)",
+    )
+    medlineplus_url: str = Field(
+        "https://wsearch.nlm.nih.gov/ws/query",
+        description="MedlinePlus health-topic search service (NLM), a condition source online",
     )
     literature_index_size: int = Field(
         1000,

@@ -48,7 +48,11 @@ class AgentDeps:
         return self.classifiers.get(task)
 
     def tool_context(
-        self, *, approved_by: str | None = None, idempotency_key: str | None = None
+        self,
+        *,
+        question: str | None = None,
+        approved_by: str | None = None,
+        idempotency_key: str | None = None,
     ) -> ToolContext:
         return ToolContext(
             settings=self.settings,
@@ -57,6 +61,7 @@ class AgentDeps:
             llm=self.llm,
             image=self.image,
             session_id=self.thread_id,
+            question=question,
             approved_by=approved_by,
             idempotency_key=idempotency_key,
         )
