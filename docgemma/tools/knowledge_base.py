@@ -3,15 +3,19 @@
 Offline by construction: the pages are searched in the local Chroma index with the
 embedder, no model call. Only pages above the knowledge base's relevance threshold that
 share a word with the question are returned, each with its similarity score and source, so
-an unrelated query gets a clear "nothing found" instead of the least bad page.
+an unrelated query gets a clear "nothing found" instead of the least bad page. In a
+tenant's API session the tenant's own documents are searched the same way and listed
+after the pages.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from docgemma.kb import KBHit, Role, get_knowledge_base
+from docgemma.kb.documents import DocumentPassage
 from docgemma.kb.lexical import stems
 from docgemma.kb.models import DEMO_NOTICE
 from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
@@ -24,6 +28,7 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.facts import ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import ToolFailure, error_outcome
 from docgemma.tools.text import shorten, squash
@@ -31,6 +36,7 @@ from docgemma.tools.text import shorten, squash
 LABEL = "Condition Knowledge Base"
 _SIMILARITY = " — similarity "
 MAX_PAGES = 5
+MAX_PASSAGES = 3
 CONTENT_CHARS = 600
 
 
@@ -53,21 +59,60 @@ def search_pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
     ], kb.demo
 
 
-def format_pages(query: str, hits: list[KBHit], demo: bool) -> str:
-    lines = [f"Condition pages on “{query}”" + (f" ({DEMO_NOTICE})" if demo else "") + ":"]
+def search_documents(documents: Any, query: str) -> list[DocumentPassage]:
+    """Blocking: the tenant's passages that pass the same test as a page (threshold and a
+    shared word)."""
+    if documents is None:
+        return []
+    asked = stems(query)
+    return [
+        p
+        for p in documents.search(query, k=MAX_PASSAGES)
+        if p.score >= RELEVANCE_THRESHOLD and asked & stems(f"{p.title} {p.text}")
+    ]
+
+
+def document_source(passage: DocumentPassage) -> str:
+    return f"{passage.label} (your organisation's document)"
+
+
+def format_pages(
+    query: str, hits: list[KBHit], demo: bool, passages: Sequence[DocumentPassage] = ()
+) -> str:
+    lines = []
+    if hits:
+        lines.append(f"Condition pages on “{query}”" + (f" ({DEMO_NOTICE})" if demo else "") + ":")
     for n, hit in enumerate(hits, 1):
         lines.append(
             f"[{n}] {hit.title}{_SIMILARITY}{hit.score:.2f}; usual urgency: "
             f"{hit.severity.display}. Source: {hit.source}."
         )
         lines.append(f"    {shorten(hit.content, CONTENT_CHARS)}")
+    if passages:
+        lines.append(f"Your organisation's documents on “{query}”:")
+    for n, passage in enumerate(passages, len(hits) + 1):
+        lines.append(
+            f"[{n}] {passage.label}{_SIMILARITY}{passage.score:.2f}. "
+            f"Source: {document_source(passage)}."
+        )
+        lines.append(f"    {shorten(passage.text, CONTENT_CHARS)}")
     return "\n".join(lines)
 
 
-async def _search(settings: Any, query: str) -> tuple[list[KBHit], bool]:
+def _search_all(
+    settings: Any, documents: Any, query: str
+) -> tuple[list[KBHit], bool, list[DocumentPassage]]:
+    hits, demo = search_pages(settings, query)
+    return hits, demo, search_documents(documents, query)
+
+
+async def _search(
+    settings: Any, documents: Any, query: str
+) -> tuple[list[KBHit], bool, list[DocumentPassage]]:
     try:
         return await asyncio.wait_for(
-            asyncio.to_thread(search_pages, settings, query), timeout=settings.tool_timeout_s
+            asyncio.to_thread(_search_all, settings, documents, query),
+            timeout=settings.tool_timeout_s,
         )
     except TimeoutError as exc:
         raise ToolFailure(
@@ -87,17 +132,23 @@ async def search_knowledge_base(args: KnowledgeBaseArgs, ctx: ToolContext) -> To
             detail=f"query={args.query!r}",
             message="Symptoms or a condition are needed to search the knowledge base.",
         )
-    hits, demo = await _search(ctx.settings, query)
-    if not hits:
+    hits, demo, passages = await _search(ctx.settings, ctx.documents, query)
+    if not hits and not passages:
         return error_outcome(
             ToolErrorType.NOT_FOUND, LABEL, entity=f"“{query}”", detail="no page above threshold"
         )
     pages = [h.model_dump(mode="json", exclude={"sections"}) for h in hits]
     return ToolOutcome(
-        data={"query": query, "pages": pages, "demonstration": demo},
-        formatted=format_pages(query, hits, demo),
+        data={
+            "query": query,
+            "pages": pages,
+            "demonstration": demo,
+            "documents": [p.model_dump(mode="json") for p in passages],
+        },
+        formatted=format_pages(query, hits, demo, passages),
         entity=query,
-        sources=[Source(title=h.source, kind="reference") for h in hits],
+        sources=[Source(title=h.source, kind="reference") for h in hits]
+        + [Source(title=document_source(p), kind="reference") for p in passages],
     )
 
 
@@ -114,6 +165,7 @@ SPEC = ToolSpec(
     short_description="Common conditions matching symptoms, with usual urgency.",
     args=KnowledgeBaseArgs,
     run=search_knowledge_base,
+    role=ToolRole.SEARCHES_KNOWLEDGE_BASE,
     example=ToolExample(
         query="Which conditions fit a barking cough and noisy breathing in a toddler?",
         args={"query": "barking cough and noisy breathing in a toddler"},
