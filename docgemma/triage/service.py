@@ -77,6 +77,7 @@ class TriageService:
             kb=kb,
             literature=literature,
             thinking=triage_thinking(settings),
+            context=settings.triage_context,
         )
         return cls(deps, checkpointer)
 
