@@ -29,10 +29,10 @@ ERRORS: dict[int | str, dict[str, type[Problem]]] = {
 }
 
 
-def library(api: ApiState, tenant: str) -> TenantDocuments:
+async def library(api: ApiState, tenant: str) -> TenantDocuments:
     if api.runtime.documents is None:
         raise ApiError(404, "This server keeps no tenant documents.", "documents_unavailable")
-    return api.runtime.documents.for_tenant(tenant)
+    return await asyncio.to_thread(api.runtime.documents.for_tenant, tenant)
 
 
 @router.post(
@@ -67,7 +67,7 @@ async def upload(
         data += chunk
         if len(data) > limit:
             raise ApiError(413, f"The document is larger than {limit} bytes.", "document_too_large")
-    documents = library(api, tenant)
+    documents = await library(api, tenant)
     try:
         return await asyncio.to_thread(documents.add, title, kind, bytes(data))
     except DocumentError as exc:
@@ -77,13 +77,12 @@ async def upload(
 @router.get("", response_model=list[DocumentInfo])
 async def listed(tenant: str = Tenant, api: ApiState = State) -> list[DocumentInfo]:
     """The tenant's documents, oldest first."""
-    return await asyncio.to_thread(library(api, tenant).documents)
+    return await asyncio.to_thread((await library(api, tenant)).documents)
 
 
 @router.delete("/{document_id}", status_code=204, responses={404: {"model": Problem}})
 async def delete(document_id: str, tenant: str = Tenant, api: ApiState = State) -> Response:
-    if len(document_id) > 64 or not await asyncio.to_thread(
-        library(api, tenant).delete, document_id
-    ):
+    documents = await library(api, tenant)
+    if len(document_id) > 64 or not await asyncio.to_thread(documents.delete, document_id):
         raise ApiError(404, "No such document.", "document_not_found")
     return Response(status_code=204)

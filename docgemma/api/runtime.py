@@ -9,6 +9,7 @@ searches that tenant's own documents, and only that tenant's.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -105,7 +106,8 @@ class AgentMode:
             profile, tools=setup.tools, knowledge=setup.rag
         )
         if setup.rag and self._documents is not None:
-            documents = self._documents.for_tenant(setup.tenant)
+            # the first use opens the store and loads the embedder: not on the event loop
+            documents = await asyncio.to_thread(self._documents.for_tenant, setup.tenant)
             knowledge = agent.deps.knowledge
             if knowledge is not None:  # where direct answers are grounded (embedded models)
                 threshold = agent.settings.document_grounding_threshold
