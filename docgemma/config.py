@@ -117,6 +117,13 @@ class Settings(BaseSettings):
     triage_min_waits: int = Field(
         1, description="Triage: this many attempts to end the reasoning are replaced with 'Wait'"
     )
+    triage_context: Literal["compact", "full"] = Field(
+        "compact",
+        description="Triage: compact reasons over the latest message and the pages, and "
+        "writes the reply from the condition and urgency; full reasons over the "
+        "conversation and the pages with their similarity, most serious first, and writes "
+        "the reply from that analysis (compare: python -m experiments run triage)",
+    )
 
     # ── embeddings and routing classifiers ──
     intent_classifier: ClassifierKind | None = Field(
@@ -277,6 +284,19 @@ class Settings(BaseSettings):
     )
     max_request_bytes: int = Field(
         256 * 1024, description="Larger API request bodies are refused with 413"
+    )
+    max_document_bytes: int = Field(
+        200 * 1024,
+        description="Largest document a tenant may upload to its knowledge base (the request "
+        "body limit applies too)",
+    )
+    max_tenant_documents: int = Field(
+        100, ge=1, description="Most documents one tenant's knowledge base may hold"
+    )
+    document_grounding_threshold: float = Field(
+        0.5,
+        description="Cosine similarity above which a passage of the tenant's documents "
+        "grounds a direct answer (a judgement: no evaluation set of tenant documents exists)",
     )
     expert_profiles_path: Path = Field(
         Path(__file__).resolve().parent.parent / "data" / "profiles.yaml",

@@ -40,6 +40,9 @@ class AgentDeps:
     """Grounds direct knowledge answers (embedded profiles); None: answers are not labelled."""
     persona: str = ""
     """An expert profile's system prompt for the answer; empty: the default assistant."""
+    documents: Any = None
+    """The tenant's own documents (``docgemma.kb.documents.TenantDocuments``) in an API
+    session with retrieval on; the knowledge-base tool searches them too."""
 
     def classifier(self, task: str) -> Classifier | None:
         """The embedding classifier for a task, when settings route that task to one."""
@@ -64,4 +67,5 @@ class AgentDeps:
             question=question,
             approved_by=approved_by,
             idempotency_key=idempotency_key,
+            documents=self.documents,
         )

@@ -100,6 +100,9 @@ class ToolContext:
     approved_by: str | None = None
     """Set only when a clinician approved this write; EHR writes refuse to run without it."""
     idempotency_key: str | None = None
+    documents: Any = None
+    """The session's tenant's own documents (``docgemma.kb.documents.TenantDocuments``),
+    searched beside the condition pages; None outside a tenant's API session."""
     extras: dict[str, Any] = field(default_factory=dict)
 
 

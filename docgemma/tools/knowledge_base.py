@@ -4,16 +4,20 @@ The pages are searched in the local Chroma index with the embedder, no model cal
 the MedlinePlus health-topic service (NLM) is asked too, and if it cannot be reached the
 pages answer alone and the result says so. Of what both return, only what addresses the
 question is kept (``docgemma.tools.relevance``): an unrelated query gets a plain "the
-available sources do not cover it" instead of the least bad page.
+available sources do not cover it" instead of the least bad page. In a tenant's API
+session the tenant's own documents are searched and judged the same way and listed after
+the pages.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from docgemma.kb import KBHit, Role, get_knowledge_base
+from docgemma.kb.documents import DocumentPassage
 from docgemma.kb.models import DEMO_NOTICE
 from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
 from docgemma.tools import medlineplus
@@ -27,6 +31,7 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
+from docgemma.tools.facts import ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import ToolFailure, client_for, error_outcome
 from docgemma.tools.medlineplus import Topic
@@ -37,6 +42,8 @@ log = logging.getLogger(__name__)
 LABEL = "Condition Knowledge Base"
 _SIMILARITY = " — similarity "
 MAX_PAGES = 5
+MAX_PASSAGES = 3
+"""At most this many of a tenant's own document passages per search."""
 CONTENT_CHARS = 600
 MEDLINEPLUS_SHARE_OF_DEADLINE = 0.6
 """MedlinePlus gets this share of the tool's deadline, leaving time for the pages."""
@@ -50,8 +57,24 @@ def search_pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
     return [h for h in hits if h.score >= RELEVANCE_THRESHOLD], kb.demo
 
 
+def search_documents(documents: Any, query: str) -> list[DocumentPassage]:
+    """Blocking: the tenant's passages above the same similarity floor as a page."""
+    if documents is None:
+        return []
+    return [p for p in documents.search(query, k=MAX_PASSAGES) if p.score >= RELEVANCE_THRESHOLD]
+
+
+def document_source(passage: DocumentPassage) -> str:
+    return f"{passage.label} (your organisation's document)"
+
+
 def format_result(
-    query: str, hits: list[KBHit], demo: bool, topics: list[Topic], note: str | None
+    query: str,
+    hits: list[KBHit],
+    demo: bool,
+    topics: list[Topic],
+    note: str | None,
+    documents: Sequence[DocumentPassage] = (),
 ) -> str:
     lines = []
     if hits:
@@ -68,15 +91,33 @@ def format_result(
         also = f" (also called {', '.join(topic.also_called)})" if topic.also_called else ""
         lines.append(f"[{n}] {topic.title}{also}. Source: MedlinePlus.")
         lines.append(f"    {topic.summary}")
+    if documents:
+        lines.append(f"Your organisation's documents on “{query}”:")
+    for n, passage in enumerate(documents, len(hits) + len(topics) + 1):
+        lines.append(
+            f"[{n}] {passage.label}{_SIMILARITY}{passage.score:.2f}. "
+            f"Source: {document_source(passage)}."
+        )
+        lines.append(f"    {shorten(passage.text, CONTENT_CHARS)}")
     if note:
         lines.append(note)
     return "\n".join(lines)
 
 
-async def _pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
+def _search_local(
+    settings: Any, documents: Any, query: str
+) -> tuple[list[KBHit], bool, list[DocumentPassage]]:
+    hits, demo = search_pages(settings, query)
+    return hits, demo, search_documents(documents, query)
+
+
+async def _pages(
+    settings: Any, documents: Any, query: str
+) -> tuple[list[KBHit], bool, list[DocumentPassage]]:
     try:
         return await asyncio.wait_for(
-            asyncio.to_thread(search_pages, settings, query), timeout=settings.tool_timeout_s
+            asyncio.to_thread(_search_local, settings, documents, query),
+            timeout=settings.tool_timeout_s,
         )
     except TimeoutError as exc:
         raise ToolFailure(
@@ -103,14 +144,27 @@ async def _topics(ctx: ToolContext, query: str) -> tuple[list[Topic], str | None
 
 
 def _judge(
-    settings: Any, asked: list[str], hits: list[KBHit], topics: list[Topic]
-) -> tuple[list[tuple[KBHit, float]], list[tuple[Topic, float]]]:
-    """Blocking: the pages and topics that address the question, with their similarity."""
-    texts = [f"{h.title}. {h.content}" for h in hits] + [f"{t.title}. {t.summary}" for t in topics]
+    settings: Any,
+    asked: list[str],
+    hits: list[KBHit],
+    topics: list[Topic],
+    documents: list[DocumentPassage],
+) -> tuple[
+    list[tuple[KBHit, float]], list[tuple[Topic, float]], list[tuple[DocumentPassage, float]]
+]:
+    """Blocking: the pages, topics and documents that address the question, with their
+    similarity."""
+    texts = (
+        [f"{h.title}. {h.content}" for h in hits]
+        + [f"{t.title}. {t.summary}" for t in topics]
+        + [f"{p.title}. {p.text}" for p in documents]
+    )
     kept = dict(relevant_indexes(settings, asked, texts))
+    first_document = len(hits) + len(topics)
     return (
         [(h, kept[n].similarity) for n, h in enumerate(hits) if n in kept],
         [(t, kept[n].similarity) for n, t in enumerate(topics, len(hits)) if n in kept],
+        [(p, kept[n].similarity) for n, p in enumerate(documents, first_document) if n in kept],
     )
 
 
@@ -124,12 +178,14 @@ async def search_knowledge_base(args: KnowledgeBaseArgs, ctx: ToolContext) -> To
             detail=f"query={args.query!r}",
             message="Symptoms or a condition are needed to search the knowledge base.",
         )
-    (hits, demo), (topics, note) = await asyncio.gather(
-        _pages(ctx.settings, query), _topics(ctx, query)
+    (hits, demo, documents), (topics, note) = await asyncio.gather(
+        _pages(ctx.settings, ctx.documents, query), _topics(ctx, query)
     )
     asked = asked_forms(ctx.question, query)
-    pages, found = await asyncio.to_thread(_judge, ctx.settings, asked, hits, topics)
-    if not pages and not found:
+    pages, found, own = await asyncio.to_thread(
+        _judge, ctx.settings, asked, hits, topics, documents
+    )
+    if not pages and not found and not own:
         searched = "the condition pages" + (
             "" if note or ctx.settings.offline else " and MedlinePlus"
         )
@@ -139,13 +195,21 @@ async def search_knowledge_base(args: KnowledgeBaseArgs, ctx: ToolContext) -> To
     sources += [
         Source(title=f"MedlinePlus: {t.title}", url=t.url, kind="reference") for t, _ in found
     ]
-    passages = [
-        Passage(source=n, section=h.title, text=squash(h.content), relevance=s)
-        for n, (h, s) in enumerate(pages)
-    ] + [
-        Passage(source=n, section="Summary", text=t.summary, relevance=s)
-        for n, (t, s) in enumerate(found, len(pages))
-    ]
+    sources += [Source(title=document_source(p), kind="reference") for p, _ in own]
+    passages = (
+        [
+            Passage(source=n, section=h.title, text=squash(h.content), relevance=s)
+            for n, (h, s) in enumerate(pages)
+        ]
+        + [
+            Passage(source=n, section="Summary", text=t.summary, relevance=s)
+            for n, (t, s) in enumerate(found, len(pages))
+        ]
+        + [
+            Passage(source=n, section=p.title, text=squash(p.text), relevance=s)
+            for n, (p, s) in enumerate(own, len(pages) + len(found))
+        ]
+    )
     return ToolOutcome(
         data={
             "query": query,
@@ -154,8 +218,11 @@ async def search_knowledge_base(args: KnowledgeBaseArgs, ctx: ToolContext) -> To
                 {"title": t.title, "url": t.url, "summary": t.summary} for t, _ in found
             ],
             "demonstration": demo and bool(hits),
+            "documents": [p.model_dump(mode="json") for p, _ in own],
         },
-        formatted=format_result(query, hits, demo, [t for t, _ in found], note),
+        formatted=format_result(
+            query, hits, demo, [t for t, _ in found], note, [p for p, _ in own]
+        ),
         entity=query,
         sources=sources,
         passages=passages,
@@ -175,6 +242,7 @@ SPEC = ToolSpec(
     short_description="Common conditions matching symptoms, with usual urgency.",
     args=KnowledgeBaseArgs,
     run=search_knowledge_base,
+    role=ToolRole.SEARCHES_KNOWLEDGE_BASE,
     example=ToolExample(
         query="Which conditions fit a barking cough and noisy breathing in a toddler?",
         args={"query": "barking cough and noisy breathing in a toddler"},
