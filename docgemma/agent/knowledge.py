@@ -4,7 +4,8 @@ Small models recall facts badly, so on a profile that may not answer from memory
 knowledge answer rests on a retrieved passage, cited, or says that none covers it. Two
 offline sources are asked, in order: the condition pages of the knowledge base (above
 ``Settings.page_grounding_threshold``; written for symptoms and when to get help, they
-cover "What are the symptoms of pneumonia?"), then the literature index (above ``Settings.grounding_threshold``).
+cover "What are the symptoms of pneumonia?"), then the literature index (above
+``Settings.grounding_threshold``).
 """
 
 from __future__ import annotations

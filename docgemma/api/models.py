@@ -30,6 +30,11 @@ class ChatRequest(BaseModel):
         None, max_length=64, description='Active patient; "" clears it, omitted keeps it'
     )
     thinking: bool | None = Field(None, description="Reason before answering (thinking channel)")
+    show_unverified: bool = Field(
+        False,
+        description="When no source answers, add the model's own answer, labelled unverified "
+        "(never by default)",
+    )
 
 
 class ApprovalBody(BaseModel):

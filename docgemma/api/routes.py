@@ -69,7 +69,12 @@ async def chat_stream(body: ChatRequest, tenant: str = Tenant, api: ApiState = S
         api.mode(mode)  # refuse before creating a session the server cannot serve
         session = await api.store.create(tenant, profile.name, mode)
     backend = await api.backend(session)
-    turn = TurnInput(body.message, patient_id=body.patient_id, thinking=body.thinking)
+    turn = TurnInput(
+        body.message,
+        patient_id=body.patient_id,
+        thinking=body.thinking,
+        show_unverified=body.show_unverified,
+    )
     return sse(turn_events(api.store, backend, session, turn), session.id)
 
 

@@ -38,6 +38,7 @@ class ConversationBackend(Protocol):
         *,
         patient_id: str | None = None,
         thinking: bool | None = None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]: ...
 
     def resume(

@@ -43,6 +43,7 @@ class TurnInput:
     message: str
     patient_id: str | None = None
     thinking: bool | None = None
+    show_unverified: bool = False
 
 
 def queued() -> StepEvent:
@@ -130,7 +131,11 @@ async def turn_events(
     yield queued()
     await store.discard_pending(session.id)
     items = backend.run_turn(
-        session.id, turn.message, patient_id=turn.patient_id, thinking=turn.thinking
+        session.id,
+        turn.message,
+        patient_id=turn.patient_id,
+        thinking=turn.thinking,
+        show_unverified=turn.show_unverified,
     )
     async for event in _run(store, session, items, turn.message):
         yield event

@@ -32,7 +32,8 @@ _RAW_ERROR = re.compile(
     r"Traceback|\b\w*(?:Error|Exception):|\bHTTP \d{3}\b|status code \d{3}|\berrno\b|\{\s*\"",
     re.IGNORECASE,
 )
-_LINK = re.compile(r"\]\([^)\n]*\)|\(?(?:https?://|www\.)[^\s)]+\)?")
+_LINK_TARGET = re.compile(r"(?<=\])\([^)\n]*\)")
+_URL = re.compile(r"\(?(?:https?://|www\.)[^\s)]+\)?")
 _CITATION = re.compile(r"\s*\[\d{1,2}\]")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _ECHO_WORDS = 7
@@ -47,7 +48,7 @@ def clean(text: str, labels: Mapping[str, str]) -> str:
     """``text`` without reasoning spans, turn tokens, links, citation markers of its own,
     and with internal tool names replaced by their clinical labels."""
     text = _STRAY.sub("", _THINKING.sub("", text))
-    text = _LINK.sub("", _SPECIAL.sub("", text))
+    text = _URL.sub("", _LINK_TARGET.sub("", _SPECIAL.sub("", text)))
     text = _CITATION.sub("", text)
     text = scrub_tool_names(text, dict(labels))
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"\n{3,}", "\n\n", text)).strip()
