@@ -149,13 +149,13 @@ async def test_a_greeting_is_answered_by_code(make_agent) -> None:
 
 async def test_tool_names_and_raw_errors_never_reach_the_answer(make_agent, tools) -> None:
     tools.queue("check_drug_safety", LABEL)
-    named = {**GOOD, "text": "The check_drug_safety report warns of Torsade de Pointes."}
+    named = {**GOOD, "text": "The check_drug_safety report shows a risk of Torsade de Pointes."}
     raw = {**FIXED, "text": "Traceback: KeyError: dose; ECG monitoring for at least 3 days."}
     llm = lookup({"statements": [named, raw]}, {"statements": []})
     events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
     for text in (result.final_response, streamed(events)):
         assert "check_drug_safety" not in text and "Traceback" not in text
-        assert "Drug Safety Report report warns of Torsade de Pointes" in text
+        assert "Drug Safety Report report shows a risk of Torsade de Pointes" in text
 
 
 async def test_a_drug_question_goes_to_a_source_on_a_model_that_may_not_recall(

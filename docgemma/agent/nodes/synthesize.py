@@ -127,15 +127,17 @@ async def _memory(state: AgentState, deps: AgentDeps, declined: str) -> Answer:
     if bad:
         how = f"no source answers; the model's own answer was not shown ({'; '.join(bad)}); by code"
         return Answer(declined, how, calls=out.calls)
+    thought = f" after thinking ({out.thinking_tokens} tokens)" if out.thinking_tokens else ""
     if deps.settings.answers_from_memory():
         return Answer(
             f"{text}\n\n{compose.UNVERIFIED_NOTE}",
-            "written from the model's memory (this model may)",
+            f"written from the model's memory (this model may){thought}",
             calls=out.calls,
         )
     return Answer(
         compose.with_unverified(declined, text),
-        "no source answers; the model's own answer added, unverified, as the clinician asked",
+        "no source answers; the model's own answer added, unverified, as the clinician "
+        f"asked{thought}",
         calls=out.calls,
     )
 
