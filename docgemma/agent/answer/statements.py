@@ -28,7 +28,7 @@ from docgemma.agent.answer.sources import CITATION, Passage
 from docgemma.topic_words import FILLER_WORDS, STEM_CHARS, STOP_WORDS
 
 MAX_STATEMENTS = 5
-QUOTE_CHARS = 160
+QUOTE_CHARS = 100
 STATEMENT_CHARS = 240
 MIN_QUOTE_WORDS = 2
 """One word proves nothing: it is in the source whatever the statement says."""
