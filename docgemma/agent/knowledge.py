@@ -95,4 +95,7 @@ def knowledge_for(settings: Settings) -> KnowledgeSource | None:
     The app, the API, the CLI and the evaluation all ask here, so the evaluation scores
     the knowledge answers a clinician is shown.
     """
-    return None if settings.answers_from_memory() else offline_knowledge(settings)
+    if settings.answers_from_memory():
+        return None
+    # the only way such a model answers a direct question: it waits as long as a tool would
+    return offline_knowledge(settings, timeout_s=settings.tool_timeout_s)
