@@ -42,13 +42,21 @@ def result_json(result: TurnResult) -> dict:
         if result.pending_approval
         else None,
         "confidence_level": result.confidence_level,
+        "sources": [s.model_dump() for s in result.sources_used],
         "follow_up_questions": result.follow_up_questions,
         "notices": result.notices,
     }
 
 
 def result_text(result: TurnResult) -> str:
-    lines = [result.final_response, "", "Reasoning timeline:"]
+    lines = [result.final_response]
+    if result.sources_used:
+        lines += ["", "Sources:"]
+        lines += [
+            f"  [{n}] {s.title}" + (f" — {s.url}" if s.url else "")
+            for n, s in enumerate(result.sources_used, 1)
+        ]
+    lines += ["", "Reasoning timeline:"]
     for step in result.reasoning_timeline:
         mark = {"done": "✓", "error": "✗", "pending": "…"}[step.status]
         lines.append(f"  {mark} {step.title}" + (f" — {step.detail}" if step.detail else ""))
@@ -98,6 +106,7 @@ async def _ask(args: argparse.Namespace) -> int:
                 args.question,
                 image=image,
                 patient_id=args.patient,
+                show_unverified=args.show_unverified,
             )
         finally:
             await agent.aclose()
@@ -126,6 +135,11 @@ def _ask_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--patient", type=_patient_id, help="ID of the selected patient")
     p.add_argument("--thread", help="conversation thread id (default: a new one)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument(
+        "--show-unverified",
+        action="store_true",
+        help="when no source answers, add the model's own answer, labelled unverified",
+    )
 
 
 COMMANDS["ask"] = (_ask_parser, lambda a: event_loop.run(_ask(a)))

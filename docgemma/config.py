@@ -179,6 +179,12 @@ class Settings(BaseSettings):
         300.0,
         description="After a remote service cannot be reached, treat it as offline this long",
     )
+    served_answers_from_memory: bool = Field(
+        False,
+        description="A served model (openai, vllm, transformers backends) may answer clinical "
+        "questions from its own memory, under the unverified label; set it only for a model "
+        "the knowledge suite measured well. Embedded models never may (their profile says so)",
+    )
     grounding_threshold: float = Field(
         0.65,
         description="Cosine similarity above which an offline passage grounds a direct answer "
@@ -329,6 +335,13 @@ class Settings(BaseSettings):
         if self.backend == "llamacpp" and self.profile:
             return self.profile.thinking_family
         return "generic"
+
+    def answers_from_memory(self) -> bool:
+        """Whether this model may answer a clinical question no source covers: the embedded
+        profile's record (a GGUF without one may not), or the setting for a served model."""
+        if self.backend == "llamacpp":
+            return bool(self.profile and self.profile.answers_from_memory)
+        return self.served_answers_from_memory
 
     def classifier_for(self, node: Node) -> ClassifierKind:
         """Per-node choice: an explicit setting, else what measured best on the profile.

@@ -81,6 +81,10 @@ class ModelProfile:
     n_ctx: int
     classifiers: dict[Node, ClassifierKind] = field(default_factory=dict)
     """Per-node routing classifier on this model, chosen by measurement (docs/evaluation.md)."""
+    answers_from_memory: bool = False
+    """Whether the model may answer a clinical question that no retrieved source covers.
+    Decided by the knowledge suite: every embedded model scores near chance on MedQA, so
+    none may; their answers rest on a source or say that none covers the question."""
 
 
 PROFILES: dict[str, ModelProfile] = {

@@ -37,7 +37,11 @@ class AgentDeps:
     thinking: ThinkingConfig | None = None
     """This turn's thinking before the answer; None: answer directly."""
     knowledge: KnowledgeSource | None = None
-    """Grounds direct knowledge answers (embedded profiles); None: answers are not labelled."""
+    """Finds an offline passage for a direct question (models that may not answer from
+    memory); None: nothing is looked up for it."""
+    show_unverified: bool = False
+    """This turn only: when no source answers, add the model's own answer under the
+    unverified label (the clinician asked for it)."""
     persona: str = ""
     """An expert profile's system prompt for the answer; empty: the default assistant."""
     documents: Any = None

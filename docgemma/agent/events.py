@@ -104,22 +104,12 @@ class ErrorRaised(_Event):
 
 
 class AnswerToken(_Event):
-    """A piece of the visible answer, already filtered; ``TurnResult.final_response`` wins."""
+    """A piece of the visible answer that passed the answer's checks (a verified statement,
+    or an answer code wrote); never withdrawn. ``TurnResult.final_response`` is the whole
+    answer, with any notes code adds at the end."""
 
     kind: Literal["answer_token"] = "answer_token"
     text: str
-
-
-class AnswerRejected(_Event):
-    """A draft answer failed the answer check: consumers discard what streamed of it.
-
-    ``action`` says what happens next: ``retry`` (the model writes once more) or
-    ``sources`` (code composes the answer from the tool results).
-    """
-
-    kind: Literal["answer_rejected"] = "answer_rejected"
-    reason: str
-    action: Literal["retry", "sources"]
 
 
 class ThinkingToken(_Event):
@@ -141,7 +131,6 @@ TraceEvent = Annotated[
     | ApprovalRequested
     | ErrorRaised
     | AnswerToken
-    | AnswerRejected
     | ThinkingToken,
     Field(discriminator="kind"),
 ]

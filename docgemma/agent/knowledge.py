@@ -1,11 +1,11 @@
 """Grounding a direct knowledge answer in an offline source, when one covers the question.
 
-Small embedded models recall facts badly (the issue's "cranial nerves 7 and 8" for the
-diaphragm), so on the embedded profiles a knowledge answer either rests on a retrieved
-passage, cited, or carries the unverified label. Two offline sources are asked, in order:
-the condition pages of the knowledge base (above ``Settings.page_grounding_threshold``;
-written for symptoms and when to get help, they cover "What are the symptoms of
-pneumonia?"), then the literature index (above ``Settings.grounding_threshold``).
+Small models recall facts badly, so on a profile that may not answer from memory a
+knowledge answer rests on a retrieved passage, cited, or says that none covers it. Two
+offline sources are asked, in order: the condition pages of the knowledge base (above
+``Settings.page_grounding_threshold``; written for symptoms and when to get help, they
+cover "What are the symptoms of pneumonia?"), then the literature index (above
+``Settings.grounding_threshold``).
 """
 
 from __future__ import annotations
@@ -89,10 +89,13 @@ def offline_knowledge(settings: Settings, timeout_s: float = 2.0) -> KnowledgeSo
 
 
 def knowledge_for(settings: Settings) -> KnowledgeSource | None:
-    """The knowledge source the agent runs with: grounding on the embedded backend only.
+    """The knowledge source the agent runs with: for every model that may not answer from
+    memory (``Settings.answers_from_memory``), a direct question is looked up first.
 
     The app, the API, the CLI and the evaluation all ask here, so the evaluation scores
-    the knowledge answers a clinician is shown. A served model (MedGemma on vLLM, say)
-    answers from its own recall, unlabelled.
+    the knowledge answers a clinician is shown.
     """
-    return offline_knowledge(settings) if settings.backend == "llamacpp" else None
+    if settings.answers_from_memory():
+        return None
+    # the only way such a model answers a direct question: it waits as long as a tool would
+    return offline_knowledge(settings, timeout_s=settings.tool_timeout_s)

@@ -12,14 +12,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from docgemma.agent.answer.hygiene import clean_reasoning
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import AnswerToken, LLMUsage, ThinkingToken
+from docgemma.agent.events import LLMUsage, ThinkingToken
 from docgemma.agent.generation import NodeCall, generation_for
-from docgemma.agent.stream_filter import StreamFilter
 from docgemma.agent.tracing import NODE_LABELS, emit
 from docgemma.llm.errors import ModelUnavailable, StructuredOutputError
 from docgemma.llm.schema import token_budget
-from docgemma.llm.thinking import ThinkingConfig, stream_think_then_answer
+from docgemma.llm.thinking import ThinkingConfig, stream_think_then_answer, stream_thinking
 from docgemma.llm.types import Message, T
 
 log = logging.getLogger(__name__)
@@ -85,70 +85,93 @@ async def structured(
 _RETOKENIZE_SLACK = 2
 
 
+class _Thoughts:
+    """Reasoning shown as ``ThinkingToken`` events, released at whitespace so that a tool
+    name or turn token is never split across pieces, and cleaned before it is shown."""
+
+    def __init__(self, deps: AgentDeps, node: str) -> None:
+        self.node, self.label = node, NODE_LABELS.get(node, "")
+        self.labels = deps.registry.labels()
+        self.held = ""
+
+    def feed(self, text: str, *, final: bool = False) -> None:
+        self.held += text
+        cut = len(self.held) if final else max(self.held.rfind(" "), self.held.rfind("\n")) + 1
+        shown, self.held = self.held[:cut], self.held[cut:]
+        if shown.strip():
+            emit(
+                ThinkingToken(
+                    node=self.node, label=self.label, text=clean_reasoning(shown, self.labels)
+                )
+            )
+
+
 @dataclass
 class StreamedText:
     text: str
-    """The model's raw answer (reasoning excluded); ``clean_answer`` makes it final."""
+    """The model's raw answer (reasoning excluded); ``hygiene.clean`` makes it presentable."""
     calls: list[str]
     thinking_tokens: int | None = None
     """Tokens spent thinking; None when thinking was off."""
     hit_limit: bool = False
-    """The answer ran to the token limit, so its last sentence or list item is unfinished."""
+    """The answer ran to the token limit, so its last sentence may be unfinished."""
 
 
-async def streamed_text(
+async def think(
+    deps: AgentDeps, node: str, messages: Sequence[Message], thinking: ThinkingConfig
+) -> tuple[str, int]:
+    """The model reasons under the budget before a constrained answer; the reasoning streams
+    as ``ThinkingToken`` events and is returned with its token count (not a separate
+    model call: it is part of the answer's)."""
+    shown = _Thoughts(deps, node)
+    try:
+        async for chunk in stream_thinking(deps.llm, messages, thinking):
+            if "thought" in chunk.data:
+                shown.feed("", final=True)
+                return chunk.data["thought"]["thinking"], chunk.data["thought"]["tokens"]
+            shown.feed(chunk.text)
+    except ModelUnavailable as exc:
+        log.warning("thinking: model unavailable: %s", exc)
+        raise ModelFailure(UNAVAILABLE, []) from exc
+    return "", 0
+
+
+async def free_text(
     deps: AgentDeps,
     node: str,
     purpose: NodeCall,
     messages: Sequence[Message],
     *,
-    instructions: str = "",
     thinking: ThinkingConfig | None = None,
-    temperature: float | None = None,
 ) -> StreamedText:
-    """A free-text call (synthesis) streamed as filtered ``AnswerToken`` events.
-
-    With ``thinking`` the model first reasons under the budget; that text goes out as
-    ``ThinkingToken`` events only, as does any reasoning span the model writes unasked.
-    Either way this counts as one model call. ``temperature`` replaces the node's own
-    (a retry samples differently).
-    """
+    """A free-text call (an answer from the model's memory), whole: it is checked before
+    anything of it is shown. With ``thinking`` the reasoning streams as ``ThinkingToken``
+    events first; one model call either way."""
     label = NODE_LABELS.get(node, "")
-    labels = deps.registry.labels()
-    visible = StreamFilter(labels, instructions)
-    thoughts = StreamFilter(labels, instructions, hide_spans=False)
     cfg = generation_for(purpose, deps.settings)
     start = time.perf_counter()
-    raw: list[str] = []
     thinking_tokens: int | None = None
     try:
         if thinking is None:
-            async for piece in deps.llm.stream(
-                messages,
-                temperature=cfg.temperature if temperature is None else temperature,
-                max_tokens=cfg.max_tokens,
-            ):
-                raw.append(piece)
-                shown = visible.feed(piece)  # a span closing in this piece precedes its answer
-                _show(ThinkingToken, node, label, visible.take_reasoning())
-                _show(AnswerToken, node, label, shown)
+            gen = await deps.llm.generate(
+                messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens
+            )
+            text = gen.text
         else:
+            shown = _Thoughts(deps, node)
+            pieces: list[str] = []
             async for chunk in stream_think_then_answer(deps.llm, messages, thinking):
                 if "result" in chunk.data:
                     thinking_tokens = chunk.data["result"]["thinking_tokens"]
                 elif chunk.channel == "thinking":
-                    _show(ThinkingToken, node, label, thoughts.feed(chunk.text))
+                    shown.feed(chunk.text)
                 else:
-                    _show(ThinkingToken, node, label, thoughts.flush())
-                    raw.append(chunk.text)
-                    _show(AnswerToken, node, label, visible.feed(chunk.text))
+                    pieces.append(chunk.text)
+            shown.feed("", final=True)
+            text = "".join(pieces)
     except ModelUnavailable as exc:
         log.warning("%s: model unavailable: %s", purpose, exc)
         raise ModelFailure(UNAVAILABLE, [purpose]) from exc
-    _show(ThinkingToken, node, label, thoughts.flush())
-    _show(AnswerToken, node, label, visible.flush())
-    _show(ThinkingToken, node, label, visible.take_reasoning())
-    text = "".join(raw)
     answer_tokens = deps.llm.count_tokens(text)
     emit(
         LLMUsage(
@@ -164,11 +187,5 @@ async def streamed_text(
         text=text,
         calls=[purpose],
         thinking_tokens=thinking_tokens,
-        # counted again from the text, which may merge a token or two of what was generated
         hit_limit=thinking is None and answer_tokens >= cfg.max_tokens - _RETOKENIZE_SLACK,
     )
-
-
-def _show(event: type[AnswerToken | ThinkingToken], node: str, label: str, text: str) -> None:
-    if text:
-        emit(event(node=node, label=label, text=text))

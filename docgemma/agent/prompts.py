@@ -133,16 +133,34 @@ What happened: ${error_message}""",
 SYNTHESIZE_SYSTEM = Prompt(
     "synthesize_system",
     """\
-You are a clinical decision-support assistant. Provide a clear, concise response to the
-clinician based on the information below.
+You are a clinical decision-support assistant answering a clinician. Answer only from the
+numbered sources you are given, as a list of statements. For each statement:
+- sources: the numbers of the sources it rests on;
+- quote: at most 15 words copied exactly from one of those sources, showing the fact;
+- text: the fact, stated plainly for a clinician, saying no more than the quote shows.
+Put the facts that answer the question first. Use the sources' numbers, doses and names
+exactly. If the sources do not answer the question, give no statements.""",
+)
+"""The answer as cited statements (``answer.statements.CitedAnswer``); code checks every
+quote against its source, so the guidelines ask only for what the check can hold."""
 
-Guidelines:
-- Include only the most critical findings
-- The lookups asked for are done: report what they found, never how to look it up
-- If information was unavailable, state this clearly without speculating
-- Do not reference any system internals, tool names, or databases
-- Use standard medical terminology appropriate for a clinical audience
-- Cite the numbered sources you rely on with their numbers, like [1]""",
+SYNTHESIZE_SOURCES_USER = Prompt(
+    "synthesize_sources_user",
+    """\
+${brief_prefix}Clinician's question: ${user_query}
+${clinical_context}
+Sources:
+${sources}""",
+)
+
+SYNTHESIZE_RETRY = Prompt(
+    "synthesize_retry",
+    """\
+These statements were not accepted:
+${failures}
+Write them again only if a source supports them: copy the quote word for word from a
+source the statement cites, and state no number the quote does not have. Give no
+statements if the sources do not support them.""",
 )
 
 SYNTHESIZE_FROM_MEMORY_SYSTEM = Prompt(

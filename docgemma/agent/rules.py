@@ -26,7 +26,6 @@ MAX_TOTAL_RETRIES = 4
 """Retries across all tools in one turn."""
 
 ERROR_QUALITIES = frozenset({ResultQuality.ERROR_RETRYABLE, ResultQuality.ERROR_FATAL})
-SUCCESS_QUALITIES = frozenset({ResultQuality.SUCCESS_RICH, ResultQuality.SUCCESS_PARTIAL})
 
 
 def with_label(tool_label: str, text: str) -> str:
@@ -300,36 +299,3 @@ def _next_needed(
         labels = ", ".join(registry[t].label for t in waiting)
         return RouteDecision("tool_select", f"the question still needs: {labels}")
     return RouteDecision("synthesize", "the question's information needs are met")
-
-
-# ── confidence, shown with every answer ──
-def confidence_level(
-    results: Sequence[ToolResult],
-    *,
-    intent: str | None,
-    fallback: bool,
-    clarification: bool,
-    left_out: bool = False,
-    composed: bool = False,
-) -> Literal["high", "medium", "low"]:
-    """From the result classes: rich data is high, gaps are medium, failures are low; a
-    result that could not check part of the request (a drug no reference lists) is a gap,
-    and so is an answer that had sentences its sources do not support left out, or one
-    composed from the sources' key facts because no draft passed the check (the facts are
-    the sources' own, but whether they answer the question nobody has said)."""
-    if fallback or clarification:
-        return "low"
-    if intent != "TOOL_NEEDED" or not results:
-        return "medium"
-    qualities = [r.get("quality") for r in results]
-    ok = [q for q in qualities if q in SUCCESS_QUALITIES]
-    if not ok:
-        return "low"
-    if (
-        all(q == ResultQuality.SUCCESS_RICH for q in qualities)
-        and not any(r["unchecked"] for r in results)
-        and not left_out
-        and not composed
-    ):
-        return "high"
-    return "medium"

@@ -21,7 +21,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command, Interrupt
 from pydantic import BaseModel
 
-from docgemma.agent.answer import FALLBACK_MESSAGE
+from docgemma.agent.answer.compose import FALLBACK_MESSAGE
+from docgemma.agent.answer.statements import CitedAnswer
 from docgemma.agent.classifiers import load_classifiers
 from docgemma.agent.deps import AgentDeps, PatientSummaryFn
 from docgemma.agent.entities import drug_dictionary
@@ -42,7 +43,6 @@ from docgemma.agent.schemas import (
     ResultAssessment,
     RetryStrategy,
 )
-from docgemma.agent.support import drug_name_words
 from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.checkpoint_serde import checkpoint_serializer, stream_turn
 from docgemma.config import Settings
@@ -88,6 +88,7 @@ def response_schemas(registry: ToolRegistry) -> list[type[BaseModel]]:
         ResultAssessment,
         RetryStrategy,
         ImageFindings,
+        CitedAnswer,
     ]
     if len(registry):
         schemas += [registry.selection_model(), registry.selection_model(allow_none=True)]
@@ -127,7 +128,6 @@ class Agent:
         if classifiers is None:
             classifiers = load_classifiers(settings)
         drug_dictionary()  # load once now rather than in the first turn
-        drug_name_words()
         llm.prepare(response_schemas(registry))  # a schema the backend cannot use fails here
         deps = AgentDeps(
             settings=settings,
@@ -203,6 +203,7 @@ class Agent:
         patient_id: str | None = None,
         thinking: bool | None = None,
         thinking_budget: int | None = None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
         """Answer one message; events while the graph runs, the ``TurnResult`` last.
 
@@ -210,7 +211,8 @@ class Agent:
         the conversation's current one (set earlier or found by a patient search).
         ``thinking``/``thinking_budget`` override the settings for this turn only: the
         model reasons (streamed as ``ThinkingToken`` events, never stored) before it
-        answers.
+        answers. ``show_unverified``: when no source answers, add the model's own answer
+        under the unverified label (this turn only; never by default).
         """
         text = (message or "").strip()
         if not text:
@@ -247,7 +249,9 @@ class Agent:
             if patient_id is not None:  # "" clears the selection; None keeps it
                 graph_input["active_patient_id"] = patient_id.strip() or None
             thinking_config = synthesis_thinking(self.settings, thinking, thinking_budget)
-            async for item in self._run(thread_id, graph_input, image, notices, thinking_config):
+            async for item in self._run(
+                thread_id, graph_input, image, notices, thinking_config, show_unverified
+            ):
                 yield item
 
     async def resume(
@@ -257,6 +261,7 @@ class Agent:
         *,
         thinking: bool | None = None,
         thinking_budget: int | None = None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
         """Continue a turn paused on an EHR write with the clinician's decision."""
         async with self._lock(thread_id):
@@ -274,6 +279,7 @@ class Agent:
                 None,
                 [],
                 synthesis_thinking(self.settings, thinking, thinking_budget),
+                show_unverified,
             ):
                 yield item
 
@@ -284,9 +290,16 @@ class Agent:
         image: ImageInput | None,
         notices: list[str],
         thinking: ThinkingConfig | None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
         config = {"configurable": {"thread_id": thread_id}}
-        deps = replace(self.deps, thread_id=thread_id, image=image, thinking=thinking)
+        deps = replace(
+            self.deps,
+            thread_id=thread_id,
+            image=image,
+            thinking=thinking,
+            show_unverified=show_unverified,
+        )
         values: dict[str, Any] = {}
         interrupts: tuple[Interrupt, ...] = ()
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docgemma.agent.answer import error_notes
+from docgemma.agent.answer.compose import error_notes
 from docgemma.agent.outcome import ApprovalRequest, TimelineEntry, ToolCallRecord, TurnResult
 from docgemma.agent.tracing import reasoning_timeline
 from docgemma.tools.base import Source

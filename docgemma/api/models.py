@@ -45,6 +45,11 @@ class ChatRequest(BaseModel):
     demographics: Demographics | None = Field(
         None, description="Triage: the patient's age band, sex, pregnancy; omitted keeps them"
     )
+    show_unverified: bool = Field(
+        False,
+        description="When no source answers, add the model's own answer, labelled unverified "
+        "(never by default)",
+    )
 
 
 class ApprovalBody(BaseModel):

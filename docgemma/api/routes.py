@@ -80,6 +80,7 @@ async def chat_stream(body: ChatRequest, tenant: str = Tenant, api: ApiState = S
         patient_id=body.patient_id,
         thinking=body.thinking,
         demographics=body.demographics,
+        show_unverified=body.show_unverified,
     )
     return sse(turn_events(api.store, backend, session, turn), session.id)
 

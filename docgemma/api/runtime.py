@@ -46,6 +46,7 @@ class ConversationBackend(Protocol):
         patient_id: str | None = None,
         thinking: bool | None = None,
         demographics: Demographics | None = None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]: ...
 
     def resume(
@@ -76,8 +77,15 @@ class AgentConversation:
         patient_id: str | None = None,
         thinking: bool | None = None,
         demographics: Demographics | None = None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
-        return self.agent.run_turn(thread_id, message, patient_id=patient_id, thinking=thinking)
+        return self.agent.run_turn(
+            thread_id,
+            message,
+            patient_id=patient_id,
+            thinking=thinking,
+            show_unverified=show_unverified,
+        )
 
     def resume(
         self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None

@@ -65,8 +65,10 @@ class TriageConversation:
         patient_id: str | None = None,
         thinking: bool | None = None,
         demographics: Demographics | None = None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
-        """``patient_id`` is a clinician's chart and has no meaning for a patient's triage;
+        """``patient_id`` is a clinician's chart and has no meaning for a patient's triage, nor
+        has ``show_unverified`` (triage answers only from its pages and red-flag rules);
         ``demographics`` (None: as the thread was told before) reach the rules and prompts."""
         budget = True if thinking is None else thinking
         async for item in self._service.run_turn(

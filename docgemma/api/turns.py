@@ -45,6 +45,7 @@ class TurnInput:
     patient_id: str | None = None
     thinking: bool | None = None
     demographics: Demographics | None = None
+    show_unverified: bool = False
 
 
 def queued() -> StepEvent:
@@ -137,6 +138,7 @@ async def turn_events(
         patient_id=turn.patient_id,
         thinking=turn.thinking,
         demographics=turn.demographics,
+        show_unverified=turn.show_unverified,
     )
     async for event in _run(store, session, items, turn.message):
         yield event

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -117,15 +118,15 @@ def _prompt(backend: LLMBackend, prompt_or_messages: str | Sequence[Message]) ->
     return backend.render(prompt_or_messages)
 
 
-async def _run(
+async def _think(
     backend: LLMBackend,
     prompt_or_messages: str | Sequence[Message],
     config: ThinkingConfig,
     *,
     streaming: bool,
 ) -> AsyncIterator[StreamChunk]:
-    """The forcing loop; every text piece is yielded, the last chunk carries the result."""
-    start = time.perf_counter()
+    """The forcing loop of the thinking phase; its last chunk carries ``data["thought"]``:
+    the prompt head, the thinking, its token count, waits, and how it ended."""
     delims = config.resolved()
     head = f"{_prompt(backend, prompt_or_messages)}{delims.open}\n"
     thinking = ""
@@ -165,6 +166,45 @@ async def _run(
             continue
         natural = True
         break
+    thought = {
+        "head": head,
+        "thinking": thinking,
+        "tokens": tokens,
+        "waits": waits,
+        "forced": forced,
+        "natural": natural,
+    }
+    yield StreamChunk(text="", channel="thinking", data={"thought": thought})
+
+
+async def stream_thinking(
+    backend: LLMBackend, prompt_or_messages: str | Sequence[Message], config: ThinkingConfig
+) -> AsyncIterator[StreamChunk]:
+    """Only the thinking phase, streamed; the last chunk's ``data["thought"]`` holds the
+    whole thinking (``thinking``) and its token count (``tokens``). For an answer that is
+    generated some other way (under a schema) with the thinking in its prompt."""
+    async for chunk in _think(backend, prompt_or_messages, config, streaming=True):
+        yield chunk
+
+
+async def _run(
+    backend: LLMBackend,
+    prompt_or_messages: str | Sequence[Message],
+    config: ThinkingConfig,
+    *,
+    streaming: bool,
+) -> AsyncIterator[StreamChunk]:
+    """The forcing loop, then the answer; every text piece is yielded, the last chunk
+    carries the result."""
+    start = time.perf_counter()
+    delims = config.resolved()
+    thought: dict[str, Any] = {}
+    async for chunk in _think(backend, prompt_or_messages, config, streaming=streaming):
+        if "thought" in chunk.data:
+            thought = chunk.data["thought"]
+        else:
+            yield chunk
+    head, thinking, tokens = thought["head"], thought["thinking"], thought["tokens"]
     answer_pieces: list[str] = []
     answer_tokens = 0
     async for chunk in _segment(
@@ -184,9 +224,9 @@ async def _run(
     result = ThinkingResult(
         thinking=thinking,
         answer="".join(answer_pieces).strip(),
-        waits_inserted=waits,
-        forced_close=forced,
-        close_emitted_naturally=natural,
+        waits_inserted=thought["waits"],
+        forced_close=thought["forced"],
+        close_emitted_naturally=thought["natural"],
         thinking_tokens=tokens,
         answer_tokens=answer_tokens,
         latency_s=time.perf_counter() - start,

@@ -156,7 +156,7 @@ class ToolSpec:
     """A regular expression for the result line holding this tool's main finding, with the
     finding as its group ``finding``: the label's boxed warning, the best condition page's
     title. An answer that does not say it has not reported this lookup, whatever else of it
-    the answer repeats (``docgemma.agent.coverage``)."""
+    the answer repeats."""
 
     def signature(self) -> str:
         parts = [

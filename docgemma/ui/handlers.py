@@ -132,6 +132,13 @@ class Handlers:
         """The session's thinking switch and budget, used from the next turn on."""
         session.thinking, session.thinking_budget = bool(enabled), int(budget)
 
+    @owner_only(nothing)
+    def set_unverified(
+        self, enabled: bool, session: SessionState, request: gr.Request | None = None
+    ) -> None:
+        """The session's switch for the model's unverified answer, from the next turn on."""
+        session.show_unverified = bool(enabled)
+
     def approver(self, typed: str | None, request: gr.Request | None = None) -> str:
         """The signed-in user; only in open demo mode the name typed on the page (unverified).
 

@@ -41,6 +41,10 @@ CSS = (
 """
     + TRIAGE_CSS
 )
+UNVERIFIED_HELP = (
+    "Off by default: an answer rests on the sources found, or says none answers. On, the "
+    "model's own answer is added below such a decline, labelled unverified."
+)
 
 
 def build_blocks(
@@ -103,6 +107,12 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                 sources=["upload"],
                 elem_id="msg",
                 show_label=False,
+            )
+            unverified = gr.Checkbox(
+                value=False,
+                label="Show the model's unverified answer when no source answers",
+                info=UNVERIFIED_HELP,
+                elem_id="show-unverified",
             )
             attach_note = gr.Markdown(elem_id="attachment-note")
             input_error = gr.Markdown(visible=False, elem_id="input-error")
@@ -210,6 +220,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                 panels, session, redrawn
             )
 
+    unverified.change(h.set_unverified, [unverified, session], None, queue=False)
     for control in (thinking, budget):
         control.change(h.set_thinking, [thinking, budget, session], None, queue=False)
 

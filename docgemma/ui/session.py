@@ -40,6 +40,7 @@ class TurnRunner(Protocol):
         patient_id: str | None = None,
         thinking: bool | None = None,
         thinking_budget: int | None = None,
+        show_unverified: bool = False,
     ) -> AsyncIterator[AgentItem]: ...
 
     def resume(
@@ -69,6 +70,8 @@ class SessionState:
     """Thinking before the answer for this session; None: the server's setting."""
     thinking_budget: int | None = None
     """Maximum thinking tokens for this session; None: the server's setting."""
+    show_unverified: bool = False
+    """When no source answers, add the model's own answer, labelled unverified."""
     profile: str | None = None
     """The expert profile chosen for this session; None: the default agent."""
     approval_profile: str | None = None

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from docgemma.agent.events import (
-    AnswerRejected,
     AnswerToken,
     ApprovalRequested,
     Decision,
@@ -243,19 +242,6 @@ def _error(tl: Timeline, ev: ErrorRaised, now: float) -> None:
     step.status, step.duration = "done", 0.0
 
 
-_REJECTED_NEXT = {
-    "retry": "the model writes it once more",
-    "sources": "answering from the sources' key facts instead",
-}
-
-
-def _rejected(tl: Timeline, ev: AnswerRejected, now: float) -> None:
-    parent = tl._current_node()
-    step = tl._add("⚠ Draft answer withheld", parent.key if parent else None, now, kind="note")
-    step.lines.append(f"Failed the answer check ({ev.reason}); {_REJECTED_NEXT[ev.action]}.")
-    step.status, step.duration = "done", 0.0
-
-
 def _thinking(tl: Timeline, ev: ThinkingToken, now: float) -> None:
     if tl.thinking_started is None:
         tl.thinking_started = now
@@ -278,6 +264,5 @@ _HANDLERS: dict[type, Any] = {
     ApprovalRequested: _approval,
     ErrorRaised: _error,
     AnswerToken: _answer,
-    AnswerRejected: _rejected,
     ThinkingToken: _thinking,
 }

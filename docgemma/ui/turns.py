@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
-from docgemma.agent.events import AnswerRejected, AnswerToken
+from docgemma.agent.events import AnswerToken, NodeStarted
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.ui import untrusted
 from docgemma.ui.approval import propose, settle, submit
@@ -24,6 +24,8 @@ from docgemma.ui.uploads import Submission
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 History = list[dict[str, Any]]
+ANSWER_NODE = "synthesize"
+DRAFTING = "*Drafting the answer — each statement appears once its quote is found in its source…*"
 Recorder = Callable[[str, str | None, str, TurnResult], Awaitable[None]]
 """Keeps a copy of a finished turn: ``(thread_id, profile, said, result)``."""
 
@@ -47,6 +49,7 @@ async def user_turn(
         patient_id=session.patient_for_turn(),
         thinking=session.thinking,
         thinking_budget=session.thinking_budget,
+        show_unverified=session.show_unverified,
     )
     result: list[TurnResult] = []
     timeline = Timeline(session.next_turn_id(), clock())
@@ -130,6 +133,7 @@ async def _stream(
     """``profile``: the expert profile this run used; a write it proposes is decided under it."""
     base = list(session.history)
     answer = ""
+    drafting = False
     result: TurnResult | None = None
 
     def view(text: str) -> History:
@@ -146,9 +150,11 @@ async def _stream(
             timeline.apply(item, clock())  # thinking tokens go to their own message
             if isinstance(item, AnswerToken):
                 answer += item.text
-            elif isinstance(item, AnswerRejected):  # the withheld draft leaves the screen
-                answer = ""
-            yield view(untrusted.markdown(answer))  # the model's text, still streaming
+            elif isinstance(item, NodeStarted) and item.node == ANSWER_NODE:
+                drafting = True
+            # only checked text streams; until the first of it, the answer shows it is drafting
+            shown = untrusted.markdown(answer) if answer else (DRAFTING if drafting else "")
+            yield view(shown)
     except Exception:  # the page must survive any backend failure; the log keeps the detail
         log.exception("agent turn failed")
     finally:

@@ -1,6 +1,6 @@
 """The scorer's own check of an answer shown to a clinician: is it junk?
 
-Written apart from the agent's guard (``docgemma.agent.answer_check``) and sharing no code
+Written apart from the agent's guard (``docgemma.agent.answer.hygiene``) and sharing no code
 with it, so "degenerate answers shown" measures what got past the guard instead of being
 zero by construction. Each fault is a short label; ``answer_faults`` returns every one found:
 

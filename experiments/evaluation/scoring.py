@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from docgemma.agent.events import AnswerRejected, LLMUsage
+from docgemma.agent.events import Decision, LLMUsage
 from docgemma.tools.registry import build_registry
 from experiments import metrics
 from experiments.evaluation.answer_faults import answer_faults
@@ -69,12 +69,19 @@ METRICS = (
     "asked_when_needed",
     "refused_when_needed",
     "degenerate",
-    "draft_rejected",
-    "composed_from_sources",
+    "declined",
     "sentences_left_out",
     "leaked",
     "forbidden",
 )
+
+
+def declined(events: list[object]) -> bool:
+    """The answer said that no source answers the question (the synthesize node's decline)."""
+    return any(
+        isinstance(e, Decision) and e.decision == "answer" and "declined" in e.reason
+        for e in events
+    )
 
 
 def leak_terms() -> tuple[str, ...]:
@@ -195,10 +202,7 @@ def score(case: EvalCase, record: TurnRecord) -> dict[str, Any]:
         "refused_when_needed": refuses(result.final_response) if case.must_refuse else math.nan,
         "degenerate": bool(faults),
         "faults": ",".join(faults),
-        "draft_rejected": any(isinstance(e, AnswerRejected) for e in record.events),
-        "composed_from_sources": any(
-            isinstance(e, AnswerRejected) and e.action == "sources" for e in record.events
-        ),
+        "declined": declined(record.events),
         "sentences_left_out": bool(result.left_out),
         "left_out": " | ".join(result.left_out),
         "leaked": bool(leaks),

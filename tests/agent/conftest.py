@@ -58,3 +58,12 @@ async def run(
 
 def prompts(llm: ScriptedBackend) -> list[str]:
     return [call.prompt for call in llm.calls]
+
+
+def cited(text: str, quote: str, *sources: int) -> dict[str, Any]:
+    """A cited answer of one statement: ``quote`` copied from source 1 (or ``sources``)."""
+    return {"statements": [{"sources": list(sources or (1,)), "quote": quote, "text": text}]}
+
+
+NOTHING_CITED: dict[str, Any] = {"statements": []}
+"""The model finds nothing in the sources that answers: the answer declines."""

@@ -1,51 +1,21 @@
-"""Synthesis streams its answer, and thinks first only when the turn asks for it."""
+"""Synthesis thinks first only when the turn asks for it; the reasoning streams apart and
+is never part of the answer, the conversation or the checkpoint."""
 
 from __future__ import annotations
 
-from docgemma.agent.answer import NO_RELIABLE_ANSWER
-from docgemma.agent.events import AnswerToken, LLMUsage, ThinkingToken
+from docgemma.agent.events import AnswerToken, ThinkingToken
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 
 from .conftest import intent, prompts, run
 
-ANSWER = "Hypertension is persistently raised blood pressure; treat to target."
-
 
 def pieces(events, kind) -> list[str]:
     return [e.text for e in events if isinstance(e, kind)]
 
 
-async def test_the_answer_streams_word_by_word_and_matches_the_final(make_agent) -> None:
-    llm = ScriptedBackend([intent("DIRECT"), ANSWER])
-    events, result = await run(make_agent(llm), "What is hypertension?")
-    streamed = pieces(events, AnswerToken)
-    assert len(streamed) == len(ANSWER.split())  # the scripted stream yields words
-    assert "".join(streamed).strip() == result.final_response == ANSWER
-    assert result.model_calls == 2 and [c.kind for c in llm.calls] == ["structured", "generate"]
-    assert [e.purpose for e in events if isinstance(e, LLMUsage)] == ["intent", "synthesize"]
-    assert not pieces(events, ThinkingToken)
-
-
-async def test_tags_and_tool_names_never_stream(make_agent) -> None:
-    raw = "<thinking>call check_drug_safety</thinking> See the check_drug_safety report."
-    llm = ScriptedBackend([intent("DIRECT"), raw])
-    events, result = await run(make_agent(llm), "What is hypertension?")
-    streamed = "".join(pieces(events, AnswerToken))
-    for bad in ("<", "thinking", "check_drug_safety", "call"):
-        assert bad not in streamed and bad not in result.final_response
-    assert result.final_response == "See the Drug Safety Report report."
-
-
-async def test_an_empty_answer_is_replaced_by_the_final_text(make_agent) -> None:
-    llm = ScriptedBackend([intent("DIRECT"), "<think>only reasoning", "<think>again"])
-    events, result = await run(make_agent(llm), "What is hypertension?")
-    assert "".join(pieces(events, AnswerToken)).strip() == NO_RELIABLE_ANSWER
-    assert result.final_response == NO_RELIABLE_ANSWER
-
-
-async def test_thinking_on_streams_reasoning_apart_and_keeps_it_out_of_history(
+async def test_thinking_streams_reasoning_apart_and_keeps_it_out_of_history(
     make_agent, settings
 ) -> None:
     settings.thinking_family = "generic"  # the default profile's would be Qwen's delimiters
@@ -57,23 +27,24 @@ async def test_thinking_on_streams_reasoning_apart_and_keeps_it_out_of_history(
         ]
     )
     agent = make_agent(llm)
-    events, result = await run(agent, "Dose advice?", thinking=True, thinking_budget=40)
+    events, result = await run(
+        agent, "Dose advice?", thinking=True, thinking_budget=40, show_unverified=True
+    )
     thought = "".join(pieces(events, ThinkingToken))
     answer = "".join(pieces(events, AnswerToken))
     assert "Consider renal dosing" in thought and "Patient Record" in thought
     assert "get_patient_chart" not in thought
     assert "renal dosing" not in answer and "renal dosing" not in result.final_response
-    assert result.final_response == "Reduce the dose when eGFR is low."
+    assert result.final_response.endswith("Reduce the dose when eGFR is low.")
     assert result.model_calls == 2  # thinking and answer count as one synthesis call
     think_call, answer_call = [c for c in llm.calls if c.kind == "complete"]
     assert think_call.prompt.endswith("<think>\n") and think_call.max_tokens == 40
     assert (answer_call.temperature, answer_call.max_tokens) == (0.5, 256)
-    assert any("after thinking" in t.detail for t in result.reasoning_timeline)
     snapshot = await agent.graph.aget_state({"configurable": {"thread_id": "t"}})
     assert "renal dosing" not in repr(snapshot.values)  # never stored in the checkpoint
 
     llm.queue(intent("DIRECT"), "Yes.")
-    await run(agent, "And in the elderly?")
+    await run(agent, "And in the elderly?", show_unverified=True)
     later = prompts(llm)[-2:]
     assert "Reduce the dose when eGFR is low." in later[-1]  # the answer is history
     assert all("renal dosing" not in p for p in later)  # the reasoning is not
@@ -85,11 +56,11 @@ async def test_thinking_follows_settings_unless_the_turn_overrides(
     settings.thinking = True
     llm = ScriptedBackend([intent("DIRECT"), "hmm</think>", "Answer one.", intent("DIRECT")])
     agent = make_agent(llm)
-    events, _ = await run(agent, "First?")
+    events, _ = await run(agent, "First?", show_unverified=True)
     assert pieces(events, ThinkingToken) == ["hmm"]
     llm.queue("Answer two.")
-    events, result = await run(agent, "Second?", thinking=False)
-    assert not pieces(events, ThinkingToken) and result.final_response == "Answer two."
+    events, result = await run(agent, "Second?", thinking=False, show_unverified=True)
+    assert not pieces(events, ThinkingToken) and result.final_response.endswith("Answer two.")
     assert llm.calls[-1].kind == "generate"
 
 

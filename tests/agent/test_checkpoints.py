@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from docgemma.llm.scripted import ScriptedBackend
 
-from .conftest import intent, prompts, quality, run, select
+from .conftest import cited, intent, prompts, quality, run, select
 
 
 async def saved(agent, thread: str) -> int:
@@ -22,14 +22,14 @@ async def test_a_tool_turn_is_saved_once_not_after_every_step(make_agent) -> Non
             select("check_drug_safety"),
             {"drug_name": "warfarin"},
             quality("success_rich"),
-            "The label has a boxed warning: risk of Torsade de Pointes.",
+            cited("The label warns of Torsade de Pointes.", "risk of Torsade de Pointes"),
         ]
     )
     agent = make_agent(llm)
     _, result = await run(agent, "Check FDA warnings for warfarin", thread="t")
     assert result.tool_calls  # six nodes ran: input, intent, select, execute, result, synthesis
     assert await saved(agent, "t") <= 2  # the input, and the turn's end
-    llm.queue(intent("DIRECT"), "It is an anticoagulant.")
+    llm.queue(intent("DIRECT"))
     await run(agent, "What kind of drug is it?", thread="t")
     assert "check fda warnings for warfarin" in prompts(llm)[-1].lower()  # the turn came back
     assert await saved(agent, "t") <= 4

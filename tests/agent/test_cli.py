@@ -14,7 +14,7 @@ from docgemma.agent.outcome import EMPTY_MESSAGE_REPLY
 from docgemma.agent.service import Agent
 from docgemma.llm.scripted import ScriptedBackend
 
-from .conftest import intent, quality, select
+from .conftest import cited, intent, quality, select
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def scripted_agent(monkeypatch, settings, tools):
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich"),
-            "Boxed warning: torsade.",
+            cited("Boxed warning: torsade.", "risk of Torsade de Pointes"),
         ]
     )
 
@@ -50,15 +50,20 @@ def test_ask_json_prints_one_object(scripted_agent, capsys) -> None:
         }
     ]
     assert out["clarification_asked"] is False and out["errors"] == []
-    assert out["final_response"] == "Boxed warning: torsade." and len(out["timeline"]) == 6
+    assert out["final_response"] == "Boxed warning: torsade. [1]" and len(out["timeline"]) == 7
+    assert out["sources"] == [
+        {"title": "Drug label", "url": "https://example.org/label", "kind": "label"}
+    ]
 
 
 def test_ask_text_prints_answer_and_timeline(scripted_agent, capsys) -> None:
     assert cli.main(["ask", "Check FDA warnings for dofetilide"]) == 0
     text = capsys.readouterr().out
     assert (
-        text.startswith("Boxed warning: torsade.") and "✓ Consulted the Drug Safety Report" in text
+        text.startswith("Boxed warning: torsade. [1]")
+        and "✓ Consulted the Drug Safety Report" in text
     )
+    assert "Sources:\n  [1] Drug label — https://example.org/label" in text
 
 
 def test_missing_image_file_is_a_clear_error(scripted_agent, capsys) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+from docgemma.agent.answer.sources import gather
 from docgemma.agent.context import clinical_context
-from docgemma.agent.nodes.synthesize import synthesis_messages
+from docgemma.agent.nodes.synthesize import cited_messages, memory_messages
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS
 from docgemma.agent.state import ToolResult
 from docgemma.agent.tool_run import to_result
@@ -13,6 +16,7 @@ from docgemma.tools.base import ToolOutcome
 from docgemma.tools.registry import build_registry
 from docgemma.tools.text import shorten
 
+DEPS = SimpleNamespace(registry=build_registry(), persona="")
 QUESTION = "Find patient Maria Garcia, check her chart, and check the FDA warnings for warfarin."
 LONG = "Check interactions " + "between warfarin and aspirin, " * 10
 
@@ -37,7 +41,7 @@ def test_clinical_context_only_when_it_adds_to_the_question(query, summary, line
 
 def test_the_synthesis_prompt_reads_a_copied_summary_once() -> None:
     state = {"user_query": QUESTION, "task_summary": shorten(QUESTION, TASK_SUMMARY_CHARS)}
-    prompt = synthesis_messages(state, build_registry(), [])[-1].content
+    prompt = memory_messages(state, DEPS)[-1].content
     assert prompt.count("Maria Garcia") == 1 and "Clinical context" not in prompt
 
 
@@ -66,5 +70,9 @@ def test_an_answer_from_a_source_is_not_shown_the_earlier_turns(consulted: bool)
         if consulted
         else [],
     }
-    prompt = synthesis_messages(state, build_registry(), [])[-1].content
+    results = state["tool_results"]
+    if consulted:
+        prompt = cited_messages(state, DEPS, gather(results), results)[-1].content
+    else:
+        prompt = memory_messages(state, DEPS)[-1].content
     assert ("sertraline" in prompt) is not consulted

@@ -12,7 +12,7 @@ from typing import get_args
 import pytest
 from langgraph.runtime import Runtime
 
-from docgemma.agent.answer import error_notes
+from docgemma.agent.answer.compose import error_notes
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import Decision
 from docgemma.agent.nodes.error_handler import error_handler

@@ -196,7 +196,7 @@ async def test_once_the_next_turn_names_the_patient_the_agent_goes_ahead(make_ag
             select("search_patient"),
             {"name": "Maria Garcia"},
             {"quality": "success_rich", "brief_summary": "found"},
-            "Maria Garcia was found.",
+            {"statements": []},
         ]
     )
     agent = make_agent(llm)
@@ -250,7 +250,6 @@ async def test_a_record_question_the_classifier_calls_direct_goes_to_the_record(
             select("get_patient_chart"),
             {"patient_id": "abc-123"},
             {"quality": "success_rich", "brief_summary": "chart"},
-            "John Smith is allergic to penicillin.",
         ]
     )
     events, result = await run(make_agent(llm), "Show me the chart of abc-123")

@@ -7,11 +7,7 @@ import re
 import httpx
 import pytest
 
-from docgemma.agent.answer import (
-    FALLBACK_MESSAGE,
-    NO_RELIABLE_ANSWER,
-    SOURCES_ONLY_MESSAGE,
-)
+from docgemma.agent.answer.compose import FALLBACK_MESSAGE, NO_SOURCE
 from docgemma.agent.events import Decision
 from docgemma.agent.service import Agent
 from docgemma.llm.errors import ModelUnavailable
@@ -34,7 +30,7 @@ MULTI = [
     select("check_drug_safety"),
     {"drug_name": "metformin"},
     quality("success_rich"),
-    "Summary.",
+    {"statements": []},
 ]
 MULTI_QUERY = "Find patient John Smith, check his chart, and verify metformin safety"
 SUFFICIENCY = re.compile(
@@ -163,20 +159,18 @@ async def test_tool_error_reaches_synthesis_only_pre_formatted(
             quality("error_retryable"),
             retry(),
             quality("error_retryable"),
-            "Dofetilide is generally safe.",
         ]
-    )  # the model ignores the failure...
+    )
     _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
     formatted = error_message(error_type, "Drug Safety Report")
-    synthesis = llm.calls[-1].prompt
-    assert formatted in synthesis
+    # nothing was retrieved: code says so, and the model is not asked to write
+    assert llm.calls[-1].schema is not None and "quality" in llm.calls[-1].schema.model_fields
     for prompt in prompts(llm):
         assert (
             "api.fda.gov" not in prompt
             and "Errno" not in prompt
             and "HTTPStatusError" not in prompt
         )
-    # ...but code states the failure in the answer anyway
     assert (
         formatted in result.final_response
         or "Unable to complete the Drug Safety Report" in result.final_response
@@ -192,34 +186,47 @@ async def test_tool_names_are_scrubbed_from_the_answer(make_agent, tools) -> Non
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich"),
-            "According to [check_drug_safety] via get_patient_chart: QT risk.",
+            {
+                "statements": [
+                    {
+                        "sources": [1],
+                        "quote": "risk of Torsade de Pointes",
+                        "text": "According to [check_drug_safety] via get_patient_chart: "
+                        "Torsade de Pointes risk.",
+                    }
+                ]
+            },
         ]
     )
     _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
-    assert result.final_response == "According to Drug Safety Report via Patient Record: QT risk."
+    assert result.final_response == (
+        "According to Drug Safety Report via Patient Record: Torsade de Pointes risk. [1]"
+    )
 
 
 @pytest.mark.parametrize("empty", ["", "   \n", "<end_of_turn>"])
-async def test_empty_model_output_gets_fallback_text(make_agent, tools, empty) -> None:
-    """Empty twice (the draft and its retry): code answers, never an empty bubble."""
-    _, direct = await run(
-        make_agent(ScriptedBackend([intent("DIRECT"), empty, empty])), "What is hypertension?"
-    )
-    assert direct.final_response == NO_RELIABLE_ANSWER
+async def test_empty_model_output_gets_a_decline_never_an_empty_bubble(
+    make_agent, tools, empty
+) -> None:
+    """An empty statement, twice (the draft and its retry): code answers that the sources
+    found do not answer the question, and says what was searched."""
+    blank = {"statements": [{"sources": [1], "quote": "risk of Torsade", "text": empty}]}
     llm = ScriptedBackend(
         [
             intent(tool="check_drug_safety"),
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich"),
-            empty,
-            empty,
+            blank,
+            blank,
         ]
     )
     _, tool_turn = await run(make_agent(llm), "Check FDA warnings for dofetilide")
-    assert tool_turn.final_response.startswith(SOURCES_ONLY_MESSAGE)
-    assert "Here is what I found:" in tool_turn.final_response
-    assert "Torsade de Pointes" in tool_turn.final_response
+    assert tool_turn.final_response.startswith("The sources I found do not answer")
+    assert "Searched: Drug Safety Report (dofetilide)" in tool_turn.final_response
+    assert tool_turn.left_out == ["", ""] or len(tool_turn.left_out) == 2
+    _, direct = await run(make_agent(ScriptedBackend([intent("DIRECT")])), "What is hypertension?")
+    assert direct.final_response.startswith(NO_SOURCE)
 
 
 async def test_model_unavailable_at_the_start_gives_the_prewritten_message(
@@ -310,7 +317,7 @@ async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
             select("check_drug_safety"),
             {"drug_name": "dofetilide, azithromycin"},
             quality("success_rich"),
-            "Dofetilide: boxed warning for torsade de pointes [1].",
+            {"statements": []},
         ]
     )
     query = "Check the FDA warnings for dofetilide; she also takes azithromycin."
@@ -338,7 +345,7 @@ async def test_a_condition_is_no_drug_and_a_drug_no_condition_of_the_trials_aske
             select("find_clinical_trials"),
             {"condition": "dofetilide"},
             quality("success_rich"),
-            "Dofetilide with azithromycin: additive QT prolongation [1].",
+            {"statements": []},
         ]
     )
     query = (
@@ -366,6 +373,15 @@ async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
         "check_drug_safety",
         ToolOutcome(error_type=ToolErrorType.OUT_OF_SERVICE, entity="dofetilide"),
     )
+    tools.queue(
+        "check_drug_interactions",
+        ToolOutcome(formatted="Dofetilide + azithromycin: additive QT prolongation."),
+    )
+    said = {
+        "sources": [1],
+        "quote": "additive QT prolongation",
+        "text": "Expect additive QT prolongation.",
+    }
     llm = ScriptedBackend(
         [
             intent(tool="check_drug_safety"),
@@ -375,7 +391,7 @@ async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
             select(proposal),
             {"drug_names": ["dofetilide", "azithromycin"]},
             quality("success_rich"),
-            "Dofetilide with azithromycin: additive QT prolongation [1].",
+            {"statements": [said]},
         ]
     )
     query = "Check the FDA warnings for dofetilide and its interaction with azithromycin"

@@ -9,7 +9,6 @@ from docgemma.agent.rules import (
     MAX_STEPS,
     MAX_TOTAL_RETRIES,
     ErrorDecision,
-    confidence_level,
     decide_after_skip,
     decide_error,
     decide_next,
@@ -364,46 +363,6 @@ def test_scrub_replaces_tool_names_with_labels() -> None:
     assert scrub_tool_names(
         text, {"check_drug_safety": "Drug Safety Report", "search_patient": "Patient Search"}
     ) == ("Per Drug Safety Report and Patient Search, see Drug Safety Report.")
-
-
-@pytest.mark.parametrize(
-    ("qualities", "intent", "expected"),
-    [
-        (["success_rich"], "TOOL_NEEDED", "high"),
-        (["success_rich", "success_partial"], "TOOL_NEEDED", "medium"),
-        (["error_fatal"], "TOOL_NEEDED", "low"),
-        ([], "DIRECT", "medium"),
-    ],
-)
-def test_confidence_comes_from_result_classes(qualities, intent, expected) -> None:
-    results = [result(q=q) for q in qualities]
-    assert confidence_level(results, intent=intent, fallback=False, clarification=False) == expected
-    assert confidence_level(results, intent=intent, fallback=True, clarification=False) == "low"
-
-
-def test_a_rich_result_that_could_not_check_a_drug_is_not_full_confidence() -> None:
-    """Seen in the app: "high (every source consulted returned full results)" on an
-    interaction check that could not check dofetilide."""
-    results = [result("check_drug_interactions", unchecked=["dofetilide"])]
-    assert confidence_level(results, intent="TOOL_NEEDED", fallback=False, clarification=False) == (
-        "medium"
-    )
-
-
-@pytest.mark.parametrize(("left_out", "composed"), [(True, False), (False, True)])
-def test_an_answer_trimmed_or_composed_from_rich_results_is_medium(left_out, composed) -> None:
-    results = [result(q="success_rich")]
-    assert (
-        confidence_level(
-            results,
-            intent="TOOL_NEEDED",
-            fallback=False,
-            clarification=False,
-            left_out=left_out,
-            composed=composed,
-        )
-        == "medium"
-    )
 
 
 def test_step_limit_ends_the_loop_even_when_the_query_needs_more_tools() -> None:

@@ -7,7 +7,7 @@ import pytest
 from docgemma.agent.outcome import EMPTY_MESSAGE_REPLY
 from docgemma.llm.scripted import ScriptedBackend
 
-from .conftest import intent, prompts, run, select
+from .conftest import NOTHING_CITED, cited, intent, prompts, run, select
 
 
 @pytest.mark.parametrize("message", ["", "   ", "\n\t "])
@@ -40,9 +40,11 @@ async def test_unknown_patient_id_asks_the_user_without_a_model_call(make_agent)
         result.clarification_requested and "nope-404" in result.final_response and llm.calls == []
     )
 
-    llm = ScriptedBackend([intent("DIRECT", "ACE inhibitor choice"), "Check potassium first."])
+    llm = ScriptedBackend([intent("DIRECT", "renal function"), NOTHING_CITED])
     _, known = await run(
-        make_agent(llm, patient_summary=summary), "Is lisinopril ok?", patient_id="pat-001"
+        make_agent(llm, patient_summary=summary),
+        "Is her kidney disease advanced?",
+        patient_id="pat-001",
     )
     assert not known.clarification_requested
     assert all(
@@ -60,14 +62,14 @@ async def test_active_patient_is_a_valid_target_for_patient_tools(make_agent, to
             select("get_patient_chart"),
             {"patient_id": "pat-777"},
             {"quality": "success_rich", "brief_summary": "chart"},
-            "Chart reviewed.",
+            cited("The chart lists type 2 diabetes.", "Conditions: type 2 diabetes"),
         ]
     )
     _, result = await run(
         make_agent(llm, patient_summary=summary), "Show the current chart", patient_id="pat-777"
     )
     assert tools.calls_to("get_patient_chart")[0][0] == {"patient_id": "pat-777"}
-    assert result.final_response == "Chart reviewed."
+    assert result.final_response == "The chart lists type 2 diabetes. [1]"
 
 
 async def test_oversized_image_is_refused_with_a_notice(make_agent, settings) -> None:

@@ -9,7 +9,7 @@ from langgraph.graph import END, START, StateGraph
 from docgemma.agent.state import PER_TURN, AgentState, accumulate, turn_start
 from docgemma.llm.scripted import ScriptedBackend
 
-from .conftest import intent, quality, run, select
+from .conftest import cited, intent, quality, run, select
 
 CROSS_TURN = {
     "user_query",
@@ -71,9 +71,8 @@ async def test_a_second_turn_starts_clean_but_remembers_the_first(make_agent, to
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich"),
-            "Dofetilide carries a boxed warning.",
+            cited("Dofetilide carries a boxed warning.", "Boxed warning: risk of Torsade"),
             intent("DIRECT", "definition"),
-            "QT prolongation is a longer QT interval.",
         ]
     )
     agent = make_agent(llm)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from docgemma.agent.events import AnswerRejected, AnswerToken, ThinkingToken
+from docgemma.agent.events import AnswerToken, ThinkingToken
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.llm.types import Message
@@ -60,16 +60,22 @@ async def test_thinking_streams_apart_and_stays_out_of_the_next_prompt(
     llm = PromptLog(seeded_llm)
     agent = Agent.create(settings, llm, FakeTools().registry())
     events, result = await run(
-        agent, "What is hypertension?", thread="think", thinking=True, thinking_budget=32
+        agent,
+        "What is hypertension?",
+        thread="think",
+        thinking=True,
+        thinking_budget=32,
+        show_unverified=True,  # no source: the model's own answer, where thinking shows
     )
     thought = "".join(e.text for e in events if isinstance(e, ThinkingToken))
     answer = "".join(e.text for e in events if isinstance(e, AnswerToken))
     assert thought.strip() and answer.strip() and not result.fallback_used
-    withheld = any(isinstance(e, AnswerRejected) for e in events)  # the tiny model's draft
-    assert withheld or any("after thinking" in t.detail for t in result.reasoning_timeline)
+    assert any("after thinking" in t.detail for t in result.reasoning_timeline)
 
     before = len(llm.prompts)
-    _, second = await run(agent, "Thanks", thread="think", thinking=False)
+    _, second = await run(
+        agent, "And how is it treated?", thread="think", thinking=False, show_unverified=True
+    )
     later = llm.prompts[before:]
     assert later and second.final_response.strip()
     history = (

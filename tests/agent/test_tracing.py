@@ -8,7 +8,7 @@ from docgemma.agent.outcome import TimelineEntry
 from docgemma.agent.tracing import reasoning_timeline, recorded
 from docgemma.llm.scripted import ScriptedBackend
 
-from .conftest import intent, quality, run, select
+from .conftest import cited, intent, quality, run, select
 
 STEPS = (Decision, StepNote, ToolFinished, ResultClassified)
 
@@ -22,7 +22,7 @@ async def test_the_streamed_steps_are_the_recorded_ones_and_the_timeline_comes_f
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich", "boxed warning found"),
-            "Dofetilide carries a boxed warning.",
+            cited("Dofetilide carries a boxed warning.", "Boxed warning: risk of Torsade"),
         ]
     )
     agent = make_agent(llm)
@@ -38,6 +38,7 @@ async def test_the_streamed_steps_are_the_recorded_ones_and_the_timeline_comes_f
         ("tool_select", "check_drug_safety"),
         ("result_classify", "success_rich"),
         ("synthesize", "answer"),
+        ("synthesize", "high"),
     ]
     titles = [t.title for t in result.reasoning_timeline]
     label = tools.registry()["check_drug_safety"].label
@@ -48,6 +49,7 @@ async def test_the_streamed_steps_are_the_recorded_ones_and_the_timeline_comes_f
         f"Consulted the {label}",
         "Checked the result",
         "Wrote the answer",
+        "Confidence: high",
     ]
     by_title = {t.title: t for t in result.reasoning_timeline}
     assert by_title["Understood the request"].detail == "TOOL_NEEDED: FDA warnings for dofetilide"

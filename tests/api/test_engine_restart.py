@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from docgemma.agent.answer import FALLBACK_MESSAGE
+from docgemma.agent.answer.compose import FALLBACK_MESSAGE
 from docgemma.api.client import DocGemmaClient, Turn
 from docgemma.api.stream_events import TokenEvent
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from docgemma.agent.answer import clean_answer
 from docgemma.agent.events import Decision
-from docgemma.agent.prompts import SYNTHESIZE_SYSTEM
+from docgemma.agent.prompts import SYNTHESIZE_FROM_MEMORY_SYSTEM
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 
@@ -47,7 +46,7 @@ async def test_search_proposed_again_still_reads_the_chart(app_agent, fhir: http
             {"tool_name": "search_patient"},  # the model proposes the finished search again
             {"patient_id": maria},
             quality(),
-            "Chart reviewed.",
+            {"statements": []},
         ]
     )
     async with app_agent(llm) as agent:
@@ -58,25 +57,21 @@ async def test_search_proposed_again_still_reads_the_chart(app_agent, fhir: http
     ]
     picks = [e.decision for e in events if isinstance(e, Decision) and e.node == "tool_select"]
     assert picks == ["search_patient", "search_patient", "get_patient_chart"]
-    assert result.final_response == "Chart reviewed."
+    assert result.final_response.startswith("The sources I found do not answer")
 
 
 async def test_echoed_system_prompt_never_reaches_the_clinician(app_agent) -> None:
-    rewrapped = " ".join(SYNTHESIZE_SYSTEM.render().split("\n\n")[0].split())
-    echo = f"{rewrapped}\n\n{SYNTHESIZE_SYSTEM.render()}\n{ANSWER}\n{SYNTHESIZE_SYSTEM.render()}"
-    # the echoing draft is withheld and the model writes again (docgemma.agent.checked_answer)
-    async with app_agent(ScriptedBackend([intent("DIRECT"), echo, ANSWER])) as agent:
-        _, result = await turn(agent, "What is hypertension?")
-    assert ANSWER in result.final_response
+    system = SYNTHESIZE_FROM_MEMORY_SYSTEM.render()
+    rewrapped = " ".join(system.split("\n\n")[0].split())
+    echo = f"{rewrapped}\n\n{system}\n{ANSWER}\n{system}"
+    # asked for the model's own answer, the echoing one is not shown; the decline stands
+    async with app_agent(ScriptedBackend([intent("DIRECT"), echo])) as agent:
+        _, result = await turn(agent, "What is hypertension?", show_unverified=True)
     flat = " ".join(result.final_response.split())
+    assert ANSWER not in flat and "Searched:" in flat
     for sentence in (
         "You are a clinical decision-support assistant",
-        "Provide a clear, concise response to the clinician based on the information below",
+        "Answer the clinician's question clearly and concisely from general medical knowledge",
         "Do not reference any system internals, tool names, or databases",
     ):
         assert sentence not in flat
-
-
-def test_clean_answer_keeps_ordinary_text_that_resembles_instructions() -> None:
-    text = "Guidelines recommend lifestyle change.\n- Include potassium in the panel"
-    assert clean_answer(text, {}, SYNTHESIZE_SYSTEM.render()) == text

@@ -13,7 +13,6 @@ import pytest
 import respx
 from recorded import recorded
 
-from docgemma.agent.coverage import UNMENTIONED_HEADER
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import Message
@@ -23,7 +22,17 @@ from .conftest import assert_clean_answer, turn
 
 BOXED = recorded("openfda", "label_jantoven_warfarin_boxed.json")
 PLAIN = recorded("openfda", "label_lipitor_atorvastatin_no_boxed.json")
-ANSWER = "Summary of the FDA label warnings."
+SAID = {
+    "dofetilide": (
+        "can cause major or fatal bleeding",
+        "The label warns of major or fatal bleeding.",
+    ),
+    "amiodarone": (
+        "uncontrolled hypothyroidism, renal impairment",
+        "Use caution in uncontrolled hypothyroidism and renal impairment.",
+    ),
+}
+"""Per drug asked: a quote from its recorded label and the statement resting on it."""
 
 
 @pytest.fixture(autouse=True)
@@ -37,8 +46,9 @@ def safety_model(drug: str) -> ScriptedBackend:
 
     def respond(_: Sequence[Message], schema: type | None) -> Any:
         fields = set(schema.model_fields) if schema else set()
-        if schema is None:
-            return ANSWER
+        if "statements" in fields:
+            quote, text = SAID[drug]
+            return {"statements": [{"sources": [1], "quote": quote, "text": text}]}
         if "intent" in fields:
             return {"intent": "TOOL_NEEDED", "task_summary": "FDA warnings", "suggested_tool": None}
         if "tool_name" in fields:
@@ -55,7 +65,9 @@ def safety_model(drug: str) -> ScriptedBackend:
 
 
 def synthesis_prompt(llm: ScriptedBackend) -> str:
-    (call,) = [c for c in llm.calls if c.schema is None]
+    (call,) = [
+        c for c in llm.calls if c.schema is not None and "statements" in c.schema.model_fields
+    ]
     return "\n".join(
         m.content if isinstance(m.content, str) else str(m.content) for m in call.messages
     )
@@ -73,10 +85,8 @@ async def test_dofetilide_fda_warnings_reach_the_synthesis_prompt(app_agent) -> 
     assert "BLEEDING RISK" in prompt and "can cause major or fatal bleeding" in prompt
     assert [c.tool for c in result.tool_calls] == ["check_drug_safety"]
     assert result.tool_calls[0].error_type is None
-    # the answer never said what the boxed warning warns of, so the label's words follow it
-    head, added = result.final_response.split("\n\n", 1)
-    assert head == ANSWER and added.startswith(UNMENTIONED_HEADER)
-    assert "can cause major or fatal bleeding" in " ".join(added.split())
+    assert result.final_response == SAID["dofetilide"][1] + " [1]"
+    assert result.confidence_level == "high"
     assert_clean_answer(result)
 
 
@@ -96,5 +106,5 @@ async def test_amiodarone_timeout_is_retried_then_synthesised(app_agent) -> None
     assert [c.error_type for c in result.tool_calls] == ["timeout", None]
     prompt = " ".join(synthesis_prompt(llm).split())
     assert "uncontrolled hypothyroidism, renal impairment" in prompt  # the label's warnings
-    assert result.final_response == ANSWER
+    assert result.final_response == SAID["amiodarone"][1] + " [1]"
     assert_clean_answer(result)

@@ -15,9 +15,7 @@ import httpx
 import pytest
 from pydicom.data import get_testdata_file
 
-from docgemma.agent.answer_check import claims_missing_source
 from docgemma.agent.events import (
-    AnswerRejected,
     ApprovalRequested,
     Decision,
     NodeStarted,
@@ -78,9 +76,10 @@ async def test_direct_questions_answer_without_tools(app_agent, real_llm, query:
     events, result, _ = await run_scenario(app_agent, real_llm, query)
     assert result.intent == "DIRECT" and result.tool_calls == []
     assert started(events) == DIRECT and result.nodes_visited == DIRECT
-    # one answer call; a second only when the answer check withheld the tiny model's draft
-    retried = any(isinstance(e, AnswerRejected) for e in events)
-    assert [u.purpose for u in usage(events)] == ["synthesize"] * (2 if retried else 1)
+    # a greeting is answered by code; a question from a passage found for it (one answer
+    # call, a second to retry statements that failed their check) or declined by code
+    purposes = [u.purpose for u in usage(events)]
+    assert set(purposes) <= {"synthesize"} and len(purposes) <= 2
 
 
 @pytest.mark.parametrize("drug", ["dofetilide", "amiodarone"])
@@ -124,8 +123,8 @@ async def test_an_unavailable_source_does_not_stop_the_others(app_agent, default
     assert started(events)[-1] == "synthesize"
     assert any(e.startswith("The Drug Safety Report could not be used") for e in result.errors)
     assert result.sources_used and "aspirin" in result.final_response
-    # nothing is presented as the FDA label's (a model may do that)
-    assert not claims_missing_source(result.final_response, ("FDA", "boxed warning"))
+    # a source the question needed failed: the answer is never fully confident
+    assert result.confidence_level == "low"
 
 
 async def test_find_patient_then_chart(app_agent, real_llm, fhir: httpx.Client) -> None:

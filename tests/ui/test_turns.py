@@ -173,25 +173,22 @@ async def _no_agent():
     raise AssertionError("not used")
 
 
-async def test_a_withheld_draft_leaves_the_screen_and_the_timeline_says_why():
-    from docgemma.agent.events import AnswerRejected, AnswerToken, NodeStarted
+async def test_the_answer_shows_drafting_until_a_checked_statement_arrives():
+    """Nothing unchecked is ever on screen: the answer says it is drafting, then shows the
+    statements that passed their check, then the final text."""
+    from docgemma.agent.events import AnswerToken, NodeStarted
+    from docgemma.ui.turns import DRAFTING
 
     events = [
         NodeStarted(node="synthesize", label="Writing the answer"),
-        AnswerToken(node="synthesize", text="bloodstream に通いroom"),
-        AnswerRejected(node="synthesize", reason="text in an unexpected script", action="retry"),
-        AnswerToken(node="synthesize", text="Metformin is first-line."),
+        AnswerToken(node="synthesize", text="Metformin is first-line. [1]"),
     ]
-    result = TurnResult(final_response="Metformin is first-line.")
+    result = TurnResult(final_response="Metformin is first-line. [1]")
     session, agent = SessionState(), FakeAgent(events=events, result=result)
+    session.show_unverified = True
     views = await collect(user_turn(session, agent, Submission("T2D?"), clock()))
-    shown = [v[-1]["content"] for v in views if not v[-1].get("metadata")]
-    assert shown[-2] == "Metformin is first-line." and "に通い" not in shown[-2]
-    titles = [m["metadata"]["title"] for m in session.history if m.get("metadata")]
-    assert "⚠ Draft answer withheld" in titles
-    note = next(
-        m["content"]
-        for m in session.history
-        if m.get("metadata", {}).get("title") == "⚠ Draft answer withheld"
-    )
-    assert "unexpected script" in note and "once more" in note
+    shown = [v[-1]["content"] for v in views if v[-1].get("role") == "assistant"]
+    shown = [s for s in shown if isinstance(s, str) and s and not s.startswith("Read")]
+    assert DRAFTING in shown and shown.index(DRAFTING) < len(shown) - 1
+    assert shown[-1].startswith("Metformin is first-line.")
+    assert agent.calls[-1]["show_unverified"] is True

@@ -103,6 +103,7 @@ class FakeAgent:
         patient_id=None,
         thinking=None,
         thinking_budget=None,
+        show_unverified=False,
     ) -> AsyncIterator[Any]:
         self.calls.append(
             {
@@ -112,6 +113,7 @@ class FakeAgent:
                 "patient": patient_id,
                 "thinking": thinking,
                 "thinking_budget": thinking_budget,
+                "show_unverified": show_unverified,
             }
         )
         for n, ev in enumerate(self.events):

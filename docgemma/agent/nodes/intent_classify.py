@@ -3,7 +3,9 @@
 Binary on purpose: the model handles two classes well and the task summary stands in
 for a separate reasoning step. With an embedding classifier confident enough, the
 model call disappears and the summary is the clinician's own words. Code has the last
-word on one thing: a question about a patient's record is never answered from memory.
+word on two things: a question about a patient's record is never answered from memory,
+and on a model that may not answer from memory, neither is a question naming a drug
+(the drug's label answers it).
 """
 
 from __future__ import annotations
@@ -102,8 +104,14 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
             }
     reason = f"classified by the {source}"
     context = Context(patient_selected=bool(state.get("active_patient_id")))
+    drugs = (state.get("extracted_entities") or {}).get("drug_mentions")
+    overruled = ""
     if result.intent == "DIRECT" and needs_record(state["user_query"], context):
-        reason += " as DIRECT; overruled: only the patient's record can answer this"
+        overruled = "only the patient's record can answer this"
+    elif result.intent == "DIRECT" and drugs and not deps.settings.answers_from_memory():
+        overruled = "a question about a drug is answered from its label, not from memory"
+    if overruled:
+        reason += f" as DIRECT; overruled: {overruled}"
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     suggested = result.suggested_tool if result.suggested_tool in deps.registry else None
     return {
@@ -117,7 +125,8 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
                 result.intent,
                 reason,
                 title="Understood the request",
-                detail=f"{result.intent}: {result.task_summary}",
+                detail=f"{result.intent}: {result.task_summary}"
+                + (f" ({overruled})" if overruled else ""),
             )
         ],
     }

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from docgemma.agent.answer_check import is_degenerate
 from docgemma.tools.registry import build_registry
 from experiments.evaluation import answer_faults as module
 from experiments.evaluation.answer_faults import answer_faults
@@ -68,37 +67,3 @@ def test_the_scorer_shares_no_code_with_the_agents_answer_modules():
         for alias in node.names
     }
     assert not [name for name in imported if name.startswith("docgemma")]
-
-
-@pytest.mark.parametrize(
-    ("answer", "scorer_says", "guard_says"),
-    [
-        # a short reply stopped mid-sentence: the guard only calls long answers cut off
-        ("Metformin is contraindicated when the eGFR falls below", True, False),
-        # a FHIR reference left in the text is no defect to the guard
-        ("Latest potassium: see Observation/abc-123-k.", True, False),
-        # a code identifier: the guard catches it, the scorer has no rule for it
-        ("Start metformin mendatang LoginPage at 500 mg twice daily.", False, True),
-    ],
-)
-def test_the_guard_and_the_scorer_disagree_on_recorded_examples(answer, scorer_says, guard_says):
-    question = "What should I know about metformin?"
-    assert bool(answer_faults(answer, question, TOOLS)) is scorer_says
-    assert is_degenerate(answer, question=question, tool_names=TOOLS) is guard_says
-
-
-RECORDED = (
-    "The model's written answer did not pass the automatic quality check, so it is not shown. "
-    "Below are the key facts exactly as the sources returned them (no model text).\n\n"
-    "Here is what I found:\n"
-    "- Patient Search: One patient found: Sarah Okafor (ID sokafor-004, born 1983-12-02, "
-    "female).\n Source: EHR patient record sokafor-004"
-)
-"""A dev case's answer as the app showed it, recorded in
-``experiments/results/eval/qwen2.5-1.5b-20261125T023118Z``: composed by code from the record."""
-
-
-def test_a_recorded_answer_the_guard_calls_cut_off_is_clean_to_the_scorer():
-    question = "Find patient Sarah Okafor."
-    assert is_degenerate(RECORDED, question=question, tool_names=TOOLS)
-    assert answer_faults(RECORDED, question, TOOLS) == []

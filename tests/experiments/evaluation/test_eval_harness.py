@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from docgemma.agent.answer import UNVERIFIED_NOTE
-from docgemma.agent.coverage import UNMENTIONED_HEADER
+from docgemma.agent.answer.compose import UNVERIFIED_NOTE
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import Message
@@ -25,13 +24,21 @@ from experiments.evaluation.scoring import category_table, score
 CASES = {c.id: c for c in load_eval_cases()}
 
 
-def scripted(intent: str, tool: str | None, args: dict, answer: str) -> ScriptedBackend:
-    """Answers each structured call by its schema's fields; free text gets ``answer``."""
+Said = list[tuple[str, str]]
+"""Cited statements as (quote from source 1, statement)."""
+
+
+def scripted(intent: str, tool: str | None, args: dict, answer: str | Said) -> ScriptedBackend:
+    """Answers each structured call by its schema's fields: the cited answer from ``answer``
+    when it is statements, free text from it when it is a string."""
 
     def respond(_: Sequence[Message], schema: type | None) -> Any:
         fields = set(schema.model_fields) if schema else set()
         if schema is None:
             return answer
+        if "statements" in fields:
+            said = [] if isinstance(answer, str) else answer
+            return {"statements": [{"sources": [1], "quote": q, "text": t} for q, t in said]}
         if "intent" in fields:
             return {"intent": intent, "task_summary": "task", "suggested_tool": None}
         if "tool_name" in fields:
@@ -58,7 +65,17 @@ def eval_settings(settings: Settings) -> Settings:
 
 async def test_recorded_label_reaches_the_model_and_the_turn_scores_full(eval_settings):
     case = CASES["safety-01"]
-    answer = "Dofetilide: torsade de pointes risk; start with 3 days of ECG monitoring."
+    answer = [
+        (
+            "mainly torsade de pointes, associated with QT prolongation",
+            "Dofetilide can cause torsade de pointes with QT prolongation.",
+        ),
+        (
+            "placed for at least 3 days in a facility that provides creatinine clearance "
+            "calculation, continuous electrocardiographic monitoring",
+            "Start it only in a facility with continuous ECG monitoring for at least 3 days.",
+        ),
+    ]
     llm = scripted("TOOL_NEEDED", "check_drug_safety", {"drug_name": "dofetilide"}, answer)
     async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
         record = await env.run(case)
@@ -72,32 +89,36 @@ async def test_recorded_label_reaches_the_model_and_the_turn_scores_full(eval_se
 
 
 async def test_injected_outage_is_retried_and_the_boxed_warning_reaches_the_answer(eval_settings):
-    """The label's boxed warning is its main finding: an answer that leaves it out gets the
-    label's key facts below it, and the evaluation scores the answer as shown."""
+    """The source answers on the second try; the statement quoting its boxed warning is
+    the model's text, verified, and scored as such."""
     case = CASES["failure-03"]  # openFDA fails once, then answers
-    llm = scripted("TOOL_NEEDED", "check_drug_safety", {"drug_name": "metformin"}, "All fine.")
+    said = [
+        (
+            "WARNING: LACTIC ACIDOSIS",
+            "Metformin carries a boxed warning of lactic acidosis.",
+        )
+    ]
+    llm = scripted("TOOL_NEEDED", "check_drug_safety", {"drug_name": "metformin"}, said)
     async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
         record = await env.run(case)
     assert sum("api.fda.gov" in url for url in record.requests) == 2
     assert "LACTIC ACIDOSIS" in prompts_text(llm)
-    answer = record.result.final_response
-    assert answer.startswith(f"All fine.\n\n{UNMENTIONED_HEADER}") and "LACTIC ACIDOSIS" in answer
+    assert record.result.final_response.startswith(said[0][1] + " [1]")
     row = score(case, record)
-    assert row["tool_exact"] is True and row["key_fact_recall"] == 1.0
-    # the facts are in the code's text below the answer, not in the model's
-    assert row["answer_model"] == "All fine." and row["key_fact_recall_model"] == 0.0
-    assert 0 < row["model_share"] < 0.2 and not row["degenerate"]
+    assert row["tool_exact"] is True and row["answer_model"].startswith(said[0][1])
+    assert not row["degenerate"] and not row["declined"]
 
 
-async def test_a_wrong_answer_scores_low(eval_settings):
-    case = CASES["interact-01"]  # the thesaurus finds a bleeding risk; the answer omits it
+async def test_a_statement_its_source_does_not_hold_is_never_scored(eval_settings):
+    case = CASES["interact-01"]  # the thesaurus finds a bleeding risk; the answer denies it
     args = {"drug_names": ["warfarin", "ibuprofen"]}
-    llm = scripted("TOOL_NEEDED", "check_drug_interactions", args, "All fine.")
+    denial = [("warfarin and ibuprofen do not interact", "Warfarin and ibuprofen do not interact.")]
+    llm = scripted("TOOL_NEEDED", "check_drug_interactions", args, denial)
     async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
         record = await env.run(case)
     row = score(case, record)
-    assert record.result.final_response.startswith("All fine.")
-    assert row["tool_exact"] is True and row["key_fact_recall"] == 0.0
+    assert "do not interact" not in record.result.final_response
+    assert row["tool_exact"] is True and row["declined"] and row["key_fact_recall_model"] == 0.0
 
 
 async def test_ehr_outage_and_direct_cases_through_evaluate(eval_settings):
@@ -105,9 +126,9 @@ async def test_ehr_outage_and_direct_cases_through_evaluate(eval_settings):
         "TOOL_NEEDED",
         "get_patient_chart",
         {"patient_id": "abc-123"},
-        "The patient record could not be loaded just now.",
+        [],
     )
-    direct = scripted("DIRECT", None, {}, "Naloxone reverses it; check_drug_safety not needed.")
+    direct = scripted("DIRECT", None, {}, [])
 
     def respond(messages: Sequence[Message], schema: type | None) -> Any:
         text = " ".join(str(m.content) for m in messages)
@@ -116,26 +137,33 @@ async def test_ehr_outage_and_direct_cases_through_evaluate(eval_settings):
     cases = [CASES["failure-08"], CASES["direct-13"]]
     frame = await evaluate(cases, eval_settings, ScriptedBackend(responder=respond), classifiers={})
     outage, answer = frame.to_dict("records")
-    assert outage["tools_called"] == "get_patient_chart"
-    assert outage["key_fact_recall"] == 1.0 and not outage["forbidden"]
-    assert answer["route"] == "DIRECT" and answer["key_fact_recall"] == 1.0
+    assert outage["tools_called"] == "get_patient_chart" and not outage["forbidden"]
+    assert "could not" in outage["answer"]
+    assert answer["route"] == "DIRECT" and answer["declined"]
     table = category_table(frame).set_index("category")
     assert table.loc["all", "n"] == 2 and table.loc["direct", "route_ok"] == 1.0
 
 
-@pytest.mark.parametrize(("backend", "labelled"), [("llamacpp", True), ("scripted", False)])
-async def test_knowledge_answers_are_scored_as_the_app_shows_them(settings, backend, labelled):
-    """On the embedded backend the app grounds or labels a knowledge answer; so must the
-    evaluation, or it would score answers no clinician sees."""
+@pytest.mark.parametrize(("may", "labelled"), [(False, False), (True, True)])
+async def test_knowledge_answers_are_scored_as_the_app_shows_them(settings, may, labelled):
+    """A model that may not answer from memory declines what no source covers; one that
+    may answers under the unverified label. The evaluation scores what the app shows."""
     case = CASES["direct-13"]
     llm = scripted("DIRECT", None, {}, "Naloxone reverses an opioid overdose.")
     # ten abstracts, none on opioids: the index is built fast and covers nothing here
-    eval_settings = settings.model_copy(update={"backend": backend, "literature_index_size": 10})
+    eval_settings = settings.model_copy(
+        update={
+            "backend": "scripted",
+            "served_answers_from_memory": may,
+            "literature_index_size": 10,
+        }
+    )
     async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
         record = await env.run(case)
     answer = record.result.final_response
-    assert answer.startswith("Naloxone reverses an opioid overdose.")
+    assert answer.startswith("Naloxone reverses an opioid overdose.") is labelled
     assert answer.endswith(UNVERIFIED_NOTE) is labelled
+    assert record.result.confidence_level == "low"
 
 
 @pytest.mark.real_model

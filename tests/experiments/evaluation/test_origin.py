@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from docgemma.agent.answer import UNVERIFIED_NOTE
-from docgemma.agent.coverage import UNMENTIONED_HEADER
-from docgemma.agent.events import AnswerRejected, Decision
+from docgemma.agent.answer.compose import UNVERIFIED_NOTE
+from docgemma.agent.events import Decision
 from experiments.evaluation.origin import answer_parts, code_text, model_text, written_by_code
 
 
-def test_facts_appended_below_the_answer_and_notes_are_code_text():
+def test_notes_below_the_statements_are_code_text():
     answer = (
-        f"All fine.\n\nNote: the trials registry did not answer.\n\n{UNMENTIONED_HEADER}\n"
-        "- LACTIC ACIDOSIS"
+        "- Lactic acidosis [1]\n- Renal limits [1]\n\nNote: the trials registry did not answer."
     )
     parts = answer_parts(answer)
-    assert [p.origin for p in parts] == ["model", "code", "code"]
-    assert model_text(parts) == "All fine."
-    assert "LACTIC ACIDOSIS" in code_text(parts)
+    assert [p.origin for p in parts] == ["model", "code"]
+    assert model_text(parts).startswith("- Lactic acidosis")
+    assert code_text(parts).startswith("Note: the trials")
 
 
 def test_the_knowledge_label_is_code_text():
@@ -29,10 +27,12 @@ def test_an_answer_written_by_code_has_no_model_text():
     stated = Decision(
         node="synthesize", label="", decision="answer", reason="no source answered; stated by code"
     )
-    composed = AnswerRejected(node="synthesize", label="", reason="echo", action="sources")
+    declined = Decision(
+        node="synthesize", label="", decision="answer", reason="nothing answers; declined by code"
+    )
     written = Decision(
         node="synthesize", label="", decision="answer", reason="written by the model"
     )
-    assert written_by_code([stated]) and written_by_code([composed])
+    assert written_by_code([stated]) and written_by_code([declined])
     assert not written_by_code([written])
     assert model_text(answer_parts("Anything.", by_code=True)) == ""

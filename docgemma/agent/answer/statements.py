@@ -1,0 +1,145 @@
+"""The answer as statements, each with its sources and a verbatim quote, checked by code.
+
+The model fills ``CitedAnswer`` under the grammar: for each statement, first the numbers of
+the sources it rests on, then a short quote copied from one of them, then the statement.
+Code then holds each statement to three rules a reviewer would apply to any cited text:
+
+- the quote is in a source the statement cites (compared after folding case, accents,
+  Unicode forms, punctuation and spacing; an ellipsis may join pieces of one passage);
+- every number in the statement is in its quote or the question, so a dose or a value
+  cannot change between the source and the answer;
+- most of the statement's content words are in the sources it cites or the question
+  (``MIN_WORD_SHARE``), and it shares one with its quote, so the statement is made of what
+  its sources say and the quote is about it.
+
+A statement that breaks one is dropped with the reason, which the retry tells the model.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from docgemma.agent.answer.sources import CITATION, Passage
+from docgemma.topic_words import FILLER_WORDS, STEM_CHARS, STOP_WORDS
+
+MAX_STATEMENTS = 5
+QUOTE_CHARS = 100
+STATEMENT_CHARS = 240
+MIN_QUOTE_WORDS = 2
+"""One word proves nothing: it is in the source whatever the statement says."""
+MIN_WORD_SHARE = 0.6
+"""Share of a statement's content words that its cited sources or the question must hold."""
+
+
+class Statement(BaseModel):
+    """One fact for the clinician, with where it comes from (sources and quote first)."""
+
+    sources: list[int] = Field(
+        min_length=1, max_length=3, description="Numbers of the sources this statement rests on"
+    )
+    quote: str = Field(
+        max_length=QUOTE_CHARS,
+        description="A few words copied exactly from one of those sources that show the fact",
+    )
+    text: str = Field(
+        max_length=STATEMENT_CHARS, description="The statement, in plain clinical English"
+    )
+
+
+class CitedAnswer(BaseModel):
+    """The answer as sourced statements; none when the sources do not answer the question."""
+
+    statements: list[Statement] = Field(max_length=MAX_STATEMENTS)
+
+
+_DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"})
+_NON_WORD = re.compile(r"[\W_]+")
+_ELLIPSIS = re.compile(r"\.{3,}|…")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_WORD = re.compile(r"[a-z]+")
+
+
+def normalise(text: str) -> str:
+    """Lower case, accents folded, Unicode compatibility forms resolved, punctuation and
+    spacing reduced to single spaces."""
+    text = unicodedata.normalize("NFKD", text.translate(_DASHES))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+def quote_in(quote: str, source: str) -> bool:
+    """``quote`` (each piece between ellipses) appears in ``source``, as whole words."""
+    pieces = [normalise(p) for p in _ELLIPSIS.split(quote)]
+    pieces = [p for p in pieces if p]
+    if not pieces or sum(len(p.split()) for p in pieces) < MIN_QUOTE_WORDS:
+        return False
+    haystack = f" {normalise(source)} "
+    return all(f" {p} " in haystack for p in pieces)
+
+
+def numbers(text: str) -> set[str]:
+    return {f"{float(n.replace(',', '.')):g}" for n in _NUMBER.findall(CITATION.sub(" ", text))}
+
+
+def content_stems(text: str) -> set[str]:
+    words = _WORD.findall(normalise(text))
+    return {
+        w[:STEM_CHARS]
+        for w in words
+        if len(w) >= 4 and w not in STOP_WORDS and w not in FILLER_WORDS
+    }
+
+
+def word_share(statement: str, support: str) -> float:
+    """Share of the statement's content words (by their first letters) found in ``support``."""
+    said = content_stems(statement)
+    return len(said & content_stems(support)) / len(said) if said else 1.0
+
+
+@dataclass(frozen=True)
+class Checked:
+    statement: Statement
+    cited: tuple[int, ...]
+    """The numbers of real sources it cites, in order."""
+    failure: str = ""
+    """Why it was dropped; empty when it passed."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.failure
+
+
+def check(statement: Statement, passages: Sequence[Passage], question: str) -> Checked:
+    """``statement`` held to its sources (see the module docstring)."""
+    by_number = {p.n: p for p in passages}
+    cited = tuple(dict.fromkeys(n for n in statement.sources if n in by_number))
+    text = CITATION.sub("", statement.text).strip()
+    statement = statement.model_copy(update={"text": text})
+    if not cited:
+        return Checked(statement, cited, "it cites no source that was given")
+    if not text:
+        return Checked(statement, cited, "it is empty")
+    quoted = [n for n in cited if quote_in(statement.quote, by_number[n].text)]
+    if not quoted:
+        where = ", ".join(f"[{n}]" for n in cited)
+        return Checked(statement, cited, f"its quote is not in source {where} word for word")
+    extra = numbers(text) - numbers(statement.quote) - numbers(question)
+    if extra:
+        return Checked(
+            statement, cited, f"its numbers {', '.join(sorted(extra))} are not in its quote"
+        )
+    cited_text = " ".join(f"{p.label} {p.title} {p.text}" for p in map(by_number.get, cited))
+    if word_share(text, f"{cited_text} {question}") < MIN_WORD_SHARE:
+        return Checked(statement, cited, "it says things its sources do not")
+    if content_stems(text) and not content_stems(text) & content_stems(statement.quote):
+        return Checked(statement, cited, "its quote is not about what it says")
+    return Checked(statement, cited)
+
+
+def check_all(answer: CitedAnswer, passages: Sequence[Passage], question: str) -> list[Checked]:
+    return [check(s, passages, question) for s in answer.statements]

@@ -1,0 +1,190 @@
+"""The answer on a scripted model: cited statements checked by code, or a plain decline.
+
+What the clinician sees streams only after its check; confidence follows the grounding.
+"""
+
+from __future__ import annotations
+
+from docgemma.agent.answer.compose import GREETING_REPLY, UNVERIFIED_NOTE
+from docgemma.agent.events import AnswerToken, ThinkingToken
+from docgemma.agent.knowledge import Grounding
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import Source, ToolOutcome
+
+from .conftest import intent, quality, run, select
+
+LABEL = ToolOutcome(
+    formatted="Boxed warning: risk of Torsade de Pointes. Start only with ECG monitoring "
+    "for at least 3 days in a facility.",
+    sources=[Source(title="FDA drug label: dofetilide", url="https://label.example", kind="label")],
+)
+GOOD = {
+    "sources": [1],
+    "quote": "risk of Torsade de Pointes",
+    "text": "Dofetilide carries a boxed warning for Torsade de Pointes.",
+}
+WRONG_DOSE = {
+    "sources": [1],
+    "quote": "ECG monitoring for at least 3 days",
+    "text": "Monitor the ECG for at least 30 days.",
+}
+INVENTED = {"sources": [1], "quote": "no interaction with warfarin", "text": "It is safe."}
+FIXED = {
+    "sources": [1],
+    "quote": "ECG monitoring for at least 3 days",
+    "text": "Start it with ECG monitoring for at least 3 days.",
+}
+
+
+def lookup(*answers: object) -> ScriptedBackend:
+    return ScriptedBackend(
+        [
+            intent("TOOL_NEEDED", "dofetilide warnings"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            *answers,
+        ]
+    )
+
+
+def streamed(events: list[object]) -> str:
+    return "".join(e.text for e in events if isinstance(e, AnswerToken))
+
+
+async def test_verified_statements_stream_with_their_markers_at_high_confidence(
+    make_agent, tools
+) -> None:
+    tools.queue("check_drug_safety", LABEL)
+    llm = lookup({"statements": [GOOD]})
+    events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
+    assert result.final_response == GOOD["text"] + " [1]" == streamed(events)
+    assert result.confidence_level == "high"
+    assert [s.title for s in result.sources_used] == ["FDA drug label: dofetilide"]
+    assert "[1] FDA drug label: dofetilide" in llm.calls[-1].prompt
+    assert result.reasoning_timeline[-1].title == "Confidence: high"
+
+
+async def test_a_failed_statement_is_retried_once_and_never_shown(make_agent, tools) -> None:
+    tools.queue("check_drug_safety", LABEL)
+    llm = lookup({"statements": [GOOD, WRONG_DOSE]}, {"statements": [FIXED]})
+    events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
+    retry = llm.calls[-1].messages[-1].content
+    assert "Monitor the ECG for at least 30 days." in retry and "30" in retry
+    assert "30 days" not in streamed(events) and "30 days" not in result.final_response
+    assert result.final_response == f"- {GOOD['text']} [1]\n- {FIXED['text']} [1]"
+    assert result.left_out == [WRONG_DOSE["text"]]
+    assert result.confidence_level == "medium"
+    assert result.model_calls == 6
+
+
+async def test_when_every_statement_fails_twice_the_answer_declines(make_agent, tools) -> None:
+    tools.queue("check_drug_safety", LABEL)
+    llm = lookup({"statements": [INVENTED]}, {"statements": [INVENTED]})
+    events, result = await run(make_agent(llm), "Does dofetilide interact with warfarin?")
+    answer = result.final_response
+    assert "It is safe" not in answer and "It is safe" not in streamed(events)
+    assert answer.startswith("The sources I found do not answer this question")
+    assert "Searched: Drug Safety Report (dofetilide)" in answer
+    assert "[1] FDA drug label: dofetilide" in answer
+    assert result.confidence_level == "low"
+
+
+async def test_a_direct_question_no_source_covers_is_declined_without_the_model(
+    make_agent,
+) -> None:
+    llm = ScriptedBackend([intent("DIRECT", "diaphragm innervation")])
+    events, result = await run(make_agent(llm), "Which nerve innervates the diaphragm?")
+    assert result.final_response.startswith("I found no source that answers this question")
+    assert "show unverified answer" in result.final_response
+    assert result.confidence_level == "low" and result.model_calls == 1
+    assert streamed(events) == result.final_response
+
+
+async def test_a_direct_question_is_answered_from_the_passage_the_code_found(make_agent) -> None:
+    page = "Croup causes a barking cough and noisy breathing, worse at night."
+
+    async def knowledge(question: str) -> Grounding:
+        return Grounding("Croup", page, 0.7, "Croup — demonstration page", kind="reference")
+
+    statement = {
+        "sources": [1],
+        "quote": "a barking cough",
+        "text": "Croup causes a barking cough.",
+    }
+    llm = ScriptedBackend([intent("DIRECT"), {"statements": [statement]}])
+    _, result = await run(make_agent(llm, knowledge=knowledge), "What are the signs of croup?")
+    assert result.final_response == "Croup causes a barking cough. [1]"
+    assert result.sources_used[0].title == "Croup — demonstration page"
+    assert result.confidence_level == "high"
+
+
+async def test_the_unverified_answer_appears_only_when_asked_for(make_agent) -> None:
+    llm = ScriptedBackend([intent("DIRECT"), "The phrenic nerve, roots C3 to C5."])
+    _, result = await run(
+        make_agent(llm), "Which nerve innervates the diaphragm?", show_unverified=True
+    )
+    decline, note, own = result.final_response.split("\n\n")
+    assert decline.startswith("I found no source") and "show unverified" not in decline
+    assert note == UNVERIFIED_NOTE and own == "The phrenic nerve, roots C3 to C5."
+    assert result.confidence_level == "low"
+
+
+async def test_a_model_that_may_answer_from_memory_does_so_labelled(settings, tools) -> None:
+    from docgemma.agent.service import Agent
+
+    served = settings.model_copy(update={"backend": "openai", "served_answers_from_memory": True})
+    llm = ScriptedBackend([intent("DIRECT"), "The phrenic nerve."])
+    agent = Agent.create(served, llm, tools.registry(), classifiers={})
+    _, result = await run(agent, "Which nerve innervates the diaphragm?")
+    assert result.final_response == f"The phrenic nerve.\n\n{UNVERIFIED_NOTE}"
+    assert result.confidence_level == "low"
+
+
+async def test_a_greeting_is_answered_by_code(make_agent) -> None:
+    llm = ScriptedBackend([intent("DIRECT", "greeting")])
+    _, result = await run(make_agent(llm), "Hello there")
+    assert result.final_response == GREETING_REPLY and result.model_calls == 1
+
+
+async def test_tool_names_and_raw_errors_never_reach_the_answer(make_agent, tools) -> None:
+    tools.queue("check_drug_safety", LABEL)
+    named = {**GOOD, "text": "The check_drug_safety report shows a risk of Torsade de Pointes."}
+    raw = {**FIXED, "text": "Traceback: KeyError: dose; ECG monitoring for at least 3 days."}
+    llm = lookup({"statements": [named, raw]}, {"statements": []})
+    events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
+    for text in (result.final_response, streamed(events)):
+        assert "check_drug_safety" not in text and "Traceback" not in text
+        assert "Drug Safety Report report shows a risk of Torsade de Pointes" in text
+
+
+async def test_a_drug_question_goes_to_a_source_on_a_model_that_may_not_recall(
+    make_agent, tools
+) -> None:
+    tools.queue("check_drug_safety", LABEL)
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT", "dofetilide mechanism"),
+            select("check_drug_safety"),
+            {"drug_name": "dofetilide"},
+            quality("success_rich"),
+            {"statements": [GOOD]},
+        ]
+    )
+    _, result = await run(make_agent(llm), "How does dofetilide work?")
+    assert result.intent == "TOOL_NEEDED"
+    assert any("answered from its label" in e.detail for e in result.reasoning_timeline)
+    assert result.tool_calls[0].tool == "check_drug_safety"
+
+
+async def test_thinking_streams_apart_before_the_cited_answer(make_agent, tools, settings) -> None:
+    settings.thinking_family = "generic"
+    tools.queue("check_drug_safety", LABEL)
+    llm = lookup("Look for the boxed warning in check_drug_safety.</think>", {"statements": [GOOD]})
+    events, result = await run(
+        make_agent(llm), "FDA warnings for dofetilide?", thinking=True, thinking_budget=40
+    )
+    thought = "".join(e.text for e in events if isinstance(e, ThinkingToken))
+    assert "boxed warning" in thought and "check_drug_safety" not in thought
+    assert "Your reasoning so far" in llm.calls[-1].messages[-1].content
+    assert result.final_response == GOOD["text"] + " [1]"
