@@ -29,6 +29,7 @@ from docgemma.agent.answer import (
     with_notes,
 )
 from docgemma.agent.answer_check import Findings, claims_missing_source
+from docgemma.agent.cant_miss_opening import open_with_cant_miss
 from docgemma.agent.checked_answer import Judge, write_checked
 from docgemma.agent.citations import drop_unknown_citations, number_sources
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
@@ -338,6 +339,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         answer = drop_unknown_citations(answer, len(sources))
         extra = [left_out_note(len(left_out), sourced=sourced)] if left_out else []
         answer = with_notes(answer, [*notes, *unchecked_notes(answer, results), *extra])
+    answer = open_with_cant_miss(answer, state.get("cant_miss") or [])
     if clarification or fallback or by_code or saved or shown:  # by code: whole; final wins
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=answer))
     entities = state.get("extracted_entities") or {}
