@@ -1,12 +1,12 @@
 """Can't-miss diagnoses in the clinician's question, recognised by code before any model
 call.
 
-The rows are the red-flag table the triage mode also uses (``docgemma.red_flags``). The
-question is matched first on its own; when nothing fires and it refers back to a case
-described earlier ("What's the differential?", "What now?"), the clinician's recent
-messages are matched together with it, each a clause of its own so a negation never
-reaches across them. The answer then opens with the rows' conditions and first steps
-(``cant_miss_opening``), whatever the model writes.
+The rows are the red-flag table the triage mode also uses (``docgemma.red_flags``). A
+question that refers back to a case described earlier ("What's the differential?", "What
+now?") is matched together with the clinician's recent messages, each a clause of its own
+so a negation never reaches across them; any other question is matched on its own. The
+answer then opens with the rows' conditions and first steps (``cant_miss_opening``),
+whatever the model writes.
 """
 
 from __future__ import annotations
@@ -53,11 +53,10 @@ def _kept(match: Match) -> CantMiss:
 
 def recognise(question: str, earlier: Sequence[str] = ()) -> list[CantMiss]:
     """The rows the question fires; ``earlier``: the clinician's earlier messages, oldest
-    first, read only when the question alone fires nothing and refers back."""
-    found = matches(question)
-    if not found and earlier and REFERS_BACK.search(question):
-        found = matches("\n".join([*earlier[-EARLIER_MESSAGES:], question]))
-    return [_kept(m) for m in found]
+    first, read with it when the question refers back to the case."""
+    if earlier and REFERS_BACK.search(question):
+        return [_kept(m) for m in matches("\n".join([*earlier[-EARLIER_MESSAGES:], question]))]
+    return [_kept(m) for m in matches(question)]
 
 
 def clinician_messages(conversation: Iterable[dict[str, str]]) -> list[str]:

@@ -95,8 +95,9 @@ ANTICOAGULANT = any_of(
 POST_OP = any_of(
     r"post-? ?op(?:erative(?:ly)?)?\b|\bpod ?#?\d",
     r"post-?(?:\w+ )?surgery",
-    r"(?:day \d+|\d+ days?) (?:after|post|following) (?:(?:an?|the|his|her|my) )?(?:\w+ )?"
-    r"(?:surgery|operation|op\b|\w+ectomy|\w+plasty|\w+otomy)",
+    r"(?:day \d+|\d+ days?|(?:first|second|third|fourth|fifth) (?:post-?op(?:erative)? )?day)"
+    r" (?:after|post|following) (?:[\w-]+ ){0,3}(?:surgery|operation|op\b|\w+ectomy|\w+plasty"
+    r"|\w+otomy|\w+ostomy|replacement|repair|resection|transplant|section|fixation)",
     r"(?:after|following|since) (?:an? |the |my |his |her )?(?:\w+ )?(?:surgery|operation)",
     r"\b(?:had|underwent) (?:an? |my |his |her )?(?:\w+ )?(?:surgery|operation)",
 )
