@@ -194,8 +194,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (
                 any_of(
-                    r"\boverdosed\b|(?:took|taken|taking|intentional|deliberate|staggered|"
-                    r"suspected|paracetamol|acetaminophen|opioid|an) overdose",
+                    r"\boverdosed\b|(?:took|taken|taking|intentional|deliberate|staggered"
+                    r"|suspected) (?:an? )?(?:\w+ )?overdose",
                     r"took (?:a lot of|too many|all (?:of )?(?:my|his|her|the)|\d+) (?:of "
                     r"(?:my|his|her|the) )?(?:\w+ )?(?:tablets|pills)",
                 ),

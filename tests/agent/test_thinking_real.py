@@ -69,7 +69,7 @@ async def test_thinking_streams_apart_and_stays_out_of_the_next_prompt(
     assert withheld or any("after thinking" in t.detail for t in result.reasoning_timeline)
 
     before = len(llm.prompts)
-    _, second = await run(agent, "Thanks", thread="think", thinking=False)
+    _, second = await run(agent, "And its causes?", thread="think", thinking=False)
     later = llm.prompts[before:]
     assert later and second.final_response.strip()
     history = (
