@@ -17,6 +17,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # vocabularies, shapes, helpers
     (
         "errors",
+        "severity",  # the triage severities, shared by the red-flag table
+        "red_flags",  # the table of presentations and the conditions to exclude first
         "profiles",
         "labels",
         "experts",

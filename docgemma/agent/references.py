@@ -50,18 +50,40 @@ DRUG_REFERENCE = re.compile(
     r"(?!\s+(?:list|history|record|reconciliation))",
     _I,
 )
+IMAGING = (
+    r"(?:images?|pictures?|photos?|photographs?|screenshots?|x-?rays?|cxr|axr|radiographs?"
+    r"|films?|scans?|ct|mri|ultrasound|sonograms?|echo|ecg|ekg|ecgs|ekgs|rhythm strips?"
+    r"|tracings?|slides?|smears?|dermoscopy|fundus photos?)"
+)
+"""The things an image shows: a closed vocabulary of pictures, studies and tracings."""
 IMAGE_REFERENCE = re.compile(
-    r"\b(?:this|the|that|these|attached|my|her|his)\s+(?:[\w-]+\s+)?"
-    r"(?:images?|pictures?|photos?|x-?rays?|radiographs?|scans?|ct|mri|ultrasound|ecg|ekg"
-    r"|films?|slides?|dermoscopy)\b",
+    r"\b(?:this|the|that|these|attached|my|her|his)\s+(?:[\w-]+\s+)?" + IMAGING + r"\b", _I
+)
+"""An image pointed at ("this X-ray", "the attached ECG")."""
+IMAGING_WORD = re.compile(r"\b" + IMAGING + r"\b", _I)
+HANDED_OVER = re.compile(
+    r"\bhere (?:it is|they are|you go)\b|\bhere(?:'s|’s| is| are)\s+(?:[\w-]+\s+){0,2}"
+    + IMAGING
+    + r"\b|\battach(?:ed|ing)\b"
+    r"|\bupload(?:ed|ing)?\b|\b(?:sending|sent you|i'?ve sent|pasted)\b"
+    r"|\b(?:see|look at|check|read|interpret|review)\s+(?:this|these|it|them|attached)\b",
     _I,
 )
+"""Words that hand an image over: with an imaging word anywhere in the message, the
+message is about an image that should be attached ("Got a portable CXR. Here it is.")."""
 NOT_ABOUT_AN_IMAGE_AT_HAND = re.compile(
     r"\b(?:order\w*|request\w*|indicat\w*|when|should|need\w*|recommend\w*|guidelines?"
     r"|notes?|document\w*|was|were|scheduled|booked)\b",
     _I,
 )
 """Asking whether to get an imaging study is not asking about one at hand."""
+READING_GIVEN = re.compile(
+    IMAGING + r"\s+(?:shows|showed|revealed|reveals|demonstrated|demonstrates|confirmed"
+    r"|was (?:normal|clear|unremarkable))\b",
+    _I,
+)
+"""The clinician states what the study showed: its reading is in the text."""
+PLANNED = re.compile(r"\b(?:order\w*|request\w*|book\w*|schedul\w*|should (?:i|we) get)\b", _I)
 INTERACTION = re.compile(r"\binteract\w*|\bcombin\w*|\btogether\b", _I)
 DRUG_TASK = re.compile(
     r"^\s*(?:please\s+)?(?:check|verify|look up|find|get|show)\b.*"
@@ -139,9 +161,16 @@ def missing_drug(query: str, context: Context) -> bool:
 
 
 def missing_image(query: str, context: Context) -> bool:
-    """A question about "the X-ray" or "this image" with no image to look at."""
+    """A message about "the X-ray" or "this image", or one that hands an image over ("here
+    is the ECG"), with no image attached or kept from an earlier turn. Only the image tool
+    on an image can describe one; asked about an image that is not there, a model describes
+    one anyway."""
     if context.image_available:
         return False
+    if READING_GIVEN.search(query):
+        return False
+    if IMAGING_WORD.search(query) and HANDED_OVER.search(query) and not PLANNED.search(query):
+        return True
     return bool(IMAGE_REFERENCE.search(query) and not NOT_ABOUT_AN_IMAGE_AT_HAND.search(query))
 
 

@@ -98,6 +98,9 @@ class AgentState(TypedDict, total=False):
     image_findings: ImageFindingsState | None
     active_patient_id: str | None
     patient_summary: Annotated[str | None, PerTurn()]
+    cant_miss: Annotated[list[dict[str, Any]], PerTurn([])]
+    """Rows of the red-flag table the question fired (``cant_miss.CantMiss``): the answer
+    opens with their conditions and first steps."""
 
     # ── Intent classification ──
     intent: Annotated[Literal["DIRECT", "TOOL_NEEDED"] | None, PerTurn()]

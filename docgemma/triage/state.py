@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from docgemma.severity import Severity
 from docgemma.triage.red_flags import FiredRule
-from docgemma.triage.severity import Severity
 
 
 class ChatMessage(TypedDict):

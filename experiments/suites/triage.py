@@ -29,9 +29,9 @@ from pydantic import BaseModel
 from docgemma.kb.retrieve import AssistedSearch
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.thinking import ThinkingConfig
+from docgemma.severity import Severity
 from docgemma.triage.demographics import AgeBand, Demographics, Sex
 from docgemma.triage.service import TriageService
-from docgemma.triage.severity import Severity
 from experiments.calls import Caller, CallRecord
 from experiments.cases import load_jsonl
 from experiments.report import markdown_table

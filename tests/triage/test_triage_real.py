@@ -14,11 +14,11 @@ import pytest
 
 from docgemma.kb import KnowledgeBase
 from docgemma.kb.retrieve import AssistedSearch
+from docgemma.severity import Severity
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.events import AnswerPiece, ReasoningPiece
 from docgemma.triage.schemas import INCONCLUSIVE
 from docgemma.triage.service import TriageService
-from docgemma.triage.severity import Severity
 
 pytestmark = pytest.mark.real_model
 

@@ -15,8 +15,8 @@ from live_app import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
 from test_browser import ON_CI, shot
 from ui_fakes import FakeAgent
 
+from docgemma.severity import Severity
 from docgemma.triage.service import TriageService
-from docgemma.triage.severity import Severity
 
 # the triage test package, under the name pytest gives it (a site package is called "tests")
 sys.path.insert(0, str(ROOT / "tests"))

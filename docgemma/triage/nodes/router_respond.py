@@ -16,6 +16,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.severity import Severity
 from docgemma.triage import llm_calls
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
@@ -24,7 +25,6 @@ from docgemma.triage.follow_ups import follow_up_questions
 from docgemma.triage.patient_text import clean_reply, compose
 from docgemma.triage.prompts import RESPOND_SYSTEM, RESPOND_USER, RESPOND_USER_FULL
 from docgemma.triage.schemas import INCONCLUSIVE
-from docgemma.triage.severity import Severity
 from docgemma.triage.state import TriageState, condition_source, fired_rules, with_turn
 
 RESPOND_TEMPERATURE = 0.5
