@@ -136,14 +136,41 @@ MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
         frozenset({"substance", "reaction"}),
         "What is the patient allergic to, and what reaction does it cause?",
     ),
+    (
+        frozenset({"note_text"}),
+        'What should the note say? Please give its text, for example after "note:".',
+    ),
 )
 """The question for a missing argument, first match wins (an ID is asked for by name)."""
+
+
+def unknown_drug_question(unknown: dict[str, list[str]]) -> str:
+    """Asks which drug was meant for each name no dictionary knows; nothing is checked yet."""
+    parts = []
+    for typed, options in unknown.items():
+        if options:
+            offered = (
+                " or ".join(options)
+                if len(options) < 3
+                else (f"{', '.join(options[:-1])} or {options[-1]}")
+            )
+            parts.append(f"'{typed}' is not a drug name I know. Did you mean {offered}?")
+        else:
+            parts.append(f"'{typed}' is not a drug name I know.")
+    firsts = [options[0] for options in unknown.values() if options]
+    if len(firsts) == len(unknown):
+        reply = f"Reply yes to go on with {' and '.join(firsts)}, or give the correct name."
+    else:
+        reply = "Please check the spelling or give the generic name."
+    return " ".join([*parts, "Nothing has been checked yet.", reply])
 
 
 def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
     """The clarification question a result calls for, or None."""
     matches = result.get("patient_matches") or 0
     error = result.get("error_type")
+    if error == ToolErrorType.UNKNOWN_DRUG_NAME:
+        return result["formatted_result"]
     if matches > 1 or error == ToolErrorType.MULTIPLE_PATIENT_MATCHES:
         who = result.get("entity") or result["args"].get("name") or "that name"
         listing = "; ".join(result.get("suggestions") or [])

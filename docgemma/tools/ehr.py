@@ -50,8 +50,8 @@ MAX_CANDIDATES = 10
 PATIENT_REVIEW = RequestPattern(
     "patient_lookup_and_review",
     all_of=(
-        ("patient", "his", "her"),
-        ("chart", "record", "summary", "medication", "allergy", "allergies", "lab"),
+        ("patient", "his", "her", "their"),
+        ("chart", "record", "summary", "medication", "med", "allergy", "allergies", "lab"),
     ),
 )
 """A question about a patient's record asks for the search (by name) and the chart together."""
