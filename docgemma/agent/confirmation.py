@@ -23,6 +23,14 @@ _LEAD = re.compile(rf"^\s*(?:{_YES}|no|nope|sorry|i\s+meant|meant|i\s+mean)\b[\s
 _LIST = re.compile(r"\s*(?:,|\band\b|&|\+)\s*", re.I)
 
 
+MAX_NAME_WORDS = 3
+
+
+def _a_name(text: str) -> bool:
+    """A drug name and nothing else ("glipizide", "glipizide XL"), not a new question."""
+    return len(text.split()) <= MAX_NAME_WORDS and is_known(text)
+
+
 def unconfirmed(query: str, unknown: dict[str, list[str]]) -> dict[str, Any]:
     """What the state keeps while the clinician is asked: the request and the names offered."""
     return {"query": query, "names": {typed: list(options) for typed, options in unknown.items()}}
@@ -45,7 +53,7 @@ def confirmed_query(message: str, pending: dict[str, Any] | None) -> str | None:
         while (shorter := _LEAD.sub("", rest).strip(" .!?")) != rest:
             rest = shorter  # "yes, I meant glipizide"
         chosen = [p for p in _LIST.split(rest) if p]
-        if len(chosen) != len(names) or not all(is_known(p) for p in chosen):
+        if len(chosen) != len(names) or not all(_a_name(p) for p in chosen):
             return None
     query = str(pending.get("query") or "")
     for typed, meant in zip(names, chosen, strict=True):

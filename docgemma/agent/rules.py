@@ -173,10 +173,13 @@ def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
         return result["formatted_result"]
     if matches > 1 or error == ToolErrorType.MULTIPLE_PATIENT_MATCHES:
         who = result.get("entity") or result["args"].get("name") or "that name"
-        listing = "; ".join(result.get("suggestions") or [])
+        listing = "".join(f"\n- {s}" for s in result.get("suggestions") or [])
         count = matches if matches > 1 else "several"
         return f"I found {count} patients matching '{who}'. Which one did you mean?" + (
-            f" {listing}" if listing else ""
+            f"{listing}\nPlease reply with the ID or the date of birth, or select them in "
+            "the patient panel."
+            if listing
+            else ""
         )
     missing = result.get("missing_fields") or []
     if error == ToolErrorType.MISSING_REQUIRED_ARGS or (
@@ -194,10 +197,11 @@ def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
         return "Which drug did you mean? Please give its full name."
     tool = result["tool_name"]
     if error == ToolErrorType.NOT_FOUND and registry.has_role(tool, ToolRole.FINDS_PATIENT):
-        name = result["args"].get("name", "")
+        name = result.get("entity") or result["args"].get("name", "")
         return (
-            f"I could not find a patient named '{name}'. "
-            "Could you check the spelling, or give the patient's ID?"
+            f"I could not find a patient named '{name}' in the record. Could you check the "
+            "spelling? You can also search by family name alone or with a date of birth, give "
+            "the patient's ID, or select them in the patient panel."
         )
     if error == ToolErrorType.NOT_FOUND and tool in registry and registry[tool].needs_patient:
         pid = result["args"].get("patient_id", "")

@@ -86,9 +86,12 @@ def saved_writes(results: list[ToolResult], registry: ToolRegistry) -> list[str]
 def shown_records(results: list[ToolResult], registry: ToolRegistry, query: str) -> list[str]:
     """The charts read, when the clinician only asked to see one and finding the patient and
     reading the chart is all the turn did: the record is shown as it is. A model may
-    answer "Show me the chart of abc-123" with "Here is the chart of abc-123 [1]." and no chart."""
+    answer "Show me the chart of abc-123" with "Here is the chart of abc-123 [1]." and no chart.
+    A turn that only found a patient shows who was found (id, birth date, what next)."""
     ok = [r for r in results if r["error_type"] is None]
     roles = [registry[r["tool_name"]].role for r in ok]
+    if ok and len(ok) == len(results) and set(roles) == {ToolRole.FINDS_PATIENT}:
+        return [r["formatted_result"] for r in ok]
     if not only_to_see_record(query) or ToolRole.READS_CHART not in roles:
         return []
     if any(role not in (ToolRole.READS_CHART, ToolRole.FINDS_PATIENT) for role in roles):
