@@ -1,8 +1,8 @@
 """A request held back for drug names no dictionary knows, and the clinician's reply to it.
 
-When a request names a drug nobody knows ("glipizidee"), nothing is checked and the
+When a request names a drug nobody knows ("simvastatn"), nothing is checked and the
 clinician is offered the nearest known names. The request waits in the thread's state;
-the next message confirms it ("yes", "yes, glipizide", or just the right name), and the
+the next message confirms it ("yes", "yes, simvastatin", or just the right name), and the
 request runs again with the confirmed names, or it is anything else and the request is
 dropped. Pure functions; the nodes keep the state.
 """
@@ -27,7 +27,7 @@ MAX_NAME_WORDS = 3
 
 
 def _a_name(text: str) -> bool:
-    """A drug name and nothing else ("glipizide", "glipizide XL"), not a new question."""
+    """A drug name and nothing else ("simvastatin", "simvastatin 40"), not a new question."""
     return len(text.split()) <= MAX_NAME_WORDS and is_known(text)
 
 
@@ -51,7 +51,7 @@ def confirmed_query(message: str, pending: dict[str, Any] | None) -> str | None:
     else:
         rest = _LEAD.sub("", message).strip(" .!?")
         while (shorter := _LEAD.sub("", rest).strip(" .!?")) != rest:
-            rest = shorter  # "yes, I meant glipizide"
+            rest = shorter  # "yes, I meant simvastatin"
         chosen = [p for p in _LIST.split(rest) if p]
         if len(chosen) != len(names) or not all(_a_name(p) for p in chosen):
             return None

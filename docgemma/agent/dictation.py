@@ -1,8 +1,8 @@
 """What the clinician dictated for the record, found by code in the clinician's own words.
 
 A record write holds what the clinician said, not what a small model made of it: a note
-split at the wrong word ("note type: transitioning from metformin", "text: to
-empagliflozin …") would be saved beginning mid-sentence. So the fields a write takes from
+split at the wrong word (its first words taken as the note's type, the rest as its
+text) would be saved beginning mid-sentence. So the fields a write takes from
 the clinician's words are read here, from the message, and the model's proposal is kept
 only where it agrees:
 

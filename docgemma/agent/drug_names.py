@@ -1,6 +1,6 @@
 """Drug names no dictionary knows, and the known names nearest to them.
 
-A misspelt drug ("glipizidee") that reaches a check is reported as "no interaction listed":
+A misspelt drug ("simvastatn") that reaches a check is reported as "no interaction listed":
 the interaction reference's French spelling rules may even read it as another substance.
 A name is known when the drug dictionary (about 107k generic, brand and synonym names),
 the interaction thesaurus (ANSM) or the record's RxNorm table has it; anything else is
@@ -68,7 +68,7 @@ def nearest_known(name: str, limit: int = MAX_SUGGESTIONS) -> list[str]:
     pool: list[str] = []
     for n in range(len(word) - 2, len(word) + 3):
         pool += names.get(n, [])
-    offered: dict[str, str] = {}  # one spelling per drug: not glipizide, glipizida, glipizidum
+    offered: dict[str, str] = {}  # one spelling per drug: not ibuprofen, ibuprofeno, ibuprofene
     for close in difflib.get_close_matches(word, pool, n=4 * limit, cutoff=SIMILARITY):
         generic = next(iter(drug_dictionary().find(close)), close)
         offered.setdefault(generic, close)

@@ -28,7 +28,7 @@ NUMBER_ID_RE = re.compile(
     r"(?!\s*(?:years?|yrs?|yo|y/o|kg|mg|mcg|g|ml|mmhg|%|days?|weeks?|months?|hours?)\b)",
     re.IGNORECASE,
 )
-"""A record id of digits only, where the message says it is one ("patient 2847", "MRN
+"""A record id of digits only, where the message says it is one ("patient 5521", "MRN
 #100234"); a bare number is a dose, a year or a lab value."""
 ACTION_VERBS = (
     "prescribe",
@@ -58,7 +58,7 @@ _MIN_NAME_CHARS = 3
 
 def patient_ids(text: str) -> list[str]:
     """UUIDs, short record identifiers (``abc-123``, ``dnguyen-005``) and numbers said to be
-    a patient's ("patient 2847"), in order, once each."""
+    a patient's ("patient 5521"), in order, once each."""
     found = [m.group(0) for m in UUID_RE.finditer(text)]
     found += [m.group(0) for m in SHORT_ID_RE.finditer(text)]
     found += [m.group(1) for m in NUMBER_ID_RE.finditer(text)]

@@ -1,8 +1,8 @@
 """Is a patient-name argument a person's name the clinician typed?
 
 A small model fills a name search with whatever the message holds: a whole sentence
-("Starting night shift. Need to do quick chart reviews …"), or the words of a follow-up
-("His chart too"). A name here is a short run of the clinician's words, each of which can
+("On call tonight, several charts to get through"), or the words of a follow-up
+("her labs as well"). A name here is a short run of the clinician's words, each of which can
 be part of a name — not a pronoun, not a record word, not a drug — typed as a name is
 (capitalised), or right after the words that introduce one ("find", "patient", "Mrs"),
 or in a message typed all in lower case. Pure code, no model.

@@ -82,14 +82,14 @@ SEVERAL_PATIENTS = re.compile(
 RECORD_WORK = re.compile(
     r"\b(?:charts?|records?|reviews?|review\w*|rounds|notes|handover|list|go\s+through)\b", _I
 )
-"""Work on the record of several patients, none named: "quick chart reviews on a few patients"."""
+"""Work on the record of several patients, none named: "a few charts to get through tonight"."""
 BARE_RECORD_REQUEST = re.compile(
     r"^\s*(?:and\s+)?(?:(?:the|his|her|their)\s+)?(?:full\s+)?(?:chart|record|labs?|meds"
     r"|medications?|med\s+list|allergies|vitals|notes?|history|problem\s+list)"
     r"(?:\s+(?:too|also|as\s+well|again|please|pls))*\s*[.?!]*\s*$",
     _I,
 )
-"""A record asked for with no other word ("Chart", "labs?", "His chart too"): the
+"""A record asked for with no other word ("Chart", "labs?", "Her labs as well"): the
 conversation's patient is meant."""
 WHICH_OF_SEVERAL = (
     "Which patient would you like to start with? Please give their name or ID, or select "
@@ -145,7 +145,7 @@ def refers_back(query: str) -> bool:
 
 
 def about_unfound_patient(query: str, context: Context) -> bool:
-    """A follow-up ("his chart too") about the patient the last search did not find."""
+    """A follow-up ("her labs as well") about the patient the last search did not find."""
     return bool(context.unfound_patient) and not context.patient_selected and refers_back(query)
 
 

@@ -118,7 +118,7 @@ def restated_args(
 ) -> tuple[dict[str, Any], list[str]]:
     """The arguments the clinician's words give, and the required ones they do not.
 
-    A person's name loses its title ("patient Kwame Asante"); a write's closed, dictated and
+    A person's name loses its title ("patient Ana Duarte"); a write's closed, dictated and
     verbatim fields are read from the clinician's words (``dictation.restate``).
     """
     kinds = field_grounding(spec.args)
@@ -160,8 +160,8 @@ def record_medications(
 def unknown_drugs(spec: ToolSpec, args: dict[str, Any], evidence: Evidence) -> dict[str, list[str]]:
     """Drug names the clinician typed that no dictionary knows, with the nearest known ones.
 
-    A known drug the model put in place of a word the clinician misspelt ("glipizide" for
-    "glipizidee") counts as that word, so the clinician confirms the correction too.
+    A known drug the model put in place of a word the clinician misspelt ("simvastatin" for
+    "simvastatn") counts as that word, so the clinician confirms the correction too.
     """
     found: dict[str, list[str]] = {}
     typed = [w for m in evidence.messages[:1] for w in re.findall(r"[A-Za-z][\w-]{3,}", m)]

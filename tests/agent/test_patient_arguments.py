@@ -3,7 +3,10 @@ patient nobody found is asked about, and work on several patients asks which one
 
 from __future__ import annotations
 
-from docgemma.agent.references import WHICH_OF_SEVERAL
+import pytest
+
+from docgemma.agent.entities import patient_ids
+from docgemma.agent.references import WHICH_OF_SEVERAL, Context, several_patients
 from docgemma.agent.rules import WHICH_PATIENT
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
@@ -59,7 +62,7 @@ async def test_a_follow_up_about_a_patient_nobody_found_says_so(make_agent, tool
     agent = make_agent(llm)
     _, first = await run(agent, "Find Tomasz Wieczorek")
     assert "could not find a patient named 'Tomasz Wieczorek'" in first.final_response
-    for follow_up in ("His labs too", "Chart"):
+    for follow_up in ("Her labs as well", "Chart"):
         _, result = await run(agent, follow_up)
         assert result.model_calls == 0 and len(tools.calls_to("search_patient")) == 1
         assert "'Tomasz Wieczorek'" in result.final_response
@@ -100,3 +103,26 @@ async def test_an_id_and_their_med_list_check_the_named_drug_against_the_chart(
     assert chart == {"patient_id": "5521"}
     assert checked["drug_names"] == ["clarithromycin", "simvastatin", "amlodipine"]
     assert result.final_response.startswith("Clarithromycin raises simvastatin levels.")
+
+
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("Need to get through a few charts before handover", True),
+        ("Can you help me review several patients on the ward?", True),
+        ("How should metformin be dosed in patients with an eGFR of 35?", False),
+        ("Which labs should be checked in patients starting lithium?", False),
+        ("Review the charts of a few patients, starting with abc-123", False),  # one is named
+    ],
+)
+def test_only_record_work_on_unnamed_patients_asks_which_one(message: str, asks: bool) -> None:
+    assert several_patients(message, Context()) is asks
+
+
+@pytest.mark.parametrize(
+    ("message", "number"),
+    [("Patient 5521 started on clarithromycin", ["5521"]), ("pt #40917 chart", ["40917"]),
+     ("A 72 year old patient 80 kg", []), ("metformin 1000 mg for 2 weeks", [])],
+)  # fmt: skip
+def test_a_number_is_an_id_only_where_the_message_says_so(message: str, number: list) -> None:
+    assert patient_ids(message) == number

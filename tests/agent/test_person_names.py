@@ -24,7 +24,7 @@ def test_a_typed_name_is_a_name(value: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("His chart too", "His chart too"),
+        ("Her labs as well", "Her labs as well"),
         ("Chart", "Chart"),
         ("few patients", "I have to go through a few patients"),
         (
@@ -32,7 +32,7 @@ def test_a_typed_name_is_a_name(value: str, message: str) -> None:
             "Covering the ward tonight and reviewing some charts",
         ),
         ("Amara Okonkwo", "Find patient Chen"),  # not typed
-        ("night shift", "Starting a Night shift, then Rounds"),  # not written as a name
+        ("late cover", "On Late cover, then Rounds"),  # not written as a name
         ("Warfarin", "Check Warfarin"),  # a drug
     ],
 )

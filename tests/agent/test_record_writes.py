@@ -63,13 +63,13 @@ async def test_a_note_split_wrongly_by_the_model_is_proposed_as_dictated(
 
 async def test_a_note_type_nobody_stated_is_the_default(make_agent, tools) -> None:
     """The schema holds the model to the vocabulary; which value is the clinician's call."""
-    message = f"Save a note for {PID}: transitioning from gliclazide to sitagliptin, HbA1c 58."
+    message = f"Save a note for {PID}: gliclazide stopped, sitagliptin started, HbA1c 58."
     wrong = {"patient_id": PID, "note_type": "procedure", "note_text": "to sitagliptin"}
     _, result = await propose(make_agent, "save_clinical_note", message, wrong)
     assert result.pending_approval.args == {
         "patient_id": PID,
         "note_type": "progress",
-        "note_text": "transitioning from gliclazide to sitagliptin, HbA1c 58.",
+        "note_text": "gliclazide stopped, sitagliptin started, HbA1c 58.",
     }
 
 

@@ -53,9 +53,7 @@ async def test_yes_runs_the_request_with_the_confirmed_name(make_agent, tools) -
     ((args, _),) = tools.calls_to("check_drug_interactions")
     assert args == {"drug_names": ["simvastatin", "clarithromycin"]}
     assert "simvastatin and clarithromycin" in llm.calls[3].prompt  # the request, corrected
-    assert "Went on with the drug names confirmed" in [
-        s.title for s in result.reasoning_timeline
-    ]
+    assert "Went on with the drug names confirmed" in [s.title for s in result.reasoning_timeline]
 
 
 async def test_any_other_reply_drops_the_held_request(make_agent, tools) -> None:

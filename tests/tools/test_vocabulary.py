@@ -49,7 +49,7 @@ def test_the_schema_takes_only_vocabulary_values_and_reads_abbreviations() -> No
     with pytest.raises(ValidationError):
         PrescribeMedicationArgs(patient_id="p-1", medication_name="x", dosage="5", frequency="2")
     with pytest.raises(ValidationError):
-        ClinicalNoteArgs(patient_id="p-1", note_type="transitioning from", note_text="x")
+        ClinicalNoteArgs(patient_id="p-1", note_type="gliclazide stopped", note_text="x")
     assert ClinicalNoteArgs(patient_id="p-1", note_text="x").note_type == NOTE_TYPE.default
 
 

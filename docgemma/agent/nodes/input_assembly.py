@@ -43,7 +43,7 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     update["turn_number"] = state.get("turn_number", 0) + 1
     confirmed = confirmed_query(query, state.get("unconfirmed_drugs"))
     update["unconfirmed_drugs"] = None  # confirmed now, or dropped by any other reply
-    if confirmed:  # "yes" to "did you mean glipizide?": the held-back request, corrected
+    if confirmed:  # "yes" to "did you mean simvastatin?": the held-back request, corrected
         query = update["user_query"] = confirmed
     entities = {
         "patient_ids": patient_ids(query),
