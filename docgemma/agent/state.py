@@ -120,6 +120,12 @@ class AgentState(TypedDict, total=False):
     total_retries: Annotated[int, PerTurn(0)]
     executed_writes: list[str]
     """Idempotency keys of EHR writes already executed in this thread."""
+    unconfirmed_drugs: dict[str, Any] | None
+    """A request held back for drug names no dictionary knows, with the names offered
+    (``confirmation.unconfirmed``); the next message confirms them or drops it."""
+    unfound_patient: str | None
+    """The name the latest patient search found no one for: "his chart" next refers to a
+    patient who is not in the record."""
 
     # ── Result classification ──
     last_result_classification: Annotated[str | None, PerTurn()]

@@ -40,9 +40,18 @@ def medication_request(
     identifier: list[dict[str, str]] | None = None,
     requester: str | None = None,
     notes: str | None = None,
+    route: str | None = None,
+    duration: str | None = None,
 ) -> dict[str, Any]:
+    """An active order; the dosage instruction's text holds dose, route, frequency and
+    duration as the clinician gave them, and the route is coded as well when given."""
     coded = c.rxnorm_for(medication)
     code = _cc(c.RXNORM, coded[0], coded[1]) if coded else _cc(None, None, medication.strip())
+    route_code = c.ROUTES.get((route or "").strip().lower())
+    dosage = _with(
+        {"text": " ".join(p for p in (dose, route, frequency, duration) if p)},
+        route=_cc(c.SNOMED, *route_code) if route_code else None,
+    )
     return _with(
         {
             "resourceType": "MedicationRequest",
@@ -51,7 +60,7 @@ def medication_request(
             "medicationCodeableConcept": code,
             "subject": _ref(patient_id),
             "authoredOn": authored_on,
-            "dosageInstruction": [{"text": f"{dose} {frequency}"}],
+            "dosageInstruction": [dosage],
         },
         id=id,
         identifier=identifier,

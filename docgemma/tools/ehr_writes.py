@@ -21,7 +21,7 @@ from docgemma.ehr.client import idempotent_entry
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
 from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
 from docgemma.tools.ehr_guard import check_patient_id, ehr_client, require
-from docgemma.tools.guard import Refused, guarded
+from docgemma.tools.guard import guarded
 from docgemma.tools.http import error_outcome
 
 log = logging.getLogger(__name__)
@@ -121,8 +121,10 @@ async def prescribe_medication(args: PrescribeMedicationArgs, ctx: ToolContext) 
             now,
             requester=ctx.approved_by,
             notes=(args.notes or "").strip() or None,
+            route=args.route,
+            duration=(args.duration or "").strip() or None,
         ),
-        f"{med} {dose} {freq}",
+        " ".join(p for p in (med, dose, args.route, freq, (args.duration or "").strip()) if p),
     )
 
 
@@ -132,17 +134,7 @@ ALLERGY_LABEL = "Allergy Documentation"
 @guarded(ALLERGY_LABEL, lambda a: a.substance.strip())
 async def add_allergy(args: AddAllergyArgs, ctx: ToolContext) -> ToolOutcome:
     require(ALLERGY_LABEL, substance=args.substance, reaction=args.reaction)
-    severity = (args.severity or "").strip().lower() or None
-    if severity is not None and severity not in builders.ALLERGY_SEVERITIES:
-        raise Refused(
-            error_outcome(
-                ToolErrorType.INVALID_ARGS,
-                ALLERGY_LABEL,
-                entity=severity,
-                detail=f"unknown severity {severity!r}",
-                message=f"Allergy severity must be mild, moderate or severe (got '{severity}').",
-            )
-        )
+    severity = args.severity  # one of the vocabulary's values, or None: the schema says so
     substance, reaction = args.substance.strip(), args.reaction.strip()
     return await _approved_write(
         ctx,

@@ -30,6 +30,9 @@ class ToolErrorType(StrEnum):
     MISSING_REQUIRED_ARGS = "missing_required_args"
     AMBIGUOUS_DRUG_NAME = "ambiguous_drug_name"
     DRUG_NOT_IN_DATABASE = "drug_not_in_database"
+    UNKNOWN_DRUG_NAME = "unknown_drug_name"
+    """A name no drug dictionary knows (a misspelling): nothing is checked until the
+    clinician confirms the name meant."""
     REJECTED_BY_CLINICIAN = "rejected_by_clinician"
 
 
@@ -68,6 +71,9 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     ToolErrorType.MISSING_REQUIRED_ARGS: "The request to {label} needs more information: {fields}.",
     ToolErrorType.AMBIGUOUS_DRUG_NAME: "The drug name {entity} matches more than one product.",
     ToolErrorType.DRUG_NOT_IN_DATABASE: "{entity} was not found in the drug database.",
+    ToolErrorType.UNKNOWN_DRUG_NAME: (
+        "No drug dictionary knows the name {entity}, so nothing was checked for it."
+    ),
     ToolErrorType.REJECTED_BY_CLINICIAN: (
         "The clinician declined the proposed {label}; nothing was written to the record."
     ),

@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
 from docgemma.agent.cant_miss import clinician_messages, reasoning_detail, recognise
+from docgemma.agent.confirmation import confirmed_query
 from docgemma.agent.context import HISTORY_MESSAGES
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
@@ -32,6 +33,7 @@ from docgemma.llm.types import Message
 log = logging.getLogger(__name__)
 
 NO_VISION_NOTICE = "The attached image was not analysed: the current model cannot read images."
+_CONFIRMED = "Went on with the drug names confirmed"
 RECORD_UNAVAILABLE = (
     "The record of patient {patient_id} could not be loaded just now; the answer does not use it."
 )
@@ -44,6 +46,10 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     has_image = bool(state.get("has_image"))
     update = turn_start()
     update["turn_number"] = state.get("turn_number", 0) + 1
+    confirmed = confirmed_query(query, state.get("unconfirmed_drugs"))
+    update["unconfirmed_drugs"] = None  # confirmed now, or dropped by any other reply
+    if confirmed:  # "yes" to "did you mean simvastatin?": the held-back request, corrected
+        query = update["user_query"] = confirmed
     entities = {
         "patient_ids": patient_ids(query),
         "drug_mentions": drug_dictionary().find(query),
@@ -54,6 +60,7 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     update["conversation_history"] = (state.get("conversation") or [])[-HISTORY_MESSAGES:]
     update["trace"] = [
         *RESET,
+        *([decision("input_assembly", "confirmed", query, title=_CONFIRMED)] if confirmed else []),
         note(
             "input_assembly",
             "Read the question",
@@ -74,6 +81,7 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             earlier_messages=[t["content"] for t in history],
             patient_selected=bool(patient_id),
             image_available=has_image or bool(state.get("image_findings")),
+            unfound_patient=state.get("unfound_patient"),
         ),
     )
     found = recognise(query, clinician_messages(history))

@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent.approval_gate import approve_write
+from docgemma.agent.confirmation import unconfirmed
 from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ToolCalled, ToolFinished
@@ -20,7 +21,7 @@ from docgemma.agent.state import AgentState
 from docgemma.agent.tool_run import run_tool, to_result
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, record, traced
 from docgemma.agent.validation import validate_call
-from docgemma.tools.base import ToolOutcome
+from docgemma.tools.base import ToolErrorType, ToolOutcome
 from docgemma.tools.facts import ToolRole
 
 _NODE = "tool_execute"
@@ -46,8 +47,13 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             error_type=check.error_type,
             missing_fields=check.missing_fields,
             error_detail=check.reason,
+            formatted=check.question,
+            entity=", ".join(check.unknown_drugs) or None,
+            suggestions=[s for options in check.unknown_drugs.values() for s in options],
         )
         result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
+        if check.unknown_drugs:  # the next message may confirm the names offered
+            update["unconfirmed_drugs"] = unconfirmed(state["user_query"], check.unknown_drugs)
         return {
             **update,
             "tool_results": [result],
@@ -63,6 +69,13 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         }
 
     decisions = []  # each correction of the model's arguments is a step the clinician sees
+    if check.restated:  # the clinician's own words, for the record and the approval card
+        args = {k: v for k, v in (args | check.restated).items() if v is not None}
+        kept = "; ".join(
+            f"{k}: {'(left out)' if v is None else v}" for k, v in check.restated.items()
+        )
+        reason = f"{kept} (as the clinician's words and the record give it)"
+        decisions.append(decision(_NODE, "restate_args", reason, title=_CORRECTED))
     if check.narrowed:  # what the question asks this tool for; the rest is for later steps
         args |= check.narrowed
         kept = ", ".join(f"{k}: {v}" for k, v in check.narrowed.items())
@@ -110,6 +123,9 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     update["tool_results"] = [result]
     update["current_args"] = args
     update["trace"] = [*decisions, finished]
+    if spec.role is ToolRole.FINDS_PATIENT:  # a later "his chart" means this search's patient
+        unfound = outcome.error_type is ToolErrorType.NOT_FOUND
+        update["unfound_patient"] = result["entity"] if unfound else None
     if spec.role is ToolRole.FINDS_PATIENT and outcome.ok and outcome.patient_matches in (None, 1):
         found = patient_ids_in(outcome.data)
         if len(found) == 1:

@@ -12,7 +12,7 @@ left to look up — a signal code checks against the task patterns before accept
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_origin
 
 from langgraph.runtime import Runtime
 
@@ -35,12 +35,14 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
+from docgemma.agent.references import points_to_record_medications
 from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
-from docgemma.tools.base import NO_TOOL, ToolRegistry
+from docgemma.tools.base import NO_TOOL, ToolRegistry, ToolSpec
 from docgemma.tools.facts import ToolRole
+from docgemma.tools.grounding import Grounding, field_grounding
 
 
 def _example(registry: ToolRegistry, suggested: str | None) -> tuple[str, str]:
@@ -149,6 +151,14 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     ]
     if tool in skipped:
         return waiting[0] if waiting else NO_TOOL
+    if (
+        chart
+        and chart.name in waiting
+        and tool in registry
+        and tool != chart.name
+        and _needs_record_drugs(state["user_query"], registry[tool])
+    ):
+        return chart.name  # "check their med list for interactions": the list comes first
     if not waiting or tool == waiting[0]:
         return None
     if finder and finder.name in waiting and tool in registry and registry[tool].needs_patient:
@@ -156,6 +166,14 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     if tool in waiting or (tool in registry and registry[tool].writes_ehr):
         return None  # a write the clinician asked for is not traded for a lookup
     return waiting[0]
+
+
+def _needs_record_drugs(query: str, spec: ToolSpec) -> bool:
+    """A drug-list tool asked about the patient's own medications, which the chart lists."""
+    return points_to_record_medications(query) and any(
+        kind is Grounding.DRUG and get_origin(spec.args.model_fields[name].annotation) is list
+        for name, kind in field_grounding(spec.args).items()
+    )
 
 
 @traced("tool_select")
