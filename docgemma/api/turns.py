@@ -69,6 +69,7 @@ def closing_events(
                 tool_label=request.tool_label,
                 args=request.args,
                 summary=request.summary,
+                review=request.review,
             )
         )
     events.append(

@@ -83,6 +83,14 @@ class PrescribeMedicationArgs(BaseModel):
     ]
     """Not checked against the message: a small model rewrites "twice daily" as "2", and the
     approval card shows the proposed frequency for the clinician to confirm or edit."""
+    route: Annotated[
+        str | None, Field(None, max_length=30, description="e.g. oral, IV"), Grounding.SAID
+    ]
+    duration: Annotated[
+        str | None, Field(None, max_length=30, description="e.g. 7 days"), Grounding.SAID
+    ]
+    """Route and duration are saved only as the clinician gave them; the approval card shows
+    them as not given otherwise, for the clinician to add."""
     notes: Annotated[str | None, Field(None, max_length=200), Grounding.SAID]
 
     @model_validator(mode="after")

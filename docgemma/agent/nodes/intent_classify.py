@@ -3,7 +3,8 @@
 Binary on purpose: the model handles two classes well and the task summary stands in
 for a separate reasoning step. With an embedding classifier confident enough, the
 model call disappears and the summary is the clinician's own words. Code has the last
-word on one thing: a question about a patient's record is never answered from memory.
+word on two things: a question about a patient's record is never answered from memory,
+and an order to write to the record ("Prescribe …") is never answered as a question.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from langgraph.runtime import Runtime
 from docgemma.agent import llm_calls
 from docgemma.agent.context import classifier_text, history_text, image_text
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.orders import ordered_write
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
 from docgemma.agent.references import Context, needs_record
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
@@ -58,6 +60,11 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> IntentClassification
     )
 
 
+def _orders_write(state: AgentState, deps: AgentDeps) -> bool:
+    drugs = (state.get("extracted_entities") or {}).get("drug_mentions")
+    return ordered_write(state["user_query"], deps.registry, drug_named=bool(drugs)) is not None
+
+
 @traced("intent_classify")
 async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
@@ -89,6 +96,9 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
     context = Context(patient_selected=bool(state.get("active_patient_id")))
     if result.intent == "DIRECT" and needs_record(state["user_query"], context):
         reason += " as DIRECT; overruled: only the patient's record can answer this"
+        result = result.model_copy(update={"intent": "TOOL_NEEDED"})
+    elif result.intent == "DIRECT" and _orders_write(state, deps):
+        reason += " as DIRECT; overruled: the message orders a record write"
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     suggested = result.suggested_tool if result.suggested_tool in deps.registry else None
     return {
