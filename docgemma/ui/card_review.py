@@ -23,10 +23,13 @@ def _finding(f: Finding) -> str:
     return line
 
 
-def review_markdown(review: WriteReview | None) -> str:
-    """The check's paragraph for the card; empty for a write that has no check."""
+def review_markdown(review: WriteReview | None, *, edited: bool = False) -> str:
+    """The check's paragraph for the card; empty for a write that has no check. After an
+    edit it says which proposal was checked: the edited one is checked again when it is
+    approved, and the timeline shows that check."""
     if review is None:
         return ""
-    lines = [f"**Chart check.** {plain(review.checked)}"]
+    which = " (of the proposal as first made)" if edited else ""
+    lines = [f"**Chart check{which}.** {plain(review.checked)}"]
     lines += [_finding(f) for f in review.ordered()] or ["- Nothing to flag."]
     return "\n".join(lines)

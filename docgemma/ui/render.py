@@ -111,7 +111,7 @@ def approval_card(
     )
     note = " *(edited)*" if edited else ""
     summary = f"{request.summary} *(as first proposed; the table has your edits)*"
-    check = review_markdown(request.review)
+    check = review_markdown(request.review, edited=edited)
     return (
         f"### Approval needed: {request.tool_label}{note}\n\n"
         f"{untrusted.plain(summary) if edited else untrusted.plain(request.summary)}\n\n"
