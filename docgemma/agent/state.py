@@ -62,6 +62,8 @@ class ToolResult(TypedDict):
     suggestions: list[str]
     patient_matches: int | None
     sources: list[dict[str, Any]]
+    passages: list[dict[str, Any]]
+    """The citable texts of ``sources`` (``docgemma.tools.base.Passage``), relevant ones only."""
     quality: ResultQuality | None
     """Result class from result_classify (None for skipped classification)."""
     retry: bool

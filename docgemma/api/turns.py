@@ -30,6 +30,7 @@ from docgemma.api.stream_events import (
     numbered,
     translate,
 )
+from docgemma.triage.demographics import Demographics
 
 log = logging.getLogger(__name__)
 _CITED = re.compile(r"\[(\d{1,2})\]")
@@ -43,6 +44,7 @@ class TurnInput:
     message: str
     patient_id: str | None = None
     thinking: bool | None = None
+    demographics: Demographics | None = None
 
 
 def queued() -> StepEvent:
@@ -131,7 +133,11 @@ async def turn_events(
     yield queued()
     await store.discard_pending(session.id)
     items = backend.run_turn(
-        session.id, turn.message, patient_id=turn.patient_id, thinking=turn.thinking
+        session.id,
+        turn.message,
+        patient_id=turn.patient_id,
+        thinking=turn.thinking,
+        demographics=turn.demographics,
     )
     async for event in _run(store, session, items, turn.message):
         yield event

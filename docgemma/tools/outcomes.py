@@ -42,6 +42,8 @@ class Note(StrEnum):
     FAILED = "failed"
     UNCHECKED = "unchecked"
     """Something a source that answered could not check (``ToolOutcome.unchecked``)."""
+    NOT_COVERED = "not_covered"
+    """Sources were searched and answered, but nothing they returned is about the question."""
 
 
 MESSAGES: dict[ToolErrorType | Note, str] = {
@@ -73,6 +75,9 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     Note.GAVE_UP: "Unable to complete the {label} after multiple attempts.",
     Note.FAILED: "The {label} could not be completed.",
     Note.UNCHECKED: "No reference available to the {label} lists {entity}, so it was not checked.",
+    Note.NOT_COVERED: (
+        "The available sources do not cover {entity}: nothing found in {reason} is about it."
+    ),
 }
 """Placeholders: ``{label}`` the tool's clinical label, ``{entity}`` what was looked up,
 ``{fields}`` the missing details, ``{reason}`` why a source is offline."""

@@ -64,6 +64,8 @@ class TriageState(TypedDict, total=False):
     # ── Reasoning and prediction ──
     reasoning: str
     """This turn's reasoning: rules, model thinking, decisions. Never in ``messages``."""
+    analysis: str
+    """The model's own analysis of this turn (full context: the reply is written from it)."""
     condition: str | None
     predicted_severity: str | None
     severity: str | None

@@ -12,7 +12,7 @@ from docgemma.kb.topics import Severity
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import Source, ToolOutcome
 from docgemma.tools.drug_safety import BOXED_WARNING
-from docgemma.tools.knowledge_base import format_pages
+from docgemma.tools.knowledge_base import format_result
 from docgemma.tools.registry import build_registry
 
 from .conftest import intent, quality, run, select
@@ -165,7 +165,9 @@ def test_a_condition_page_lookup_is_mentioned_by_the_best_pages_title(
     answer: str, listed: bool
 ) -> None:
     question = "Search the knowledge base: painful red swollen big toe joint overnight."
-    pages = result("search_knowledge_base", format_pages(question, [GOUT], demo=True), sources=1)
+    pages = result(
+        "search_knowledge_base", format_result(question, [GOUT], True, [], None), sources=1
+    )
     found = unmentioned(answer, question, [pages], REGISTRY)
     assert bool(found) is listed
     assert not found or "Gout — similarity 0.61" in found[0]

@@ -68,6 +68,21 @@ def _orders_write(state: AgentState, deps: AgentDeps) -> bool:
 @traced("intent_classify")
 async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
+    if not len(deps.registry):  # the profile or the request allows no tool: nothing to choose
+        return {
+            "intent": "DIRECT",
+            "task_summary": shorten(state["user_query"], TASK_SUMMARY_CHARS),
+            "suggested_tool": None,
+            "trace": [
+                decision(
+                    "intent_classify",
+                    "DIRECT",
+                    "no tool is enabled for this session",
+                    title="Understood the request",
+                    detail="DIRECT: answered without tools",
+                )
+            ],
+        }
     calls: list[str] = []
     result = _from_classifier(state, deps)
     source = "embedding classifier"

@@ -99,7 +99,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         )
     )
     start = time.perf_counter()
-    outcome = await run_tool(spec, parsed, deps, **ctx)
+    outcome = await run_tool(spec, parsed, deps, question=state.get("user_query"), **ctx)
     duration = time.perf_counter() - start
     result = to_result(spec, args, outcome, labels, retry=retry, executed=True)
     finished = record(
