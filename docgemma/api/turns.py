@@ -72,6 +72,7 @@ def closing_events(
                 tool_label=request.tool_label,
                 args=request.args,
                 summary=request.summary,
+                review=request.review,
             )
         )
     events.append(

@@ -29,6 +29,12 @@ def _with(resource: dict[str, Any], **optional: Any) -> dict[str, Any]:
     return resource
 
 
+def dosage_text(dose: str, frequency: str, route: str | None, duration: str | None) -> str:
+    """The dosage as the chart shows it: "500 mg oral three times daily for 7 days"."""
+    text = " ".join(p for p in (dose, route, frequency) if p)
+    return text + (f" for {duration.removeprefix('for ').strip()}" if duration else "")
+
+
 def medication_request(
     patient_id: str,
     medication: str,
@@ -43,13 +49,13 @@ def medication_request(
     route: str | None = None,
     duration: str | None = None,
 ) -> dict[str, Any]:
-    """An active order; the dosage instruction's text holds dose, route, frequency and
-    duration as the clinician gave them, and the route is coded as well when given."""
+    """An active order. ``route`` and ``duration`` as the prescriber gave them: in the dosage
+    text, which is what the chart shows; the route is coded as well when it is a known one."""
     coded = c.rxnorm_for(medication)
     code = _cc(c.RXNORM, coded[0], coded[1]) if coded else _cc(None, None, medication.strip())
     route_code = c.ROUTES.get((route or "").strip().lower())
     dosage = _with(
-        {"text": " ".join(p for p in (dose, route, frequency, duration) if p)},
+        {"text": dosage_text(dose, frequency, route, duration)},
         route=_cc(c.SNOMED, *route_code) if route_code else None,
     )
     return _with(

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, create_model
 
 from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.outcomes import ToolErrorType
+from docgemma.tools.write_review import WriteReview
 
 
 class Source(BaseModel):
@@ -107,6 +108,7 @@ class ToolContext:
 
 
 ToolFn = Callable[[BaseModel, ToolContext], Awaitable[ToolOutcome]]
+ReviewFn = Callable[[BaseModel, ToolContext], Awaitable[WriteReview]]
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,10 @@ class ToolSpec:
     """A single successful lookup of this tool is answered briefly (the brief synthesis variant)."""
     summary_fields: tuple[str, ...] = ()
     """The arguments that say what a proposed write is, for the approval card's summary."""
+    review: ReviewFn | None = None
+    """A write's check against the record, run by code before the clinician is asked (a
+    prescription against the patient's medications, allergies and kidney function); what
+    it finds goes on the approval card. It must not raise."""
     requested_by: tuple[RequestPattern, ...] = ()
     """The words by which a question asks for this tool (the task patterns)."""
     claimed_by: tuple[str, ...] = ()

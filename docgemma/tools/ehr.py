@@ -37,6 +37,7 @@ from docgemma.tools.ehr_writes import (
 from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import error_outcome
+from docgemma.tools.rx_check import review_prescription
 
 __all__ = [
     "EHR_TOOLS",
@@ -227,7 +228,8 @@ EHR_TOOLS: list[ToolSpec] = [
             },
         ),
         needs_patient=True,
-        summary_fields=("medication_name", "dosage", "frequency"),
+        summary_fields=("medication_name", "dosage", "route", "frequency", "duration"),
+        review=review_prescription,
         requested_by=(RequestPattern("prescribe", any_of=("prescribe", "start", "order")),),
     ),
     ToolSpec(

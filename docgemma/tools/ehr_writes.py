@@ -109,6 +109,7 @@ async def prescribe_medication(args: PrescribeMedicationArgs, ctx: ToolContext) 
         RX_LABEL, medication_name=args.medication_name, dosage=args.dosage, frequency=args.frequency
     )
     med, dose, freq = args.medication_name.strip(), args.dosage.strip(), args.frequency.strip()
+    route, duration = (args.route or "").strip() or None, (args.duration or "").strip() or None
     return await _approved_write(
         ctx,
         RX_LABEL,
@@ -121,10 +122,10 @@ async def prescribe_medication(args: PrescribeMedicationArgs, ctx: ToolContext) 
             now,
             requester=ctx.approved_by,
             notes=(args.notes or "").strip() or None,
-            route=args.route,
-            duration=(args.duration or "").strip() or None,
+            route=route,
+            duration=duration,
         ),
-        " ".join(p for p in (med, dose, args.route, freq, (args.duration or "").strip()) if p),
+        f"{med} {builders.dosage_text(dose, freq, route, duration)}",
     )
 
 

@@ -67,9 +67,13 @@ async def test_approval_round_trip_writes_once_and_a_used_id_is_409(
         assert approval.tool == "prescribe_medication"
         assert approval.args["medication_name"] == "metformin"
         assert "metformin" in approval.summary
+        # checked against the chart by code: metformin is already on John Smith's list
+        assert approval.review is not None and PATIENT in approval.review.checked
+        assert "duplicate" in [f.kind for f in approval.review.findings]
         assert len(medication_requests(fhir_server, PATIENT)) == before  # nothing yet
         pending = (await api.history(turn.session_id))["pending_approval"]
         assert pending["approval_id"] == approval.approval_id
+        assert pending["request"]["review"] == approval.review.model_dump(mode="json")
 
         decided = await api.decide(approval.approval_id, "approve", approved_by="dr.lee")
         assert decided.done is not None and not decided.done.approval_pending

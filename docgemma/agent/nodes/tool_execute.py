@@ -11,7 +11,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from docgemma.agent.approval_gate import approve_write
+from docgemma.agent.approval_gate import approve_write, review_step, review_write
 from docgemma.agent.confirmation import unconfirmed
 from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
@@ -92,9 +92,18 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         decisions.append(decision(_NODE, "drop_args", reason, title=_CORRECTED))
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
-        gate = approve_write(spec, args, parsed, state, deps, retry=retry, node=_NODE)
+        review = await review_write(spec, parsed, deps)  # the card carries what it finds
+        if review is not None:
+            decisions.append(review_step(spec, review, _NODE))
+        gate = approve_write(
+            spec, args, parsed, state, deps, retry=retry, node=_NODE, review=review
+        )
         if gate.stopped is not None:
-            return {**update, **gate.stopped}
+            stopped = gate.stopped
+            return {**update, **stopped, "trace": [*decisions, *stopped.get("trace", [])]}
+        if review is not None and gate.args != args:  # edited: what is written, checked
+            edited = await review_write(spec, gate.parsed, deps)
+            decisions += [review_step(spec, edited, _NODE, edited=True)] if edited else []
         args, parsed, ctx = gate.args, gate.parsed, gate.context
 
     emit(

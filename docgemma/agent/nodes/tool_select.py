@@ -27,6 +27,7 @@ from docgemma.agent.context import (
     results_text,
 )
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.orders import write_to_propose
 from docgemma.agent.prompts import (
     ANALYTICAL_PREFIX,
     NO_FURTHER_TOOL,
@@ -126,9 +127,10 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     asks for, in the order it asks. A patient is searched for before a tool that needs
     one, but not when the clinician gave the record's id (the chart is read instead). A
     proposal that repeats a finished tool, answers none, or lies outside the patterns
-    gets the first tool waiting, unless it is a record write. Code only ever substitutes
-    a tool that reads: a record write is proposed by the model or not at all. A tool
-    given up on this turn is never run again: the next one waiting, else none.
+    gets the first tool waiting, unless it is a record write. Code substitutes a record
+    write only for a message that orders it (``orders``), once nothing else waits; a
+    write the model proposes is never traded for a lookup. A tool given up on this turn
+    is never run again: the next one waiting, else the ordered write, else none.
     """
     registry = deps.registry
     done = _succeeded(state)
@@ -149,8 +151,18 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
         )
         if not registry[t].writes_ehr
     ]
+    ordered = write_to_propose(
+        state["user_query"],
+        registry,
+        drug_named=bool((state.get("extracted_entities") or {}).get("drug_mentions")),
+        patient_known=known,
+        tried={r["tool_name"] for r in state.get("tool_results", [])},
+    )
     if tool in skipped:
-        return waiting[0] if waiting else NO_TOOL
+        return waiting[0] if waiting else (ordered or NO_TOOL)
+    proposes_write = tool in registry and registry[tool].writes_ehr
+    if not waiting and ordered and not proposes_write:
+        return ordered  # an order to write is answered with the card, not a lookup
     if (
         chart
         and chart.name in waiting
