@@ -36,7 +36,9 @@ import pandas as pd
 from docgemma.config import Settings
 from docgemma.embed import get_embedder
 from docgemma.kb import Role, get_knowledge_base
+from docgemma.tools.facts import ToolRole
 from docgemma.tools.literature_index import get_index
+from docgemma.tools.registry import build_registry
 from docgemma.tools.relevance import asked_forms, judge
 from experiments.evaluation.cases import Category, EvalCase, load_eval_cases
 from experiments.report import markdown_table
@@ -47,14 +49,14 @@ RESULTS = ROOT / "experiments" / "results" / "relevance"
 PER_SOURCE = 4
 THRESHOLDS = tuple(round(0.20 + 0.05 * k, 2) for k in range(7))
 COVERAGES = tuple(round(0.05 * k, 2) for k in range(9))
-_RECORD_TOOLS = {
-    "search_patient",
-    "get_patient_chart",
-    "prescribe_medication",
-    "add_allergy",
-    "save_clinical_note",
-    "analyze_medical_image",
-}
+_RECORD_TOOLS = frozenset(
+    spec.name
+    for spec in build_registry()
+    if spec.needs_patient
+    or spec.needs_image
+    or spec.writes_ehr
+    or spec.role in (ToolRole.FINDS_PATIENT, ToolRole.READS_CHART)
+)
 """Questions about a patient's record or an image name no topic to retrieve for."""
 
 
