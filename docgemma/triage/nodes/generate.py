@@ -19,6 +19,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.severity import Severity
 from docgemma.triage import llm_calls, red_flags
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
@@ -32,7 +33,6 @@ from docgemma.triage.prompts import (
     REASON_USER_FULL,
 )
 from docgemma.triage.schemas import INCONCLUSIVE, as_prediction, prediction_schema
-from docgemma.triage.severity import Severity
 from docgemma.triage.state import SourceRecord, TriageState, fired_rules
 
 
