@@ -56,6 +56,20 @@ class Settings(BaseSettings):
         description="Run llama.cpp in its own supervised process, restarted if it crashes "
         "(false: inside the app, as the speed benchmarks' baseline does)",
     )
+    engine: Literal["worker", "server"] = Field(
+        "worker",
+        description="What runs llama.cpp in the engine process: worker (llama-cpp-python, one "
+        "call at a time in arrival order) or server (llama.cpp's own llama-server, several "
+        "calls at once in parallel slots; built by `python docgemma/engine_build.py server`)",
+    )
+    engine_slots: int = Field(
+        4, ge=1, le=64, description="Calls the server engine runs at once, each in its own slot"
+    )
+    engine_server_binary: Path | None = Field(
+        None,
+        description="The llama-server executable of the server engine; default: the one "
+        "`python docgemma/engine_build.py server` built for this CPU",
+    )
     engine_start_timeout_s: float = Field(
         300.0, gt=0, description="How long the llama.cpp process may take to load and get ready"
     )
