@@ -131,14 +131,15 @@ async def test_invalid_edit_writes_nothing_and_asks(make_agent, tools) -> None:
 
 
 async def test_reject_writes_nothing_and_says_so(make_agent, tools) -> None:
-    llm = ScriptedBackend([*proposal_replies(), "Understood, the order was not placed."])
+    llm = ScriptedBackend(proposal_replies())
     agent = make_agent(llm)
     await propose(agent, tools)
     _, result = await resume(agent, ApprovalDecision(action="reject", reason="wrong dose"))
     assert tools.calls_to("prescribe_medication") == []
     assert result.tool_calls[-1].error_type == "rejected_by_clinician"
     assert "declined the proposed Prescription" in result.final_response
-    assert result.model_calls == 4  # no result classification for a rejected write
+    assert result.model_calls == 3  # no result classification, and code says it
+    assert result.confidence_level == "low"
 
 
 async def test_double_approval_writes_exactly_once(make_agent, tools) -> None:
