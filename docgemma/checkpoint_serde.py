@@ -22,7 +22,7 @@ from langgraph.types import Durability
 STATE_TYPES: tuple[tuple[str, str], ...] = (
     ("docgemma.labels", "ResultQuality"),
     ("docgemma.tools.outcomes", "ToolErrorType"),
-    ("docgemma.triage.severity", "Severity"),
+    ("docgemma.severity", "Severity"),
 )
 """Project classes stored in a graph's state (a test checks each one still exists)."""
 

@@ -56,6 +56,20 @@ class Settings(BaseSettings):
         description="Run llama.cpp in its own supervised process, restarted if it crashes "
         "(false: inside the app, as the speed benchmarks' baseline does)",
     )
+    engine: Literal["worker", "server"] = Field(
+        "worker",
+        description="What runs llama.cpp in the engine process: worker (llama-cpp-python, one "
+        "call at a time in arrival order) or server (llama.cpp's own llama-server, several "
+        "calls at once in parallel slots; built by `python docgemma/engine_build.py server`)",
+    )
+    engine_slots: int = Field(
+        4, ge=1, le=64, description="Calls the server engine runs at once, each in its own slot"
+    )
+    engine_server_binary: Path | None = Field(
+        None,
+        description="The llama-server executable of the server engine; default: the one "
+        "`python docgemma/engine_build.py server` built for this CPU",
+    )
     engine_start_timeout_s: float = Field(
         300.0, gt=0, description="How long the llama.cpp process may take to load and get ready"
     )
@@ -102,6 +116,13 @@ class Settings(BaseSettings):
     )
     triage_min_waits: int = Field(
         1, description="Triage: this many attempts to end the reasoning are replaced with 'Wait'"
+    )
+    triage_context: Literal["compact", "full"] = Field(
+        "compact",
+        description="Triage: compact reasons over the latest message and the pages, and "
+        "writes the reply from the condition and urgency; full reasons over the "
+        "conversation and the pages with their similarity, most serious first, and writes "
+        "the reply from that analysis (compare: python -m experiments run triage)",
     )
 
     # ── embeddings and routing classifiers ──
@@ -150,7 +171,9 @@ class Settings(BaseSettings):
         100, description="Embedded FHIR server: most values in one search (commas included)"
     )
     fhir_max_count: int = Field(500, description="Embedded FHIR server: largest _count served")
-    offline: bool = Field(False, description="Never call openFDA, Europe PMC or ClinicalTrials.gov")
+    offline: bool = Field(
+        False, description="Never call openFDA, Europe PMC, ClinicalTrials.gov or MedlinePlus"
+    )
     tool_timeout_s: float = Field(10.0, description="Deadline for one tool call")
     offline_cooldown_s: float = Field(
         300.0,
@@ -171,6 +194,20 @@ class Settings(BaseSettings):
         0.65,
         description="Cosine similarity above which a condition page grounds a direct answer "
         "(measured: python -m experiments.grounding_threshold)",
+    )
+    relevance_threshold: float = Field(
+        0.35,
+        description="Cosine similarity to the question from which a retrieved passage may count "
+        "as a source (measured: python -m experiments.source_relevance)",
+    )
+    relevance_coverage: float = Field(
+        0.25,
+        description="Share of the question's topic-word weight (rare words weigh most) a "
+        "retrieved passage must hold to count as a source (measured as above)",
+    )
+    medlineplus_url: str = Field(
+        "https://wsearch.nlm.nih.gov/ws/query",
+        description="MedlinePlus health-topic search service (NLM), a condition source online",
     )
     literature_index_size: int = Field(
         1000,
@@ -253,6 +290,19 @@ class Settings(BaseSettings):
     )
     max_request_bytes: int = Field(
         256 * 1024, description="Larger API request bodies are refused with 413"
+    )
+    max_document_bytes: int = Field(
+        200 * 1024,
+        description="Largest document a tenant may upload to its knowledge base (the request "
+        "body limit applies too)",
+    )
+    max_tenant_documents: int = Field(
+        100, ge=1, description="Most documents one tenant's knowledge base may hold"
+    )
+    document_grounding_threshold: float = Field(
+        0.5,
+        description="Cosine similarity above which a passage of the tenant's documents "
+        "grounds a direct answer (a judgement: no evaluation set of tenant documents exists)",
     )
     expert_profiles_path: Path = Field(
         Path(__file__).resolve().parent.parent / "data" / "profiles.yaml",

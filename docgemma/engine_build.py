@@ -17,6 +17,11 @@ Two flag lists exist:
     prompt evaluation runs about twice as fast on such hosts (see docs/benchmarks.md).
     Used by ``make``, which builds on the machine that runs it.
 
+The same flags also build llama.cpp's own HTTP server (``llama-server``) from the source
+vendored in that version's sdist: the engine that serves several sessions at once in
+parallel slots (``DOCGEMMA_ENGINE=server``). It is built only on request
+(``python docgemma/engine_build.py server``), into its own folder keyed by the flags.
+
 This module uses the standard library only: the Makefile runs it before anything is
 installed (``python docgemma/engine_build.py install --python .venv/bin/python``).
 """
@@ -26,8 +31,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 ENGINE_PACKAGE = "llama-cpp-python"
@@ -123,6 +131,9 @@ REBUILD_HINT = (
 )
 
 
+SERVER_BUILD_COMMAND = "python docgemma/engine_build.py server"
+
+
 def install(python: str, variant: str) -> Path:
     """Build the engine's wheel once per flag list, then install it into ``python``'s env."""
     args = cmake_args(variant)
@@ -148,16 +159,96 @@ def install(python: str, variant: str) -> Path:
     return wheels[-1]
 
 
+SERVER_BINARY = "llama-server"
+_SERVER_ONLY = (
+    "-DCMAKE_BUILD_TYPE=Release",
+    "-DBUILD_SHARED_LIBS=OFF",  # one self-contained file in the cache folder
+    "-DLLAMA_BUILD_COMMON=ON",
+    "-DLLAMA_BUILD_TOOLS=ON",
+    "-DLLAMA_BUILD_SERVER=ON",
+    "-DLLAMA_BUILD_TESTS=OFF",
+    "-DLLAMA_BUILD_EXAMPLES=OFF",
+    "-DLLAMA_BUILD_APP=OFF",
+    "-DLLAMA_BUILD_UI=OFF",
+    "-DLLAMA_USE_PREBUILT_UI=OFF",  # no chat page, and no download of one during the build
+    "-DLLAMA_OPENSSL=OFF",
+    "-DLLAMA_CURL=OFF",  # the server loads a local file; it never fetches a model
+)
+
+
+def server_cmake_args(variant: str = "host", flags: frozenset[str] | None = None) -> list[str]:
+    """The server's CMake options: the engine's instruction-set list plus what to build."""
+    return [*cmake_args(variant, flags), *_SERVER_ONLY]
+
+
+def server_folder(args: list[str], root: Path | None = None) -> Path:
+    return wheel_folder(args, root).with_name(f"server-{build_key(args)}")
+
+
+def server_binary(variant: str | None = None, root: Path | None = None) -> Path | None:
+    """The built ``llama-server`` of a flag list (``host``'s, else ``portable``'s when no
+    variant is named), or None when it was never built."""
+    for name in (variant,) if variant else VARIANTS[::-1]:
+        binary = server_folder(server_cmake_args(name), root) / SERVER_BINARY
+        if binary.is_file():
+            return binary
+    return None
+
+
+def build_server(python: str, variant: str, jobs: int) -> Path:
+    """Compile ``llama-server`` once per flag list from the engine version's own sdist.
+
+    The sdist comes through pip (the registry the wheel comes from), so the server and the
+    Python engine are the same llama.cpp; the build tree is temporary, the binary kept.
+    """
+    args = server_cmake_args(variant)
+    folder = server_folder(args)
+    binary = folder / SERVER_BINARY
+    if binary.is_file():
+        return binary
+    with tempfile.TemporaryDirectory(prefix="docgemma-server-build-") as work:
+        work_path = Path(work)
+        subprocess.run(
+            [python, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-q"]
+            + ["-d", str(work_path), f"{ENGINE_PACKAGE}=={ENGINE_VERSION}"],
+            check=True,
+        )
+        (sdist,) = work_path.glob("*.tar.gz")
+        with tarfile.open(sdist) as archive:
+            archive.extractall(work_path, filter="data")
+        source = work_path / f"llama_cpp_python-{ENGINE_VERSION}" / "vendor" / "llama.cpp"
+        build = work_path / "build"
+        print(f"building {SERVER_BINARY} ({variant}, {jobs} jobs): {' '.join(args)}")
+        subprocess.run(["cmake", "-S", str(source), "-B", str(build), *args], check=True)
+        subprocess.run(
+            ["cmake", "--build", str(build), "--target", SERVER_BINARY, "-j", str(jobs)],
+            check=True,
+        )
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f"{SERVER_BINARY}.partial"
+        shutil.copy2(build / "bin" / SERVER_BINARY, partial)
+        partial.replace(binary)  # a build stopped half-way never leaves a binary behind
+    return binary
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python docgemma/engine_build.py")
-    parser.add_argument("command", choices=("key", "flags", "install"))
+    parser.add_argument("command", choices=("key", "flags", "install", "server", "server-path"))
     parser.add_argument("--variant", choices=VARIANTS, default="host")
     parser.add_argument("--python", default=sys.executable, help="the environment to install into")
+    parser.add_argument("--jobs", type=int, default=usable_cores(), help="compile jobs (server)")
     args = parser.parse_args(argv)
     if args.command == "key":
         print(f"{args.variant}-{build_key(cmake_args(args.variant))}")
     elif args.command == "flags":
         print(" ".join(cmake_args(args.variant)))
+    elif args.command == "server":
+        print(f"built {build_server(args.python, args.variant, args.jobs)}")
+    elif args.command == "server-path":
+        binary = server_binary(args.variant)
+        if binary is None:
+            raise SystemExit(f"{SERVER_BINARY} is not built; run: {SERVER_BUILD_COMMAND}")
+        print(binary)
     else:
         print(f"installed {install(args.python, args.variant)}")
 

@@ -7,7 +7,8 @@ the same question twice in a row, llama.cpp would reuse the whole previous promp
 time a prefill a clinician never gets. For every run: wall time, time to the first timeline
 event and to the first answer token (also counted from the start of synthesis), time
 inside the model (the ``llm_usage`` events), inside tools, and the rest: orchestration.
-Per node: model calls and tokens. ``--quick`` is the CI form: one run on the tiny model.
+Per node: model calls and tokens. ``--quick`` is the CI form: one run per path on the tiny
+model and no warm-up, since it checks that the benchmark runs end to end, not how fast.
 """
 
 from __future__ import annotations
@@ -89,9 +90,10 @@ def run_row(
     }
 
 
-async def measure(settings, llms: dict[str, Any], runs: int) -> pd.DataFrame:
+async def measure(settings, llms: dict[str, Any], runs: int, warm_up: bool = True) -> pd.DataFrame:
     """Every path on every engine variant, the variants taking turns path by path, so a
-    host that slows down mid-run slows each of them alike."""
+    host that slows down mid-run slows each of them alike. ``warm_up``: ask each case of a
+    path once, untimed, before its timed runs."""
     cases = {c.id: c for c in load_eval_cases()}
     embedder = get_embedder()
     rows = []
@@ -102,7 +104,7 @@ async def measure(settings, llms: dict[str, Any], runs: int) -> pd.DataFrame:
         }
         for path, path_cases in PATHS.items():
             for engine, env in envs.items():
-                for case_id in path_cases:
+                for case_id in path_cases if warm_up else ():
                     await env.run(cases[case_id], thread=f"bench-{engine}-{path}-warmup-{case_id}")
                 for run in range(runs):
                     case = cases[case_of(path, run)]
@@ -184,7 +186,7 @@ def run_bench(
     }
     llm = next(iter(llms.values()))
     try:
-        frame = event_loop.run(measure(settings, llms, runs))
+        frame = event_loop.run(measure(settings, llms, runs, warm_up=not quick))
     finally:
         for made in llms.values():
             event_loop.run(made.aclose())
@@ -196,6 +198,7 @@ def run_bench(
     manifest = {
         "model": profile or llm.model,
         "runs_per_path": runs,
+        "warm_up": not quick,
         "engines": list(engines),
         "paths": PATHS,
         "settings": settings_manifest(settings),
@@ -210,8 +213,9 @@ def run_bench(
     )
     text = [
         f"# Per-path benchmark: {profile or llm.model}\n",
-        f"{runs} timed runs per path, taking its cases in turn, after one warm-up of each "
-        f"case; {machine}.\n",
+        f"{runs} timed runs per path, taking its cases in turn, "
+        + ("after one warm-up of each case" if not quick else "without warm-up (quick form)")
+        + f"; {machine}.\n",
         "## Paths\n",
         markdown_table(path_table(frame)),
         "\n## Model calls per node\n",

@@ -31,14 +31,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 SERVER_FIXTURES = frozenset(
-    {"make_server", "llama_server", "postgres_url", "live", "live_app_with"}
+    {"make_server", "real_api_server", "llama_server", "postgres_url", "live", "live_app_with"}
 )
 """Fixtures that start a process or serve the whole app: the API under uvicorn
 (tests/api), llama.cpp's OpenAI server (tests/llm), a throwaway PostgreSQL cluster, and
 the app served over HTTP for the security tests (tests/security). A test using one,
 directly or through another fixture, is marked ``server``."""
-REAL_MODEL_FIXTURES = frozenset({"real_llm", "default_llm"})
-"""Fixtures that load a real GGUF model: a test using one is marked ``real_model``."""
+REAL_MODEL_FIXTURES = frozenset({"real_llm", "default_llm", "real_url", "real_api_server"})
+"""Fixtures that load a real GGUF model, in this process or in the server they start
+(``real_url``: the app, tests/ui/conftest.py; ``real_api_server``: the API,
+tests/api/conftest.py): a test using one is marked ``real_model``."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -19,6 +19,11 @@ def recorded(service: str, name: str) -> Any:
     return json.loads((FIXTURES / service / name).read_text(encoding="utf-8"))
 
 
+def recorded_text(service: str, name: str) -> str:
+    """One recorded response body that is not JSON (MedlinePlus answers in XML)."""
+    return (FIXTURES / service / name).read_text(encoding="utf-8")
+
+
 def seed_tool_descriptions() -> dict[str, str]:
     """The design's tool list: name → full description, line breaks folded."""
     text = (FIXTURES / "seed002_tool_descriptions.txt").read_text(encoding="utf-8")

@@ -17,6 +17,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # vocabularies, shapes, helpers
     (
         "errors",
+        "severity",  # the triage severities, shared by the red-flag table
+        "red_flags",  # the table of presentations and the conditions to exclude first
         "profiles",
         "labels",
         "experts",
@@ -29,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "install_steps",  # standard library only: the image build runs it before installing
         "space_replay",  # standard library only: replays the image build
         "part_hashes",  # the part packages' wheel digests, from profiles
+        "seed_doc",  # the design documents' feature table in docs/design.md
     ),
     ("config",),
     ("assets", "config_doc"),  # model files shipped in PyPI packages; the settings reference

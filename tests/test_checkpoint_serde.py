@@ -10,7 +10,7 @@ from langgraph.checkpoint.serde.event_hooks import register_serde_event_listener
 
 from docgemma.checkpoint_serde import STATE_TYPES, checkpoint_serializer
 from docgemma.labels import ResultQuality
-from docgemma.triage.severity import Severity
+from docgemma.severity import Severity
 
 
 @pytest.mark.parametrize(("module", "name"), STATE_TYPES)

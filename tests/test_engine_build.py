@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from docgemma import engine_build
-from docgemma.engine_build import AVX512_FLAGS, cmake_args, wheel_folder
+from docgemma.engine_build import (
+    AVX512_FLAGS,
+    cmake_args,
+    server_cmake_args,
+    server_folder,
+    wheel_folder,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 AVX2_HOST = frozenset({"sse4_2", "avx", "avx2", "fma", "f16c", "bmi2"})
@@ -41,6 +47,45 @@ def test_each_flag_list_builds_into_its_own_wheel_folder(tmp_path: Path) -> None
     host = wheel_folder(cmake_args("host", AMX_HOST), tmp_path)
     assert portable != host and portable.parent == host.parent == tmp_path / "docgemma" / "engine"
     assert engine_build.ENGINE_VERSION in portable.name
+
+
+@pytest.mark.parametrize("variant", engine_build.VARIANTS)
+def test_the_server_is_built_with_the_engines_own_instruction_sets(variant: str) -> None:
+    """One place for the flags: llama-server gets the wheel's list, plus what to build."""
+    server = server_cmake_args(variant, AMX_HOST)
+    assert server[: len(cmake_args(variant, AMX_HOST))] == cmake_args(variant, AMX_HOST)
+    assert "-DLLAMA_BUILD_SERVER=ON" in server
+    for never in ("-DLLAMA_USE_PREBUILT_UI=ON", "-DLLAMA_CURL=ON", "-DGGML_AMX_TILE=ON"):
+        assert never not in server
+    assert "-DLLAMA_USE_PREBUILT_UI=OFF" in server  # the build downloads nothing
+
+
+def test_each_server_flag_list_builds_into_its_own_folder(tmp_path: Path) -> None:
+    portable = server_folder(server_cmake_args("portable", AMX_HOST), tmp_path)
+    host = server_folder(server_cmake_args("host", AMX_HOST), tmp_path)
+    wheel = wheel_folder(cmake_args("host", AMX_HOST), tmp_path)
+    assert len({portable, host, wheel}) == 3 and host.parent == wheel.parent
+    assert host.name.startswith("server-" + engine_build.ENGINE_VERSION)
+
+
+def test_the_built_server_is_found_host_first(tmp_path: Path) -> None:
+    assert engine_build.server_binary(root=tmp_path) is None
+    found = {}
+    for variant in engine_build.VARIANTS:
+        folder = server_folder(server_cmake_args(variant), tmp_path)
+        folder.mkdir(parents=True)
+        (folder / engine_build.SERVER_BINARY).write_text("")
+        found[variant] = engine_build.server_binary(root=tmp_path)
+    assert found["portable"] == engine_build.server_binary("portable", root=tmp_path)
+    assert found["host"] == engine_build.server_binary("host", root=tmp_path)
+
+
+def test_asking_for_an_unbuilt_server_says_how_to_build_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    with pytest.raises(SystemExit, match="engine_build.py server"):
+        engine_build.main(["server-path"])
 
 
 def test_an_unknown_variant_is_refused() -> None:

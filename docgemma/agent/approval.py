@@ -16,6 +16,7 @@ from typing import Any
 
 from docgemma.agent.outcome import ApprovalRequest
 from docgemma.tools.base import ToolSpec
+from docgemma.tools.write_review import WriteReview
 
 
 def idempotency_key(thread_id: str, turn: int, tool: str, args: dict[str, Any]) -> str:
@@ -36,7 +37,11 @@ def summarize(spec: ToolSpec, args: dict[str, Any]) -> str:
 
 
 def approval_request(
-    spec: ToolSpec, args: dict[str, Any], thread_id: str, turn: int
+    spec: ToolSpec,
+    args: dict[str, Any],
+    thread_id: str,
+    turn: int,
+    review: WriteReview | None = None,
 ) -> ApprovalRequest:
     return ApprovalRequest(
         tool=spec.name,
@@ -44,4 +49,5 @@ def approval_request(
         args=args,
         summary=summarize(spec, args),
         idempotency_key=idempotency_key(thread_id, turn, spec.name, args),
+        review=review,
     )

@@ -3,11 +3,15 @@
 A write pauses the graph (``interrupt``) with its proposal; the clinician approves,
 edits or rejects it. An edited write is validated again (the clinician's values are
 given, so not checked against the message), and a write already executed in this
-thread is not proposed twice.
+thread is not proposed twice. Before the card is shown, a write that declares a check
+against the record (``ToolSpec.review``) is checked by code, and the card carries what
+the check found. A rejection is answered by code.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +26,9 @@ from docgemma.agent.tool_run import to_result
 from docgemma.agent.tracing import decision
 from docgemma.agent.validation import validate_call
 from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
+from docgemma.tools.write_review import WriteReview, not_checked
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,43 @@ class GateVerdict:
     """The node's state update when the write does not run."""
 
 
+async def review_write(spec: ToolSpec, parsed: BaseModel, deps: AgentDeps) -> WriteReview | None:
+    """The write's own check against the record (``ToolSpec.review``), under the tools'
+    deadline; a check that fails says on the card that nothing was checked."""
+    if spec.review is None:
+        return None
+    try:
+        return await asyncio.wait_for(
+            spec.review(parsed, deps.tool_context()), timeout=deps.settings.tool_timeout_s
+        )
+    except Exception as exc:  # noqa: BLE001 — the card says the check did not run
+        log.warning("the check of a proposed %s failed: %r", spec.name, exc)
+        why = "the check did not finish" if isinstance(exc, TimeoutError) else "the check failed"
+        return not_checked(why)
+
+
+def review_step(spec: ToolSpec, review: WriteReview, node: str, *, edited: bool = False) -> Any:
+    """The check as a step of the timeline: what was read, and each finding that matters;
+    one with a warning is marked as such."""
+    what = f"the edited {spec.label.lower()}" if edited else f"the {spec.label.lower()}"
+    status = "error" if review.warnings else "done"
+    title = f"Checked {what} against the chart"
+    return decision(
+        node, "chart_check", f"{review.headline()}: {review.account()}", title=title, status=status
+    )
+
+
+def declined(summary: str, reason: str | None) -> str:
+    """The answer to a rejected write, written by code: what was not saved, and how to get a
+    new proposal (a model had written "No prescription prescribed.")."""
+    because = f" Reason given: {reason.strip().rstrip('.')}." if reason and reason.strip() else ""
+    return (
+        f"Not saved: you declined the proposed {summary}. Nothing was written to the record."
+        f"{because} To order it differently, say what to change, and a new proposal will be "
+        "shown for your approval."
+    )
+
+
 def approve_write(
     spec: ToolSpec,
     args: dict[str, Any],
@@ -45,12 +89,13 @@ def approve_write(
     *,
     retry: bool,
     node: str,
+    review: WriteReview | None = None,
 ) -> GateVerdict:
     """Ask the clinician about a proposed write (pausing the graph) and act on the answer;
-    ``node`` names the node the decisions are recorded under."""
+    ``node`` names the node the decisions are recorded under; ``review`` goes on the card."""
     labels = deps.registry.labels()
     turn = state.get("turn_number", 0)
-    request = approval_request(spec, args, deps.thread_id, turn)
+    request = approval_request(spec, args, deps.thread_id, turn, review)
 
     def record(call_args: dict[str, Any], outcome: ToolOutcome) -> ToolResult:
         return to_result(spec, call_args, outcome, labels, retry=retry, executed=False)
@@ -82,6 +127,7 @@ def approve_write(
             stopped={
                 "tool_results": [rejected],
                 "error_messages": [rejected["formatted_result"]],
+                "clarification_request": declined(request.summary, answer.reason),
                 "trace": [
                     decision(
                         node,

@@ -27,7 +27,14 @@ async def postgres_checkpointer(url: str) -> BaseCheckpointSaver:
     pool = AsyncConnectionPool(url, open=False, max_size=8, kwargs=postgres_kwargs())
     await pool.open(wait=True)
     saver = AsyncPostgresSaver(pool, serde=checkpoint_serializer())  # type: ignore[arg-type]
-    await saver.setup()
+    async with pool.connection() as conn:
+        # replicas starting together must not both run the saver's migrations: the second
+        # waits here, then finds them applied
+        await conn.execute("SELECT pg_advisory_lock(4105)")
+        try:
+            await saver.setup()
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(4105)")
     return saver
 
 

@@ -44,6 +44,9 @@ class AgentDeps:
     unverified label (the clinician asked for it)."""
     persona: str = ""
     """An expert profile's system prompt for the answer; empty: the default assistant."""
+    documents: Any = None
+    """The tenant's own documents (``docgemma.kb.documents.TenantDocuments``) in an API
+    session with retrieval on; the knowledge-base tool searches them too."""
 
     def classifier(self, task: str) -> Classifier | None:
         """The embedding classifier for a task, when settings route that task to one."""
@@ -52,7 +55,11 @@ class AgentDeps:
         return self.classifiers.get(task)
 
     def tool_context(
-        self, *, approved_by: str | None = None, idempotency_key: str | None = None
+        self,
+        *,
+        question: str | None = None,
+        approved_by: str | None = None,
+        idempotency_key: str | None = None,
     ) -> ToolContext:
         return ToolContext(
             settings=self.settings,
@@ -61,6 +68,8 @@ class AgentDeps:
             llm=self.llm,
             image=self.image,
             session_id=self.thread_id,
+            question=question,
             approved_by=approved_by,
             idempotency_key=idempotency_key,
+            documents=self.documents,
         )

@@ -23,6 +23,13 @@ UUID_RE = re.compile(r"\b[a-f0-9]{8}(?:-[a-f0-9]{4}){3}-[a-f0-9]{12}\b", re.IGNO
 SHORT_ID_RE = re.compile(r"\b[a-z]{2,20}-\d{3,6}\b", re.IGNORECASE)
 """Record ids such as ``abc-123``, ``dnguyen-005`` or ``jwilson-1945`` (letters, hyphen,
 three to six digits); ``covid-19`` or ``icd-10`` have too few digits to be one."""
+NUMBER_ID_RE = re.compile(
+    r"\b(?:patient|pt|mrn|id)\.?\s*(?:#|no\.?|number|id:?)?\s*#?(\d{3,10})\b"
+    r"(?!\s*(?:years?|yrs?|yo|y/o|kg|mg|mcg|g|ml|mmhg|%|days?|weeks?|months?|hours?)\b)",
+    re.IGNORECASE,
+)
+"""A record id of digits only, where the message says it is one ("patient 5521", "MRN
+#100234"); a bare number is a dose, a year or a lab value."""
 ACTION_VERBS = (
     "prescribe",
     "document",
@@ -50,9 +57,11 @@ _MIN_NAME_CHARS = 3
 
 
 def patient_ids(text: str) -> list[str]:
-    """UUIDs and short record identifiers (``abc-123``, ``dnguyen-005``), in order, once each."""
+    """UUIDs, short record identifiers (``abc-123``, ``dnguyen-005``) and numbers said to be
+    a patient's ("patient 5521"), in order, once each."""
     found = [m.group(0) for m in UUID_RE.finditer(text)]
     found += [m.group(0) for m in SHORT_ID_RE.finditer(text)]
+    found += [m.group(1) for m in NUMBER_ID_RE.finditer(text)]
     return list(dict.fromkeys(found))
 
 

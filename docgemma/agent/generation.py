@@ -56,7 +56,7 @@ CAPS_THAT_CANNOT_HOLD: dict[str, str] = {
         "names, the worst case is 452"
     ),
     "PrescribeMedicationArgs": (
-        "a prescription's six fields, with a 200-character note; worst case 529"
+        "a prescription's eight fields, with a 200-character note; worst case 624"
     ),
     "AddAllergyArgs": "substance, reaction and severity in full; worst case 368",
     "ClinicalNoteArgs": "a clinical note needs its text (600 characters); worst case 770",

@@ -18,8 +18,11 @@ from pydantic import BaseModel, ValidationError
 
 from docgemma.agent.conditions import condition_names
 from docgemma.agent.context import image_text, known_patient_ids
+from docgemma.agent.dictation import clinician_run
 from docgemma.agent.entities import drug_dictionary
+from docgemma.agent.person_names import is_person_name
 from docgemma.agent.state import AgentState
+from docgemma.ehr.chart import MEDICATIONS_HEADING
 from docgemma.tools.grounding import Grounding, field_grounding
 from docgemma.topic_words import FILLER_WORDS, STEM_CHARS, topic_stems
 
@@ -27,6 +30,7 @@ _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _ABBREVIATION_DOT = re.compile(r"(?<=\b[a-z])\.(?=[a-z]\b)")
 """The dots of "b.i.d." and "q.d.", removed so the abbreviation reads as one word."""
 _MIN_ID_CHARS = 3
+_MEDICATION_LINE = re.compile(rf"^\s*{MEDICATIONS_HEADING}: (.+)$", re.MULTILINE)
 EQUIVALENT_PHRASES: tuple[tuple[str, str], ...] = (
     ("twice a day", "twice daily"),
     ("bid", "twice daily"),
@@ -69,12 +73,17 @@ class Evidence:
     """This turn's message as typed."""
     drugs: frozenset[str] = field(default_factory=frozenset)
     patient_ids: frozenset[str] = field(default_factory=frozenset)
+    record_drugs: tuple[str, ...] = ()
+    """The drugs of the active medication lists of the charts read this turn or loaded."""
+    messages: tuple[str, ...] = ()
+    """The clinician's messages as typed, this turn's first, then the earlier ones, latest
+    first: where dictated words and names are looked for."""
 
     @classmethod
     def of(cls, state: AgentState) -> Evidence:
         history = state.get("conversation_history") or []
         clinician = [state.get("user_query", "")]
-        clinician += [t["content"] for t in history if t["role"] == "user"]
+        clinician += [t["content"] for t in reversed(history) if t["role"] == "user"]
         others = [t["content"] for t in history if t["role"] != "user"]
         others.append(state.get("patient_summary") or "")
         others.append(image_text(state))
@@ -90,6 +99,14 @@ class Evidence:
             query=state.get("user_query", ""),
             drugs=frozenset(d.lower() for d in drugs),
             patient_ids=frozenset(p.lower() for p in known_patient_ids(state)),
+            messages=tuple(clinician),
+            record_drugs=tuple(
+                dict.fromkeys(
+                    d
+                    for line in _MEDICATION_LINE.findall(" \n ".join(others))
+                    for d in drug_dictionary().find(line)
+                )
+            ),
         )
 
 
@@ -144,18 +161,31 @@ def _patient_id(value: str, evidence: Evidence) -> bool:
     return pid in evidence.patient_ids or typed_id(pid, evidence.clinician_text)
 
 
+def _verbatim(value: str, evidence: Evidence) -> bool:
+    return clinician_run(value, evidence.messages) == value
+
+
+def _person_name(value: str, evidence: Evidence) -> bool:
+    return is_person_name(value, evidence.messages)
+
+
 _CHECKS = {
     Grounding.DRUG: _drug,
     Grounding.PATIENT_ID: _patient_id,
     Grounding.PHRASE: _phrase,
     Grounding.LOOSE: _loose,
     Grounding.SAID: _said,
+    Grounding.VERBATIM: _verbatim,
+    Grounding.PERSON_NAME: _person_name,
 }
+_SET_BY_CODE = frozenset({Grounding.FREE, Grounding.STATED, Grounding.DICTATED})
+"""Not checked here: free text, and the fields ``dictation.restate`` has already set from
+the clinician's words."""
 
 
 def grounded(kind: Grounding, value: Any, evidence: Evidence) -> bool:
     """One value (or every item of a list) passes its field's check; free text always does."""
-    if kind is Grounding.FREE or value is None:
+    if kind in _SET_BY_CODE or value is None:
         return True
     items = value if isinstance(value, list) else [value]
     return all(isinstance(v, str) and _CHECKS[kind](v, evidence) for v in items)

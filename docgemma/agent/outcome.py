@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from docgemma.tools.base import Source
+from docgemma.tools.write_review import WriteReview
 
 
 class TimelineEntry(BaseModel):
@@ -41,6 +42,9 @@ class ApprovalRequest(BaseModel):
     summary: str
     """The proposed resource in clinician terms: drug, dose, frequency, patient."""
     idempotency_key: str
+    review: WriteReview | None = None
+    """What code found when it checked the write against the chart (``ToolSpec.review``);
+    None for a write that has no such check."""
 
 
 NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."

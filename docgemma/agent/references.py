@@ -50,18 +50,40 @@ DRUG_REFERENCE = re.compile(
     r"(?!\s+(?:list|history|record|reconciliation))",
     _I,
 )
+IMAGING = (
+    r"(?:images?|pictures?|photos?|photographs?|screenshots?|x-?rays?|cxr|axr|radiographs?"
+    r"|films?|scans?|ct|mri|ultrasound|sonograms?|echo|ecg|ekg|ecgs|ekgs|rhythm strips?"
+    r"|tracings?|slides?|smears?|dermoscopy|fundus photos?)"
+)
+"""The things an image shows: a closed vocabulary of pictures, studies and tracings."""
 IMAGE_REFERENCE = re.compile(
-    r"\b(?:this|the|that|these|attached|my|her|his)\s+(?:[\w-]+\s+)?"
-    r"(?:images?|pictures?|photos?|x-?rays?|radiographs?|scans?|ct|mri|ultrasound|ecg|ekg"
-    r"|films?|slides?|dermoscopy)\b",
+    r"\b(?:this|the|that|these|attached|my|her|his)\s+(?:[\w-]+\s+)?" + IMAGING + r"\b", _I
+)
+"""An image pointed at ("this X-ray", "the attached ECG")."""
+IMAGING_WORD = re.compile(r"\b" + IMAGING + r"\b", _I)
+HANDED_OVER = re.compile(
+    r"\bhere (?:it is|they are|you go)\b|\bhere(?:'s|’s| is| are)\s+(?:[\w-]+\s+){0,2}"
+    + IMAGING
+    + r"\b|\battach(?:ed|ing)\b"
+    r"|\bupload(?:ed|ing)?\b|\b(?:sending|sent you|i'?ve sent|pasted)\b"
+    r"|\b(?:see|look at|check|read|interpret|review)\s+(?:this|these|it|them|attached)\b",
     _I,
 )
+"""Words that hand an image over: with an imaging word anywhere in the message, the
+message is about an image that should be attached ("Got a portable CXR. Here it is.")."""
 NOT_ABOUT_AN_IMAGE_AT_HAND = re.compile(
     r"\b(?:order\w*|request\w*|indicat\w*|when|should|need\w*|recommend\w*|guidelines?"
     r"|notes?|document\w*|was|were|scheduled|booked)\b",
     _I,
 )
 """Asking whether to get an imaging study is not asking about one at hand."""
+READING_GIVEN = re.compile(
+    IMAGING + r"\s+(?:shows|showed|revealed|reveals|demonstrated|demonstrates|confirmed"
+    r"|was (?:normal|clear|unremarkable))\b",
+    _I,
+)
+"""The clinician states what the study showed: its reading is in the text."""
+PLANNED = re.compile(r"\b(?:order\w*|request\w*|book\w*|schedul\w*|should (?:i|we) get)\b", _I)
 INTERACTION = re.compile(r"\binteract\w*|\bcombin\w*|\btogether\b", _I)
 DRUG_TASK = re.compile(
     r"^\s*(?:please\s+)?(?:check|verify|look up|find|get|show)\b.*"
@@ -73,6 +95,54 @@ OBJECT = re.compile(r"\b(?:for|of|on|about|with|between|in)\s+\w", _I)
 """Something named after the request ("... for Xyzzaprine"), even if not in the dictionary."""
 
 
+SEVERAL_PATIENTS = re.compile(
+    r"\b(?:a\s+few|few|several|some|multiple|many|a\s+couple(?:\s+of)?|couple\s+of"
+    r"|a\s+number\s+of|a\s+list\s+of|\d+|two|three|four|five|six|ten)\s+(?:more\s+|other\s+)?"
+    r"(?:patients|pts|charts|records|people)\b",
+    _I,
+)
+RECORD_WORK = re.compile(
+    r"\b(?:charts?|records?|reviews?|review\w*|rounds|notes|handover|list|go\s+through)\b", _I
+)
+"""Work on the record of several patients, none named: "a few charts to get through tonight"."""
+BARE_RECORD_REQUEST = re.compile(
+    r"^\s*(?:and\s+)?(?:(?:the|his|her|their)\s+)?(?:full\s+)?(?:chart|record|labs?|meds"
+    r"|medications?|med\s+list|allergies|vitals|notes?|history|problem\s+list)"
+    r"(?:\s+(?:too|also|as\s+well|again|please|pls))*\s*[.?!]*\s*$",
+    _I,
+)
+"""A record asked for with no other word ("Chart", "labs?", "Her labs as well"): the
+conversation's patient is meant."""
+WHICH_OF_SEVERAL = (
+    "Which patient would you like to start with? Please give their name or ID, or select "
+    "them in the patient panel; I will take them one at a time."
+)
+
+
+def not_found_again(name: str) -> str:
+    """The question for a follow-up about a patient the record does not hold."""
+    return (
+        f"I could not find a patient named '{name}' in the record, so I have no chart for "
+        "them. Could you check the spelling, give the patient's ID or date of birth, or "
+        "select them in the patient panel?"
+    )
+
+
+RECORD_MEDICATIONS = re.compile(
+    r"\b(?:(?:his|her|their|the\s+patient'?s|this\s+patient'?s|current|home|active|existing"
+    r"|regular|usual)\s+(?:current\s+|home\s+|active\s+|regular\s+)?"
+    r"(?:med(?:ication)?s|med(?:ication)?\s+list|drugs|prescriptions|regimen)"
+    r"|med(?:ication)?\s+list)\b",
+    _I,
+)
+"""The patient's own medications, as a question points to them ("their current med list")."""
+
+
+def points_to_record_medications(query: str) -> bool:
+    """The question asks about the medications the patient's record lists."""
+    return RECORD_MEDICATIONS.search(query) is not None
+
+
 @dataclass(frozen=True)
 class Context:
     """What the conversation already provides besides the message itself."""
@@ -82,10 +152,30 @@ class Context:
     patient_selected: bool = False
     image_available: bool = False
     """An image is attached to this turn, or an earlier one's findings are kept."""
+    unfound_patient: str | None = None
+    """The name the latest patient search found no one for."""
 
 
 def _names_patient(text: str) -> bool:
     return bool(patient_ids(text) or NAMED_PATIENT.search(text))
+
+
+def refers_back(query: str) -> bool:
+    """The message is about the conversation's patient without naming one."""
+    scoped = PATIENT_SCOPED.search(query) and PATIENT_REFERENCE.search(query)
+    return bool(scoped or BARE_RECORD_REQUEST.match(query)) and not _names_patient(query)
+
+
+def about_unfound_patient(query: str, context: Context) -> bool:
+    """A follow-up ("her labs as well") about the patient the last search did not find."""
+    return bool(context.unfound_patient) and not context.patient_selected and refers_back(query)
+
+
+def several_patients(query: str, context: Context) -> bool:
+    """Record work on several patients, none of them named or selected."""
+    if context.patient_selected or _names_patient(query):
+        return False
+    return bool(SEVERAL_PATIENTS.search(query) and RECORD_WORK.search(query))
 
 
 def missing_patient(query: str, context: Context) -> bool:
@@ -93,7 +183,7 @@ def missing_patient(query: str, context: Context) -> bool:
     if context.patient_selected:
         return False
     scoped = PATIENT_SCOPED.search(query) and PATIENT_REFERENCE.search(query)
-    if not (scoped or PATIENT_LOOKUP.search(query)):
+    if not (scoped or PATIENT_LOOKUP.search(query) or BARE_RECORD_REQUEST.match(query)):
         return False
     return not any(_names_patient(t) for t in (query, *context.earlier_messages))
 
@@ -139,14 +229,25 @@ def missing_drug(query: str, context: Context) -> bool:
 
 
 def missing_image(query: str, context: Context) -> bool:
-    """A question about "the X-ray" or "this image" with no image to look at."""
+    """A message about "the X-ray" or "this image", or one that hands an image over ("here
+    is the ECG"), with no image attached or kept from an earlier turn. Only the image tool
+    on an image can describe one; asked about an image that is not there, a model describes
+    one anyway."""
     if context.image_available:
         return False
+    if READING_GIVEN.search(query):
+        return False
+    if IMAGING_WORD.search(query) and HANDED_OVER.search(query) and not PLANNED.search(query):
+        return True
     return bool(IMAGE_REFERENCE.search(query) and not NOT_ABOUT_AN_IMAGE_AT_HAND.search(query))
 
 
 def unresolved_references(query: str, context: Context) -> str | None:
     """The question to ask the clinician, or None when everything referred to was given."""
+    if about_unfound_patient(query, context):
+        return not_found_again(context.unfound_patient or "")
+    if several_patients(query, context):
+        return WHICH_OF_SEVERAL
     questions = [
         question
         for missing, question in (

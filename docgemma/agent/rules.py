@@ -135,20 +135,50 @@ MISSING_FIELD_QUESTIONS: tuple[tuple[frozenset[str], str], ...] = (
         frozenset({"substance", "reaction"}),
         "What is the patient allergic to, and what reaction does it cause?",
     ),
+    (
+        frozenset({"note_text"}),
+        'What should the note say? Please give its text, for example after "note:".',
+    ),
 )
 """The question for a missing argument, first match wins (an ID is asked for by name)."""
+
+
+def unknown_drug_question(unknown: dict[str, list[str]]) -> str:
+    """Asks which drug was meant for each name no dictionary knows; nothing is checked yet."""
+    parts = []
+    for typed, options in unknown.items():
+        if options:
+            offered = (
+                " or ".join(options)
+                if len(options) < 3
+                else (f"{', '.join(options[:-1])} or {options[-1]}")
+            )
+            parts.append(f"'{typed}' is not a drug name I know. Did you mean {offered}?")
+        else:
+            parts.append(f"'{typed}' is not a drug name I know.")
+    firsts = [options[0] for options in unknown.values() if options]
+    if len(firsts) == len(unknown):
+        reply = f"Reply yes to go on with {' and '.join(firsts)}, or give the correct name."
+    else:
+        reply = "Please check the spelling or give the generic name."
+    return " ".join([*parts, "Nothing has been checked yet.", reply])
 
 
 def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
     """The clarification question a result calls for, or None."""
     matches = result.get("patient_matches") or 0
     error = result.get("error_type")
+    if error == ToolErrorType.UNKNOWN_DRUG_NAME:
+        return result["formatted_result"]
     if matches > 1 or error == ToolErrorType.MULTIPLE_PATIENT_MATCHES:
         who = result.get("entity") or result["args"].get("name") or "that name"
-        listing = "; ".join(result.get("suggestions") or [])
+        listing = "".join(f"\n- {s}" for s in result.get("suggestions") or [])
         count = matches if matches > 1 else "several"
         return f"I found {count} patients matching '{who}'. Which one did you mean?" + (
-            f" {listing}" if listing else ""
+            f"{listing}\nPlease reply with the ID or the date of birth, or select them in "
+            "the patient panel."
+            if listing
+            else ""
         )
     missing = result.get("missing_fields") or []
     if error == ToolErrorType.MISSING_REQUIRED_ARGS or (
@@ -166,10 +196,11 @@ def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
         return "Which drug did you mean? Please give its full name."
     tool = result["tool_name"]
     if error == ToolErrorType.NOT_FOUND and registry.has_role(tool, ToolRole.FINDS_PATIENT):
-        name = result["args"].get("name", "")
+        name = result.get("entity") or result["args"].get("name", "")
         return (
-            f"I could not find a patient named '{name}'. "
-            "Could you check the spelling, or give the patient's ID?"
+            f"I could not find a patient named '{name}' in the record. Could you check the "
+            "spelling? You can also search by family name alone or with a date of birth, give "
+            "the patient's ID, or select them in the patient panel."
         )
     if error == ToolErrorType.NOT_FOUND and tool in registry and registry[tool].needs_patient:
         pid = result["args"].get("patient_id", "")

@@ -10,6 +10,7 @@ makes a double approval write once.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
@@ -52,6 +53,7 @@ from docgemma.llm.thinking import ThinkingConfig
 from docgemma.llm.types import ImageInput
 from docgemma.routing import Classifier
 from docgemma.tools.base import ToolRegistry
+from docgemma.tools.facts import ToolRole
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +104,7 @@ class Agent:
         self.graph = build_graph(registry=deps.registry, checkpointer=checkpointer)
         self._locks: dict[str, asyncio.Lock] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
-        self._profiles: dict[str, Agent] = {}
+        self._profiles: dict[tuple[str, bool, bool], Agent] = {}
 
     @classmethod
     def create(
@@ -139,17 +141,24 @@ class Agent:
         )
         return cls(deps, checkpointer)
 
-    def for_profile(self, profile: Profile) -> Agent:
+    def for_profile(self, profile: Profile, *, tools: bool = True, knowledge: bool = True) -> Agent:
         """This agent as an expert profile sets it up: its tools, persona and answer temperature.
 
-        Same model, memory and per-thread locks; built once per profile. Tools the
-        registry does not have are ignored.
+        Same model, memory and per-thread locks; built once per profile and switches.
+        Tools the registry does not have are ignored. ``knowledge=False`` leaves out the
+        knowledge-base search and the grounding of direct answers (a request's
+        ``enable_rag``); ``tools=False`` leaves out every other tool (``enable_tools``).
         """
-        agent = self._profiles.get(profile.name)
+        key = (profile.name, tools, knowledge)
+        agent = self._profiles.get(key)
         if agent is None:
             registry = self.deps.registry
             if profile.tools is not None:
                 registry = ToolRegistry(s for s in registry if s.name in profile.tools)
+            retrieval = ToolRole.SEARCHES_KNOWLEDGE_BASE
+            registry = ToolRegistry(
+                s for s in registry if (knowledge if s.role is retrieval else tools)
+            )
             generation = dict(self.settings.node_generation)
             generation["synthesize"] = {
                 **generation.get("synthesize", {}),
@@ -158,12 +167,23 @@ class Agent:
             settings = self.settings.model_copy(update={"node_generation": generation})
             self.deps.llm.prepare(response_schemas(registry))
             deps = replace(
-                self.deps, registry=registry, settings=settings, persona=profile.system_prompt
+                self.deps,
+                registry=registry,
+                settings=settings,
+                persona=profile.system_prompt,
+                knowledge=self.deps.knowledge if knowledge else None,
             )
             agent = Agent(deps, self.checkpointer)
             agent._locks = self._locks
-            self._profiles[profile.name] = agent
+            self._profiles[key] = agent
         return agent
+
+    def configured(self, **changes: Any) -> Agent:
+        """This agent with some run-time context replaced (``AgentDeps`` fields), sharing
+        its graph, memory and locks: e.g. one tenant's documents for one request."""
+        sibling = copy.copy(self)
+        sibling.deps = replace(self.deps, **changes)
+        return sibling
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         return self._locks.setdefault(thread_id, asyncio.Lock())

@@ -62,6 +62,8 @@ class ToolResult(TypedDict):
     suggestions: list[str]
     patient_matches: int | None
     sources: list[dict[str, Any]]
+    passages: list[dict[str, Any]]
+    """The citable texts of ``sources`` (``docgemma.tools.base.Passage``), relevant ones only."""
     quality: ResultQuality | None
     """Result class from result_classify (None for skipped classification)."""
     retry: bool
@@ -96,6 +98,9 @@ class AgentState(TypedDict, total=False):
     image_findings: ImageFindingsState | None
     active_patient_id: str | None
     patient_summary: Annotated[str | None, PerTurn()]
+    cant_miss: Annotated[list[dict[str, Any]], PerTurn([])]
+    """Rows of the red-flag table the question fired (``cant_miss.CantMiss``): the answer
+    opens with their conditions and first steps."""
 
     # ── Intent classification ──
     intent: Annotated[Literal["DIRECT", "TOOL_NEEDED"] | None, PerTurn()]
@@ -115,6 +120,12 @@ class AgentState(TypedDict, total=False):
     total_retries: Annotated[int, PerTurn(0)]
     executed_writes: list[str]
     """Idempotency keys of EHR writes already executed in this thread."""
+    unconfirmed_drugs: dict[str, Any] | None
+    """A request held back for drug names no dictionary knows, with the names offered
+    (``confirmation.unconfirmed``); the next message confirms them or drops it."""
+    unfound_patient: str | None
+    """The name the latest patient search found no one for: "his chart" next refers to a
+    patient who is not in the record."""
 
     # ── Result classification ──
     last_result_classification: Annotated[str | None, PerTurn()]

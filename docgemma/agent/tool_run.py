@@ -86,6 +86,7 @@ def to_result(
         suggestions=suggestions,
         patient_matches=outcome.patient_matches,
         sources=[s.model_dump(mode="json") for s in outcome.sources],
+        passages=[p.model_dump(mode="json") for p in outcome.passages] if not error else [],
         quality=None,
         retry=retry,
         executed=executed,

@@ -51,7 +51,16 @@ def pending_result(
 ) -> TurnResult:
     """A turn paused on an EHR write: nothing written, the proposal waiting for the clinician."""
     timeline = _common(values, notices)
-    timeline["reasoning_timeline"].append(
+    steps = timeline["reasoning_timeline"]
+    if request.review is not None:  # the pausing node's steps are not in the state yet
+        steps.append(
+            TimelineEntry(
+                title=f"Checked the {request.tool_label.lower()} against the chart",
+                detail=request.review.account(),
+                status="error" if request.review.warnings else "done",
+            )
+        )
+    steps.append(
         TimelineEntry(title="Waiting for approval", detail=request.summary, status="pending")
     )
     return TurnResult(

@@ -8,14 +8,20 @@ analysis with no image.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from docgemma.agent.conditions import condition_names
+from docgemma.agent.dictation import clinician_run, restate
+from docgemma.agent.drug_names import is_known, nearest_known, typed_as
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence, ground_args
+from docgemma.agent.person_names import without_title
+from docgemma.agent.references import points_to_record_medications
+from docgemma.agent.rules import unknown_drug_question
 from docgemma.tools.base import ToolSpec
 from docgemma.tools.grounding import Grounding, field_grounding
 from docgemma.tools.outcomes import ToolErrorType
@@ -38,6 +44,13 @@ class Validation:
     """List arguments' items left out because the clinician never gave them as such."""
     tidied: dict[str, str] = field(default_factory=dict)
     """Text arguments the schema's own rules rewrote (a dose that repeated the frequency)."""
+    restated: dict[str, Any] = field(default_factory=dict)
+    """Arguments set to what the clinician's words hold (``None``: removed): a note's
+    dictated text, a stated frequency, a name without its title (``dictation.restate``)."""
+    question: str = ""
+    """The question for the clinician, when code wrote it (names no dictionary knows)."""
+    unknown_drugs: dict[str, list[str]] = field(default_factory=dict)
+    """Drug names as typed that no dictionary knows, each with the nearest known names."""
 
 
 def meant_drug(spec: ToolSpec, value: Any, query: str) -> str | None:
@@ -100,6 +113,82 @@ def narrowed_args(spec: ToolSpec, args: dict[str, Any], query: str) -> dict[str,
     return found
 
 
+def restated_args(
+    spec: ToolSpec, args: dict[str, Any], evidence: Evidence
+) -> tuple[dict[str, Any], list[str]]:
+    """The arguments the clinician's words give, and the required ones they do not.
+
+    A person's name loses its title ("patient Ana Duarte"); a write's closed, dictated and
+    verbatim fields are read from the clinician's words (``dictation.restate``).
+    """
+    kinds = field_grounding(spec.args)
+    changed: dict[str, Any] = {}
+    for name, kind in kinds.items():
+        value = args.get(name)
+        if kind is Grounding.PERSON_NAME and isinstance(value, str):
+            bare = without_title(value)
+            if bare and bare != value:
+                changed[name] = bare
+        more = record_medications(spec, name, value, evidence) if kind is Grounding.DRUG else None
+        if more:
+            changed[name] = more
+    said = {Grounding.STATED, Grounding.DICTATED, Grounding.VERBATIM}
+    if said & set(kinds.values()):
+        restatement = restate(spec, args, evidence.messages or (evidence.query,))
+        return changed | restatement.changed, restatement.missing
+    return changed, []
+
+
+def record_medications(
+    spec: ToolSpec, name: str, drugs: Any, evidence: Evidence
+) -> list[Any] | None:
+    """A drug list completed with the patient's active medications, when the question points
+    to them ("pull their med list and check for interactions with …") and a chart gives them."""
+    if not isinstance(drugs, list) or not evidence.record_drugs:
+        return None
+    if not points_to_record_medications(evidence.query):
+        return None
+    dictionary = drug_dictionary()
+    have = {str(d).lower() for d in drugs}
+    have |= {g.lower() for d in drugs if isinstance(d, str) for g in dictionary.find(d)}
+    extra = [d for d in evidence.record_drugs if d.lower() not in have]
+    field_schema = spec.args.model_json_schema()["properties"][name]
+    limit = field_schema.get("maxItems", len(drugs) + len(extra))
+    return [*drugs, *extra][:limit] if extra and len(drugs) < limit else None
+
+
+def unknown_drugs(spec: ToolSpec, args: dict[str, Any], evidence: Evidence) -> dict[str, list[str]]:
+    """Drug names the clinician typed that no dictionary knows, with the nearest known ones.
+
+    A known drug the model put in place of a word the clinician misspelt ("simvastatin" for
+    "simvastatn") counts as that word, so the clinician confirms the correction too.
+    """
+    found: dict[str, list[str]] = {}
+    typed = [w for m in evidence.messages[:1] for w in re.findall(r"[A-Za-z][\w-]{3,}", m)]
+    for name, kind in field_grounding(spec.args).items():
+        if kind is not Grounding.DRUG:
+            continue
+        value = args.get(name)
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str) or not item.strip() or condition_names().find(item):
+                continue
+            if not is_known(item):
+                if clinician_run(item, evidence.messages):
+                    found[item.strip()] = nearest_known(item)
+            elif (
+                not _given(item, evidence)
+                and (word := typed_as(item, typed))
+                and not is_known(word)
+            ):
+                found[word] = list(dict.fromkeys([item, *nearest_known(word)]))[:3]
+    return found
+
+
+def _given(drug: str, evidence: Evidence) -> bool:
+    generics = {g.lower() for g in drug_dictionary().find(drug)}
+    return bool(generics) and generics <= evidence.drugs
+
+
 def validate_call(
     spec: ToolSpec,
     args: dict[str, Any],
@@ -114,6 +203,22 @@ def validate_call(
     """
     schema = spec.args
     missing_args = ToolErrorType.MISSING_REQUIRED_ARGS
+    restated: dict[str, Any] = {}
+    if evidence is not None:  # the model's proposal: what the clinician's words hold wins
+        restated, unsaid = restated_args(spec, args, evidence)
+        if unsaid:
+            reason = f"not given by the clinician: {', '.join(unsaid)}"
+            return Validation(False, missing_args, unsaid, reason), None
+        args = {k: v for k, v in (args | restated).items() if v is not None}
+        unknown = unknown_drugs(spec, args, evidence)
+        if unknown:
+            return Validation(
+                False,
+                ToolErrorType.UNKNOWN_DRUG_NAME,
+                reason=f"no dictionary knows {', '.join(unknown)}",
+                question=unknown_drug_question(unknown),
+                unknown_drugs=unknown,
+            ), None
     try:
         parsed = schema.model_validate(args)
     except ValidationError as exc:
@@ -153,5 +258,5 @@ def validate_call(
         if isinstance(v, str) and isinstance(given.get(k), str) and v != given[k]
     }
     return Validation(
-        True, dropped=dropped, narrowed=narrowed, pruned=pruned, tidied=tidied
+        True, dropped=dropped, narrowed=narrowed, pruned=pruned, tidied=tidied, restated=restated
     ), parsed

@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from docgemma.api import compat, routes
+from docgemma.api import compat, documents, routes
 from docgemma.api.auth import KeyRing, presented_key
 from docgemma.api.db import open_database
 from docgemma.api.models import Health
@@ -132,6 +132,7 @@ def create_api(
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     _install_errors(app)
     app.include_router(routes.router)
+    app.include_router(documents.router)
     app.include_router(compat.router)
 
     @app.get("/health", response_model=Health)

@@ -96,9 +96,18 @@ class Turn:
 
 
 class DocGemmaClient:
-    def __init__(self, base_url: str, api_key: str | None, timeout: float = 120.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        timeout: float = 120.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        """``transport``: e.g. ``httpx.ASGITransport(app)`` to talk to an app in this process."""
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.http = httpx.AsyncClient(base_url=base_url, headers=headers, timeout=timeout)
+        self.http = httpx.AsyncClient(
+            base_url=base_url, headers=headers, timeout=timeout, transport=transport
+        )
 
     async def __aenter__(self) -> DocGemmaClient:
         return self

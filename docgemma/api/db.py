@@ -1,4 +1,5 @@
-"""The API's own tables: sessions, their visible history and their approvals.
+"""The API's own tables: sessions, their visible history, their approvals, and the thread
+names clients chose for sessions (``/query_stream``).
 
 Two thin drivers behind one Protocol: SQLite (``api.sqlite`` in the data folder, a file
 of its own so that its connection never contends with the checkpointer's for the
@@ -46,6 +47,11 @@ SCHEMA = (
         created_at DOUBLE PRECISION NOT NULL,
         decided_at DOUBLE PRECISION)""",
     "CREATE INDEX IF NOT EXISTS api_approvals_session ON api_approvals (session_id, status)",
+    """CREATE TABLE IF NOT EXISTS api_thread_names (
+        tenant TEXT NOT NULL,
+        name TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        PRIMARY KEY (tenant, name))""",
 )
 
 

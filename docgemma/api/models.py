@@ -11,6 +11,10 @@ from docgemma.experts import Mode
 from docgemma.llm.engine_process import EngineState
 from docgemma.transcript import MAX_MESSAGE_CHARS
 from docgemma.transcript import TranscriptMessage as HistoryMessage
+from docgemma.triage.demographics import Demographics
+
+THREAD_NAME = r"^[A-Za-z0-9._-]{1,64}$"
+"""A thread id as a client may choose it: letters, digits, dot, dash, underscore."""
 
 
 class ChatRequest(BaseModel):
@@ -30,6 +34,17 @@ class ChatRequest(BaseModel):
         None, max_length=64, description='Active patient; "" clears it, omitted keeps it'
     )
     thinking: bool | None = Field(None, description="Reason before answering (thinking channel)")
+    enable_rag: bool = Field(
+        True,
+        description="Search the knowledge base (condition pages and this tenant's documents) "
+        "and ground direct answers in it; triage needs it",
+    )
+    enable_tools: bool = Field(
+        True, description="Use the profile's other tools (record, drugs, literature, trials)"
+    )
+    demographics: Demographics | None = Field(
+        None, description="Triage: the patient's age band, sex, pregnancy; omitted keeps them"
+    )
     show_unverified: bool = Field(
         False,
         description="When no source answers, add the model's own answer, labelled unverified "
@@ -83,6 +98,8 @@ class ProfileInfo(BaseModel):
     mode: Mode
     temperature: float
     tools: list[str] | None
+    stream_reasoning: bool
+    """Whether this profile's reasoning is streamed (``thinking`` events)."""
     available: bool
     """False when this server has no backend for the profile's mode."""
 
@@ -110,8 +127,15 @@ class CompatQuery(BaseModel):
     """The ``POST /query_stream`` body of the plain-stream endpoints (``compat``)."""
 
     query: str = Field(min_length=1, max_length=20_000)
-    thread_id: str | None = Field(None, max_length=64)
-    demographics: dict[str, Any] | None = None
+    thread_id: str | None = Field(
+        None,
+        pattern=THREAD_NAME,
+        description="A session id this API issued, or a name the client chose for a new "
+        "thread (kept per tenant)",
+    )
+    demographics: Demographics | None = Field(
+        None, description="age_band, sex, pregnant; null or omitted keeps the thread's"
+    )
 
 
 SessionHistory.model_rebuild()

@@ -21,6 +21,7 @@ from docgemma.api.models import (
 from docgemma.api.state import ApiError, ApiState, State, Tenant
 from docgemma.api.store import ApprovalUsed
 from docgemma.api.stream_events import StreamEvent
+from docgemma.api.turn_setup import TurnSetup
 from docgemma.api.turns import TurnInput, decision_events, turn_events
 from docgemma.transcript import to_json, to_markdown
 
@@ -60,19 +61,25 @@ def sse(events: Any, session_id: str) -> EventSourceResponse:
 
 @router.post("/chat/stream", responses=STREAMED, response_class=EventSourceResponse)
 async def chat_stream(body: ChatRequest, tenant: str = Tenant, api: ApiState = State) -> Any:
-    """Answer one message; a new session (with ``profile`` and ``mode``) unless one is named."""
+    """Answer one message; a new session (with ``profile`` and ``mode``) unless one is named.
+
+    ``enable_rag`` and ``enable_tools`` hold for this turn only; the knowledge base a
+    clinician session searches includes this tenant's uploaded documents.
+    """
     if body.session_id:
         session = await api.session(tenant, body.session_id)
     else:
-        profile = api.profile(body.profile)
+        profile = api.profile(body.profile, tenant)
         mode = body.mode or profile.mode
         api.mode(mode)  # refuse before creating a session the server cannot serve
         session = await api.store.create(tenant, profile.name, mode)
-    backend = await api.backend(session)
+    setup = TurnSetup(tenant, rag=body.enable_rag, tools=body.enable_tools)
+    backend = await api.backend(session, setup)
     turn = TurnInput(
         body.message,
         patient_id=body.patient_id,
         thinking=body.thinking,
+        demographics=body.demographics,
         show_unverified=body.show_unverified,
     )
     return sse(turn_events(api.store, backend, session, turn), session.id)
@@ -97,7 +104,8 @@ async def decide(
     used = ApiError(409, "This approval was already decided.", "approval_used")
     if pending is None or pending.approval_id != approval_id:
         raise used
-    backend = await api.backend(session)  # before the claim: a refusal must not use the id
+    # before the claim: a refusal must not use the id
+    backend = await api.backend(session, TurnSetup(tenant))
     try:
         await api.store.claim(approval_id)
     except ApprovalUsed:
@@ -168,6 +176,7 @@ async def delete(session_id: str, tenant: str = Tenant, api: ApiState = State) -
 
 @router.get("/profiles", response_model=list[ProfileInfo])
 async def profiles(tenant: str = Tenant, api: ApiState = State) -> list[ProfileInfo]:
+    """The profiles this tenant may use (shared ones and its own)."""
     return [
         ProfileInfo(
             name=p.name,
@@ -176,7 +185,8 @@ async def profiles(tenant: str = Tenant, api: ApiState = State) -> list[ProfileI
             mode=p.mode,
             temperature=p.temperature,
             tools=p.tools,
+            stream_reasoning=p.stream_reasoning,
             available=p.mode in api.runtime.modes,
         )
-        for p in api.profiles.profiles
+        for p in api.profiles.for_tenant(tenant)
     ]

@@ -2,25 +2,32 @@
 
 ``mode`` dispatches through ``ModeBackend``: the clinician agent (``AgentMode``) and the
 patient-triage graph (``docgemma.api.triage_mode.TriageMode``), both on one model. A mode
-with no backend is refused per request.
+with no backend is refused per request. A request's ``TurnSetup`` (its tenant, and
+whether retrieval and tools are on) shapes the backend it gets: the clinician agent then
+searches that tenant's own documents, and only that tenant's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from docgemma.agent.events import TraceEvent
+from docgemma.agent.events import ThinkingToken, TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.api.tenant_knowledge import tenant_grounding
 from docgemma.api.triage_mode import TriageMode
+from docgemma.api.turn_setup import TurnSetup
 from docgemma.config import Settings
 from docgemma.experts import Mode, Profile
+from docgemma.kb.documents import DocumentLibrary
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.engine_process import EngineState
 from docgemma.once import BuiltOnce
+from docgemma.triage.demographics import Demographics
 
 if TYPE_CHECKING:  # the agent graph (LangGraph) loads when the agent is built, not at import
     from docgemma.agent.service import Agent
@@ -29,7 +36,7 @@ log = logging.getLogger(__name__)
 
 
 class ConversationBackend(Protocol):
-    """One mode's graph as a profile configures it (``docgemma.agent.service.Agent``)."""
+    """One mode's graph as a profile and a request configure it."""
 
     def run_turn(
         self,
@@ -38,6 +45,7 @@ class ConversationBackend(Protocol):
         *,
         patient_id: str | None = None,
         thinking: bool | None = None,
+        demographics: Demographics | None = None,
         show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]: ...
 
@@ -47,24 +55,98 @@ class ConversationBackend(Protocol):
 
 
 class ModeBackend(Protocol):
-    async def for_profile(self, profile: Profile) -> ConversationBackend: ...
+    async def for_profile(self, profile: Profile, setup: TurnSetup) -> ConversationBackend: ...
 
     async def forget(self, thread_id: str) -> None:
         """Delete the thread's stored conversation state."""
         ...
 
 
+class AgentConversation:
+    """The clinician agent behind ``ConversationBackend``: a patient's chart, not
+    ``demographics``, tells it who the patient is, so those are not used."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    def run_turn(
+        self,
+        thread_id: str,
+        message: str,
+        *,
+        patient_id: str | None = None,
+        thinking: bool | None = None,
+        demographics: Demographics | None = None,
+        show_unverified: bool = False,
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        return self.agent.run_turn(
+            thread_id,
+            message,
+            patient_id=patient_id,
+            thinking=thinking,
+            show_unverified=show_unverified,
+        )
+
+    def resume(
+        self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        return self.agent.resume(thread_id, decision, thinking=thinking)
+
+
 class AgentMode:
-    """The clinician agent as a mode; ``get_agent`` may build it on first use."""
+    """The clinician agent as a mode; ``get_agent`` may build it on first use.
 
-    def __init__(self, get_agent: Callable[[], Awaitable[Agent]]) -> None:
+    With ``documents``, a session whose request keeps retrieval on searches its tenant's
+    documents with the knowledge-base tool; where direct answers are grounded (the
+    embedded models), the tenant's best passage is asked before the offline sources.
+    """
+
+    def __init__(
+        self,
+        get_agent: Callable[[], Awaitable[Agent]],
+        documents: DocumentLibrary | None = None,
+    ) -> None:
         self._get_agent = get_agent
+        self._documents = documents
 
-    async def for_profile(self, profile: Profile) -> ConversationBackend:
-        return (await self._get_agent()).for_profile(profile)
+    async def for_profile(self, profile: Profile, setup: TurnSetup) -> ConversationBackend:
+        agent = (await self._get_agent()).for_profile(
+            profile, tools=setup.tools, knowledge=setup.rag
+        )
+        if setup.rag and self._documents is not None:
+            # the first use opens the store and loads the embedder: not on the event loop
+            documents = await asyncio.to_thread(self._documents.for_tenant, setup.tenant)
+            knowledge = agent.deps.knowledge
+            if knowledge is not None:  # where direct answers are grounded (embedded models)
+                threshold = agent.settings.document_grounding_threshold
+                knowledge = tenant_grounding(documents, threshold, then=knowledge)
+            agent = agent.configured(documents=documents, knowledge=knowledge)
+        return AgentConversation(agent)
 
     async def forget(self, thread_id: str) -> None:
         await (await self._get_agent()).checkpointer.adelete_thread(thread_id)
+
+
+class WithoutReasoning:
+    """A backend whose reasoning is kept from the client (a profile's ``stream_reasoning``
+    off): the model still reasons; its text is dropped here, before any stream."""
+
+    def __init__(self, backend: ConversationBackend) -> None:
+        self._backend = backend
+
+    async def run_turn(
+        self, thread_id: str, message: str, **options: Any
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        async for item in self._backend.run_turn(thread_id, message, **options):
+            if not isinstance(item, ThinkingToken):
+                yield item
+
+    async def resume(
+        self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None
+    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        async for item in self._backend.resume(thread_id, decision, thinking=thinking):
+            if not isinstance(item, ThinkingToken):
+                yield item
 
 
 @dataclass
@@ -75,6 +157,8 @@ class Runtime:
     model_state: Callable[[], EngineState] = lambda: "ok"
     """``ok``; ``starting`` before the model is loaded; ``restarting`` while its engine
     process comes back after a crash; ``failed`` when it cannot start (the log says why)."""
+    documents: DocumentLibrary | None = None
+    """The tenants' own knowledge bases; None: this server takes no uploads."""
 
 
 def model_state_of(agent: Any | None) -> EngineState:
@@ -86,6 +170,15 @@ def model_state_of(agent: Any | None) -> EngineState:
 
 
 RuntimeFactory = Callable[[Settings], AbstractAsyncContextManager[Runtime]]
+
+
+def document_library(settings: Settings) -> DocumentLibrary:
+    """Every tenant's documents, in the knowledge base's Chroma store (opened on first use)."""
+    from docgemma.kb.store import chroma_client
+
+    return DocumentLibrary(
+        lambda: chroma_client(settings), max_documents=settings.max_tenant_documents
+    )
 
 
 def ehr_probe(ehr: Any) -> Callable[[], Awaitable[bool]]:
@@ -119,12 +212,14 @@ async def agent_runtime(
             return agent
 
         triage = BuiltOnce(lambda: build_triage(settings, agent.deps.llm)).get
-        modes = {Mode.CLINICIAN: AgentMode(built), Mode.TRIAGE: TriageMode(triage)}
+        documents = document_library(settings)
+        modes = {Mode.CLINICIAN: AgentMode(built, documents), Mode.TRIAGE: TriageMode(triage)}
         try:
             yield Runtime(
                 modes=modes,
                 fhir_reachable=ehr_probe(ehr),
                 model_state=lambda: model_state_of(agent),
+                documents=documents,
             )
         finally:
             await agent.aclose()
@@ -144,11 +239,16 @@ def hosted_runtime(
 
     @asynccontextmanager
     async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
+        documents = document_library(settings)
         yield Runtime(
-            modes={Mode.CLINICIAN: AgentMode(get_agent), Mode.TRIAGE: TriageMode(get_triage)},
+            modes={
+                Mode.CLINICIAN: AgentMode(get_agent, documents),
+                Mode.TRIAGE: TriageMode(get_triage),
+            },
             fhir_reachable=ehr_probe(ehr),
             model_loaded=lambda: built() is not None,
             model_state=lambda: model_state_of(built()),
+            documents=documents,
         )
 
     return runtime

@@ -12,8 +12,9 @@ from fastapi import Depends, Request
 
 from docgemma.api.auth import tenant_of
 from docgemma.api.models import SessionInfo
-from docgemma.api.runtime import ConversationBackend, ModeBackend, Runtime
+from docgemma.api.runtime import ConversationBackend, ModeBackend, Runtime, WithoutReasoning
 from docgemma.api.store import SessionStore
+from docgemma.api.turn_setup import TurnSetup
 from docgemma.config import Settings
 from docgemma.experts import Mode, Profile, Profiles
 
@@ -45,16 +46,33 @@ class ApiState:
             )
         return backend
 
-    def profile(self, name: str | None) -> Profile:
-        profile = self.profiles.get(name)
+    def profile(self, name: str | None, tenant: str) -> Profile:
+        """The named profile, if ``tenant`` may use it (another tenant's is unknown here)."""
+        profile = self.profiles.get(name, tenant)
         if profile is None:
-            names = ", ".join(p.name for p in self.profiles.profiles)
+            names = ", ".join(p.name for p in self.profiles.for_tenant(tenant))
             raise ApiError(422, f"Unknown profile '{name}' (profiles: {names}).", "unknown_profile")
         return profile
 
-    async def backend(self, session: SessionInfo) -> ConversationBackend:
+    def profile_for_mode(self, mode: Mode, tenant: str) -> Profile:
+        """The tenant's first profile in ``mode`` (the mode must be served here)."""
+        self.mode(mode)
+        found = next((p for p in self.profiles.for_tenant(tenant) if p.mode is mode), None)
+        if found is None:
+            raise ApiError(422, f"No profile runs the {mode.value} mode.", "mode_unavailable")
+        return found
+
+    async def backend(self, session: SessionInfo, setup: TurnSetup) -> ConversationBackend:
         profile = self.profiles.get(session.profile) or self.profiles.default
-        return await self.mode(session.mode).for_profile(profile)
+        if session.mode is Mode.TRIAGE and not setup.rag:
+            raise ApiError(
+                422,
+                "Triage always searches the condition pages: enable_rag=false is not "
+                "available in triage mode.",
+                "rag_required",
+            )
+        backend = await self.mode(session.mode).for_profile(profile, setup)
+        return backend if profile.stream_reasoning else WithoutReasoning(backend)
 
     async def session(self, tenant: str, session_id: str) -> SessionInfo:
         session = await self.store.get(tenant, session_id)

@@ -2,10 +2,12 @@
 
 Session and approval ids are random (never derived from anything a client sent) and
 every read is scoped by tenant, so another tenant's id behaves exactly like an unknown
-one. A turn's messages (and its proposal, if any) are written in one transaction
-after the turn finished: a cancelled turn leaves nothing behind. Claiming an approval
-is one conditional UPDATE, so of two concurrent claims (even from two processes) only
-one wins.
+one. A client may also name a session itself (``/query_stream``'s ``thread_id``): the
+name is kept beside the random id, per tenant, so two tenants choosing the same name get
+two sessions and a name never becomes an id. A turn's messages (and its proposal, if
+any) are written in one transaction after the turn finished: a cancelled turn leaves
+nothing behind. Claiming an approval is one conditional UPDATE, so of two concurrent
+claims (even from two processes) only one wins.
 """
 
 from __future__ import annotations
@@ -60,9 +62,19 @@ class SessionStore:
         return self._clock()
 
     async def create(
-        self, tenant: str, profile: str, mode: Mode, session_id: str | None = None
+        self,
+        tenant: str,
+        profile: str,
+        mode: Mode,
+        session_id: str | None = None,
+        *,
+        name: str | None = None,
     ) -> SessionInfo:
-        """A new session; ``session_id`` adopts a conversation that already has a thread."""
+        """A new session; ``session_id`` adopts a conversation that already has a thread.
+
+        ``name``: a thread name the client chose, unique per tenant. When another request
+        created a session under that name first, that session is returned instead.
+        """
         now = self._clock()
         info = SessionInfo(
             id=session_id or new_id(),
@@ -72,12 +84,36 @@ class SessionStore:
             created_at=now,
             updated_at=now,
         )
-        await self.db.execute(
-            "INSERT INTO api_sessions (id, tenant, profile, mode, title, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (info.id, tenant, profile, mode.value, "", now, now),
-        )
+        statements: list[Statement] = [
+            (
+                "INSERT INTO api_sessions (id, tenant, profile, mode, title, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (info.id, tenant, profile, mode.value, "", now, now),
+            )
+        ]
+        if name is not None:
+            statements.append(
+                (
+                    "INSERT INTO api_thread_names (tenant, name, session_id) VALUES (?, ?, ?)",
+                    (tenant, name, info.id),
+                )
+            )
+        try:
+            await self.db.transaction(statements)
+        except Exception:  # the name's key taken by a concurrent first request
+            if name is not None and (taken := await self.named(tenant, name)) is not None:
+                return taken
+            raise
         return info
+
+    async def named(self, tenant: str, name: str) -> SessionInfo | None:
+        """The tenant's session the client named ``name``, if any."""
+        rows = await self.db.fetch(
+            "SELECT s.* FROM api_thread_names n JOIN api_sessions s ON s.id = n.session_id"
+            " WHERE n.tenant = ? AND n.name = ? AND s.tenant = ?",
+            (tenant, name, tenant),
+        )
+        return _session(rows[0]) if rows else None
 
     async def get(self, tenant: str, session_id: str) -> SessionInfo | None:
         rows = await self.db.fetch(
@@ -98,6 +134,7 @@ class SessionStore:
             [
                 ("DELETE FROM api_messages WHERE session_id = ?", (session_id,)),
                 ("DELETE FROM api_approvals WHERE session_id = ?", (session_id,)),
+                ("DELETE FROM api_thread_names WHERE session_id = ?", (session_id,)),
                 ("DELETE FROM api_sessions WHERE id = ?", (session_id,)),
             ]
         )

@@ -24,6 +24,7 @@ from docgemma.agent.events import (
     TraceEvent,
 )
 from docgemma.tools.base import Source
+from docgemma.tools.write_review import WriteReview
 
 StepStatus = Literal["queued", "started", "finished", "decision", "tool", "tool_done", "error"]
 
@@ -76,6 +77,9 @@ class ApprovalRequiredEvent(BaseModel):
     tool_label: str
     args: dict[str, Any]
     summary: str
+    review: WriteReview | None = None
+    """What code found when it checked the write against the chart (a prescription: the
+    patient's medications, allergies and kidney function); None for writes not checked."""
 
 
 class DoneEvent(BaseModel):

@@ -14,9 +14,11 @@ from typing import Any
 
 from docgemma.agent.events import AnswerToken, NodeStarted, ThinkingToken, TraceEvent
 from docgemma.agent.outcome import NOTHING_PENDING, ApprovalDecision, TurnResult
+from docgemma.api.turn_setup import TurnSetup
 from docgemma.experts import Profile
 from docgemma.tools.base import Source
 from docgemma.triage.answer import TriageAnswer
+from docgemma.triage.demographics import Demographics
 from docgemma.triage.events import AnswerPiece, ReasoningPiece, TriageEvent, TriageStep
 
 
@@ -62,12 +64,16 @@ class TriageConversation:
         *,
         patient_id: str | None = None,
         thinking: bool | None = None,
+        demographics: Demographics | None = None,
         show_unverified: bool = False,
     ) -> AsyncIterator[TraceEvent | TurnResult]:
-        """``patient_id`` is a clinician's chart and has no meaning for a patient's triage;
-        nor has ``show_unverified``: triage answers only from its pages and red-flag rules."""
+        """``patient_id`` is a clinician's chart and has no meaning for a patient's triage, nor
+        has ``show_unverified`` (triage answers only from its pages and red-flag rules);
+        ``demographics`` (None: as the thread was told before) reach the rules and prompts."""
         budget = True if thinking is None else thinking
-        async for item in self._service.run_turn(thread_id, message, thinking=budget):
+        async for item in self._service.run_turn(
+            thread_id, message, thinking=budget, demographics=demographics
+        ):
             yield turn_result(item) if isinstance(item, TriageAnswer) else trace_event(item)
 
     async def resume(
@@ -82,7 +88,9 @@ class TriageMode:
     def __init__(self, get_service: Callable[[], Awaitable[Any]]) -> None:
         self._get_service = get_service
 
-    async def for_profile(self, profile: Profile) -> TriageConversation:
+    async def for_profile(self, profile: Profile, setup: TurnSetup) -> TriageConversation:
+        """The same service for every profile and tenant: triage searches the condition
+        pages (never a tenant's documents) and has no tools to switch off."""
         return TriageConversation(await self._get_service())
 
     async def forget(self, thread_id: str) -> None:

@@ -30,6 +30,7 @@ from docgemma.api.stream_events import (
     numbered,
     translate,
 )
+from docgemma.triage.demographics import Demographics
 
 log = logging.getLogger(__name__)
 _CITED = re.compile(r"\[(\d{1,2})\]")
@@ -43,6 +44,7 @@ class TurnInput:
     message: str
     patient_id: str | None = None
     thinking: bool | None = None
+    demographics: Demographics | None = None
     show_unverified: bool = False
 
 
@@ -70,6 +72,7 @@ def closing_events(
                 tool_label=request.tool_label,
                 args=request.args,
                 summary=request.summary,
+                review=request.review,
             )
         )
     events.append(
@@ -135,6 +138,7 @@ async def turn_events(
         turn.message,
         patient_id=turn.patient_id,
         thinking=turn.thinking,
+        demographics=turn.demographics,
         show_unverified=turn.show_unverified,
     )
     async for event in _run(store, session, items, turn.message):

@@ -29,6 +29,12 @@ def _with(resource: dict[str, Any], **optional: Any) -> dict[str, Any]:
     return resource
 
 
+def dosage_text(dose: str, frequency: str, route: str | None, duration: str | None) -> str:
+    """The dosage as the chart shows it: "500 mg oral three times daily for 7 days"."""
+    text = " ".join(p for p in (dose, route, frequency) if p)
+    return text + (f" for {duration.removeprefix('for ').strip()}" if duration else "")
+
+
 def medication_request(
     patient_id: str,
     medication: str,
@@ -40,9 +46,18 @@ def medication_request(
     identifier: list[dict[str, str]] | None = None,
     requester: str | None = None,
     notes: str | None = None,
+    route: str | None = None,
+    duration: str | None = None,
 ) -> dict[str, Any]:
+    """An active order. ``route`` and ``duration`` as the prescriber gave them: in the dosage
+    text, which is what the chart shows; the route is coded as well when it is a known one."""
     coded = c.rxnorm_for(medication)
     code = _cc(c.RXNORM, coded[0], coded[1]) if coded else _cc(None, None, medication.strip())
+    route_code = c.ROUTES.get((route or "").strip().lower())
+    dosage = _with(
+        {"text": dosage_text(dose, frequency, route, duration)},
+        route=_cc(c.SNOMED, *route_code) if route_code else None,
+    )
     return _with(
         {
             "resourceType": "MedicationRequest",
@@ -51,7 +66,7 @@ def medication_request(
             "medicationCodeableConcept": code,
             "subject": _ref(patient_id),
             "authoredOn": authored_on,
-            "dosageInstruction": [{"text": f"{dose} {frequency}"}],
+            "dosageInstruction": [dosage],
         },
         id=id,
         identifier=identifier,

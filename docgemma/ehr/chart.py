@@ -33,6 +33,10 @@ class NoteExcerpt(BaseModel):
     excerpt: str
 
 
+MEDICATIONS_HEADING = "Active medications"
+"""The heading of the chart text's medication line, which the agent reads the list from."""
+
+
 class ChartSummary(BaseModel):
     patient_id: str
     name: str
@@ -65,7 +69,7 @@ class ChartSummary(BaseModel):
             lines.append(f"{title}: " + ("; ".join(items) if items else "none recorded"))
 
         section("Active problems", self.conditions)
-        section("Active medications", self.medications)
+        section(MEDICATIONS_HEADING, self.medications)
         section("Allergies", self.allergies or [])
         section("Latest labs", [f"{m.name} {m.value} ({m.date})" for m in self.labs])
         section("Latest vitals", [f"{m.name} {m.value} ({m.date})" for m in self.vitals])

@@ -109,6 +109,19 @@ NOTE_TYPES: dict[str, tuple[str, str]] = {
     "h&p": ("34117-2", "History and physical note"),
 }
 
+ROUTES: dict[str, tuple[str, str]] = {
+    "oral": ("26643006", "Oral route"),
+    "intravenous": ("47625008", "Intravenous route"),
+    "intramuscular": ("78421000", "Intramuscular route"),
+    "subcutaneous": ("34206005", "Subcutaneous route"),
+    "sublingual": ("37839007", "Sublingual route"),
+    "inhaled": ("447694001", "Respiratory tract route"),
+    "topical": ("6064005", "Topical route"),
+    "rectal": ("37161004", "Rectal route"),
+    "transdermal": ("45890007", "Transdermal route"),
+}
+"""Routes of administration, SNOMED CT (the FHIR ``Dosage.route`` example value set)."""
+
 
 def rxnorm_for(name: str) -> tuple[str, str] | None:
     """The RxNorm ingredient code for a drug name we know, matched case-insensitively."""

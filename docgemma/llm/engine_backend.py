@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from docgemma.llm import chat_format
 from docgemma.llm.engine_process import (
+    WORKER_MODULE,
     EngineProcess,
     EngineState,
     ModelRestarted,
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 class EngineBackend:
     name = "llamacpp"
     supports_vision = False
+    worker_module = WORKER_MODULE
+    """What the engine process runs; ``engine_slots`` runs llama-server instead."""
 
     def __init__(
         self,
@@ -51,13 +54,19 @@ class EngineBackend:
         seed: int = 0,
         chat_format_name: str = "auto",
         start_timeout_s: float = 300.0,
+        engine_arguments: Sequence[str] = (),
     ) -> None:
         model_path = existing_model(model_path)
         self.model = model_path.name
         self.model_path = model_path
+        self.seed = seed
         arguments = ["--model", str(model_path), "--n-ctx", str(n_ctx), "--seed", str(seed)]
         arguments += ["--threads", str(n_threads or 0), "--chat-format", chat_format_name]
-        self.engine = EngineProcess(arguments, start_timeout_s=start_timeout_s)
+        self.engine = EngineProcess(
+            [*arguments, *engine_arguments],
+            start_timeout_s=start_timeout_s,
+            module=self.worker_module,
+        )
         try:
             self.engine.start()
         except ModelUnavailable:

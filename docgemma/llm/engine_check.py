@@ -23,10 +23,21 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m docgemma.llm.engine_check")
     parser.add_argument("--model", default="gemma3-270m", help="a profile or a GGUF path")
+    parser.add_argument(
+        "--engine", choices=("worker", "server"), default="worker", help="the engine kind"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
-        backend = EngineBackend(model_file(args.model), n_ctx=1024, start_timeout_s=300)
+        if args.engine == "server":
+            from docgemma.engine_build import server_binary
+            from docgemma.llm.engine_slots import SlotsEngineBackend
+
+            backend: EngineBackend = SlotsEngineBackend(
+                model_file(args.model), server_binary=server_binary(), slots=2, n_ctx=1024
+            )
+        else:
+            backend = EngineBackend(model_file(args.model), n_ctx=1024, start_timeout_s=300)
     except LLMError as exc:
         print(f"engine check FAILED on {args.model}: {exc}", file=sys.stderr)
         return 1

@@ -52,16 +52,26 @@ def exit_reason(code: int | None) -> str:
     return f"exited with code {code}"
 
 
+WORKER_MODULE = "docgemma.llm.engine_worker"
+
+
 class EngineProcess:
-    """One supervised engine child; ``arguments`` are ``engine_worker``'s options."""
+    """One supervised engine child running ``module`` with ``arguments``.
+
+    ``module`` is ``engine_worker`` (llama-cpp-python, calls in arrival order) or
+    ``engine_server`` (llama-server with parallel slots); both print one ready line once a
+    token is made, serve on ``socket_path`` and exit when their standard input closes.
+    """
 
     def __init__(
         self,
         arguments: Sequence[str],
         *,
         start_timeout_s: float = 300.0,
+        module: str = WORKER_MODULE,
     ) -> None:
         self._arguments = list(arguments)
+        self.module = module
         self._start_timeout_s = start_timeout_s
         self._folder = Path(tempfile.mkdtemp(prefix="docgemma-engine-"))
         self.socket_path = str(self._folder / "engine.sock")
@@ -87,7 +97,7 @@ class EngineProcess:
 
     def _spawn_and_wait(self) -> None:
         Path(self.socket_path).unlink(missing_ok=True)
-        command = [sys.executable, "-m", "docgemma.llm.engine_worker"]
+        command = [sys.executable, "-m", self.module]
         command += ["--socket", self.socket_path, *self._arguments]
         with self._log_path.open("ab") as stderr:
             proc = subprocess.Popen(

@@ -55,6 +55,18 @@ def _context_limit() -> Iterator[None]:
         raise ModelUnavailable(f"prompt too long for the model's context window: {exc}") from exc
 
 
+def call_seed(seed: int, prompt: str, temperature: float) -> int:
+    """The sampling seed of one call: fixed by the configured seed, the prompt and the
+    temperature. llama-cpp-python's default draws each call's seed from a chain that
+    advances with every call, so a sampled answer depended on how many calls the
+    process had made before it: one changed case changed every later case of an
+    evaluation. Now the same call samples the same text wherever it runs (from the same
+    cache state: a prompt already cached is evaluated by its last token alone, which
+    rounds the logits differently). Both engine kinds send this seed."""
+    key = f"{seed}\x00{temperature}\x00{prompt}".encode()
+    return int.from_bytes(hashlib.blake2b(key, digest_size=4).digest(), "big")
+
+
 def existing_model(model_path: Path | str) -> Path:
     """The GGUF path, or a ``ConfigurationError`` that says which setting names it."""
     path = Path(model_path)
@@ -150,15 +162,7 @@ class LlamaCppBackend:
         return StoppingCriteriaList([StopOnTokens(ids)]) if ids else None
 
     def _call_seed(self, prompt: str, temperature: float) -> int:
-        """The sampling seed of one call: fixed by the configured seed, the prompt and the
-        temperature. llama-cpp-python's default draws each call's seed from a chain that
-        advances with every call, so a sampled answer depended on how many calls the
-        process had made before it: one changed case changed every later case of an
-        evaluation. Now the same call samples the same text wherever it runs (from the same
-        cache state: a prompt already cached is evaluated by its last token alone, which
-        rounds the logits differently)."""
-        key = f"{self._seed}\x00{temperature}\x00{prompt}".encode()
-        return int.from_bytes(hashlib.blake2b(key, digest_size=4).digest(), "big")
+        return call_seed(self._seed, prompt, temperature)
 
     def count_tokens(self, text: str) -> int:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))

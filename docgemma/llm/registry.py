@@ -10,7 +10,8 @@ from docgemma.llm.errors import ConfigurationError
 
 
 def _llamacpp(settings: Settings) -> LLMBackend:
-    """llama.cpp in its own supervised process (the default), or inside the app."""
+    """llama.cpp in its own supervised process (the default: the worker engine; or the
+    server engine with parallel slots), or inside the app."""
     from docgemma.assets import model_file
 
     profile = settings.profile
@@ -24,6 +25,17 @@ def _llamacpp(settings: Settings) -> LLMBackend:
         "chat_format_name": chat,
     }
     path = model_file(settings.model, settings.model_cache_dir)
+    if settings.engine_process and settings.engine == "server":
+        from docgemma.engine_build import server_binary
+        from docgemma.llm.engine_slots import SlotsEngineBackend
+
+        return SlotsEngineBackend(
+            path,
+            server_binary=settings.engine_server_binary or server_binary(),
+            slots=settings.engine_slots,
+            start_timeout_s=settings.engine_start_timeout_s,
+            **options,
+        )
     if settings.engine_process:
         from docgemma.llm.engine_backend import EngineBackend
 

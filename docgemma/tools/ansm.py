@@ -90,9 +90,13 @@ class AnsmThesaurus:
             short = name.split(" (")[0]
             self.substances.setdefault(short, classes)
         self.pairs: dict[tuple[str, str], list[dict]] = {}
+        self.notes: dict[str, str] = {}
+        """The thesaurus's general text on a substance or class, printed above its entries."""
         for entry in entries:
             key = (normalize(entry["main_drug"]), normalize(entry["plus_drug"]))
             self.pairs.setdefault(key, []).append(entry)
+            if note := " ".join((entry.get("between_main_and_plus_drug") or "").split()):
+                self.notes.setdefault(key[0], note)
         self.rxcui: dict[str, str] = {}
         with (root / "mappings" / "rxnorm_mappings.tsv").open(encoding="utf-8") as fh:
             for row in csv.DictReader(fh, delimiter="\t"):

@@ -9,11 +9,12 @@ clinician never gave makes the agent ask instead of calling the tool.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from docgemma.tools.grounding import Grounding
+from docgemma.tools.vocabulary import FREQUENCY, NOTE_TYPE, ROUTE, SEVERITY, Vocabulary
 
 DrugName = Annotated[
     str, Field(min_length=1, max_length=80, description="Generic or brand drug name")
@@ -23,6 +24,25 @@ PatientId = Annotated[
     Field(min_length=1, max_length=64, description="The patient's EHR identifier"),
     Grounding.PATIENT_ID,
 ]
+
+
+def closed(vocabulary: Vocabulary, *, optional: bool = False) -> Any:
+    """A field typed by its vocabulary: the schema lists the values, a value written another
+    way the vocabulary knows ("BID") is read as its value, and the agent finds the
+    vocabulary on the field to set it from the clinician's words."""
+    values: Any = Literal[vocabulary.values]  # type: ignore[valid-type]
+    return Annotated[
+        values | None if optional else values,
+        BeforeValidator(vocabulary.normalize),
+        Grounding.STATED,
+        vocabulary,
+    ]
+
+
+def vocabulary_of(model: type[BaseModel], name: str) -> Vocabulary | None:
+    """The closed vocabulary of a field, or None for a field without one."""
+    info = model.model_fields[name]
+    return next((m for m in info.metadata if isinstance(m, Vocabulary)), None)
 
 
 class DrugSafetyArgs(BaseModel):
@@ -61,7 +81,12 @@ class ClinicalTrialsArgs(BaseModel):
 class PatientSearchArgs(BaseModel):
     name: Annotated[
         str,
-        Field(min_length=1, max_length=80, description="Patient name to look up"),
+        Field(min_length=1, max_length=60, description="The patient's name, e.g. John Smith"),
+        Grounding.PERSON_NAME,
+    ]
+    birth_date: Annotated[
+        str | None,
+        Field(None, max_length=10, description="Date of birth (1950-03-02) or year, if given"),
         Grounding.PHRASE,
     ]
 
@@ -78,42 +103,51 @@ class PrescribeMedicationArgs(BaseModel):
         Field(min_length=1, max_length=40, description="Dose with unit, e.g. 500 mg"),
         Grounding.PHRASE,
     ]
-    frequency: Annotated[
-        str, Field(min_length=1, max_length=40, description="e.g. twice daily"), Grounding.FREE
+    frequency: Annotated[closed(FREQUENCY), Field(description="How often, e.g. twice daily")]
+    route: Annotated[closed(ROUTE, optional=True), Field(None, description="Route, e.g. oral")]
+    duration: Annotated[
+        str | None,
+        Field(None, max_length=40, description="How long, e.g. for 7 days"),
+        Grounding.VERBATIM,
     ]
-    """Not checked against the message: a small model rewrites "twice daily" as "2", and the
-    approval card shows the proposed frequency for the clinician to confirm or edit."""
-    notes: Annotated[str | None, Field(None, max_length=200), Grounding.SAID]
+    notes: Annotated[str | None, Field(None, max_length=200), Grounding.VERBATIM]
 
     @model_validator(mode="after")
     def _dose_without_frequency(self) -> PrescribeMedicationArgs:
-        """A dose that repeats the frequency ("500 mg twice daily", "twice daily") would be
+        """A dose that repeats the frequency ("500 mg twice daily", "500 mg BID") would be
         saved as "500 mg twice daily twice daily": the record joins the two."""
-        dose, frequency = " ".join(self.dosage.split()), " ".join(self.frequency.split())
-        if frequency and dose.lower().endswith(" " + frequency.lower()):
-            self.dosage = dose[: -len(frequency)].rstrip(" ,;") or self.dosage
+        dose = " ".join(self.dosage.split())
+        words = dose.split()
+        for cut in range(1, len(words)):
+            if FREQUENCY.normalize(" ".join(words[cut:])) == self.frequency:
+                self.dosage = " ".join(words[:cut]).rstrip(" ,;") or self.dosage
+                break
         return self
 
 
 class AddAllergyArgs(BaseModel):
     patient_id: PatientId
     substance: Annotated[str, Field(min_length=1, max_length=80), Grounding.PHRASE]
-    reaction: Annotated[str, Field(min_length=1, max_length=120), Grounding.LOOSE]
+    reaction: Annotated[
+        str,
+        Field(min_length=1, max_length=120, description="The reaction, e.g. hives"),
+        Grounding.VERBATIM,
+    ]
     severity: Annotated[
-        str | None,
-        Field(None, max_length=20, description="mild, moderate or severe"),
-        Grounding.PHRASE,
+        closed(SEVERITY, optional=True), Field(None, description="mild, moderate or severe")
     ]
 
 
 class ClinicalNoteArgs(BaseModel):
     patient_id: PatientId
     note_type: Annotated[
-        str,
-        Field(min_length=1, max_length=40, description="progress, consult, procedure..."),
-        Grounding.FREE,
+        closed(NOTE_TYPE), Field(NOTE_TYPE.default, description="progress, consult, procedure...")
     ]
-    note_text: Annotated[str, Field(min_length=1, max_length=600), Grounding.FREE]
+    note_text: Annotated[
+        str,
+        Field(min_length=1, max_length=1000, description="The note as dictated"),
+        Grounding.DICTATED,
+    ]
 
 
 class ImageAnalysisArgs(BaseModel):

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, create_model
 
 from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.outcomes import ToolErrorType
+from docgemma.tools.write_review import WriteReview
 
 
 class Source(BaseModel):
@@ -28,6 +29,23 @@ class Source(BaseModel):
     title: str
     url: str | None = None
     kind: Literal["literature", "trial", "label", "ehr", "reference", "image"] = "reference"
+
+
+class Passage(BaseModel):
+    """One citable piece of a source: the text an answer's statement may quote from.
+
+    ``text`` is the source's own words (whitespace folded, markup removed), never a
+    paraphrase, so a quote can be checked against it. A source may give several passages
+    (a drug label's sections), each named by the source's own ``section`` heading.
+    """
+
+    source: int
+    """Index of the source in ``ToolOutcome.sources`` (0-based)."""
+    section: str
+    """The source's own name for this part: "Dosage and administration", "Summary"."""
+    text: str
+    relevance: float | None = None
+    """Cosine similarity to the question when relevance was judged (``tools.relevance``)."""
 
 
 class ToolOutcome(BaseModel):
@@ -45,6 +63,8 @@ class ToolOutcome(BaseModel):
     suggestions: list[str] = Field(default_factory=list)
     patient_matches: int | None = None
     sources: list[Source] = Field(default_factory=list)
+    passages: list[Passage] = Field(default_factory=list)
+    """The citable texts of ``sources``: only what addresses the question is kept."""
     unchecked: list[str] = Field(default_factory=list)
     """What was asked about and could not be checked (a drug no reference lists): an answer
     may name it together with this tool's ``claimed_by`` words only to say so."""
@@ -75,13 +95,20 @@ class ToolContext:
     image: Any = None
     """The image attached to the current turn, if any (``docgemma.llm.types.ImageInput``)."""
     session_id: str | None = None
+    question: str | None = None
+    """The clinician's message of this turn: sources are judged relevant against it as well
+    as against the tool's own arguments (which a model wrote)."""
     approved_by: str | None = None
     """Set only when a clinician approved this write; EHR writes refuse to run without it."""
     idempotency_key: str | None = None
+    documents: Any = None
+    """The session's tenant's own documents (``docgemma.kb.documents.TenantDocuments``),
+    searched beside the condition pages; None outside a tenant's API session."""
     extras: dict[str, Any] = field(default_factory=dict)
 
 
 ToolFn = Callable[[BaseModel, ToolContext], Awaitable[ToolOutcome]]
+ReviewFn = Callable[[BaseModel, ToolContext], Awaitable[WriteReview]]
 
 
 @dataclass(frozen=True)
@@ -117,6 +144,10 @@ class ToolSpec:
     """A single successful lookup of this tool is answered briefly (the brief synthesis variant)."""
     summary_fields: tuple[str, ...] = ()
     """The arguments that say what a proposed write is, for the approval card's summary."""
+    review: ReviewFn | None = None
+    """A write's check against the record, run by code before the clinician is asked (a
+    prescription against the patient's medications, allergies and kidney function); what
+    it finds goes on the approval card. It must not raise."""
     requested_by: tuple[RequestPattern, ...] = ()
     """The words by which a question asks for this tool (the task patterns)."""
     claimed_by: tuple[str, ...] = ()

@@ -1,6 +1,9 @@
-"""Drug Safety Report: boxed warning, contraindications and warnings from the FDA label (openFDA).
+"""Drug Safety Report: the FDA label's own sections for a drug question (openFDA).
 
-Nothing offline carries FDA boxed warnings, so offline this tool says so plainly
+A question about safety gets the boxed warning, contraindications and warnings; a question
+about mechanism, dosing, renal or hepatic impairment, pregnancy, lactation, adverse
+reactions or interactions gets those sections instead (``label_sections``), each as its own
+citable passage. Nothing offline carries FDA labels, so offline this tool says so plainly
 instead of letting the model answer from memory. ``fetch_label`` is shared with the
 interaction check, which reads the same labels' drug-interaction sections.
 """
@@ -14,6 +17,7 @@ import httpx
 
 from docgemma.tools.args import DrugSafetyArgs
 from docgemma.tools.base import (
+    Passage,
     Source,
     ToolContext,
     ToolErrorType,
@@ -30,6 +34,7 @@ from docgemma.tools.http import (
     get_json,
     offline_outcome,
 )
+from docgemma.tools.label_sections import LabelPassage, asked_aspects, passages_for
 from docgemma.tools.text import shorten
 
 LABEL = "Drug Safety Report"
@@ -171,20 +176,21 @@ def summarize_label(label: dict[str, Any], drug: str) -> dict[str, Any]:
     }
 
 
-def format_safety(data: dict[str, Any]) -> str:
+def format_label(data: dict[str, Any], passages: list[LabelPassage], missing: list[str]) -> str:
+    """The label's passages, each under the label's own section name."""
     names = " / ".join(n for n in (data["brand_name"], data["generic_name"]) if n) or data["drug"]
     maker = f", {data['manufacturer']}" if data["manufacturer"] else ""
     lines = [f"FDA label for {names}{maker}:"]
-    if data["boxed_warning"]:
-        lines.append(f"{BOXED_WARNING} {data['boxed_warning']}")
-    else:
+    if not any(p.field == "boxed_warning" for p in passages):
         lines.append("No boxed warning on this label.")
-    if data["contraindications"]:
-        lines.append(f"Contraindications: {data['contraindications']}")
-    if data["warnings"]:
-        lines.append(f"Warnings and precautions: {data['warnings']}")
-    if not (data["boxed_warning"] or data["contraindications"] or data["warnings"]):
-        lines.append("The label found lists no contraindications or warnings sections.")
+    for p in passages:
+        name = BOXED_WARNING if p.field == "boxed_warning" else f"{p.section}:"
+        lines.append(f"{name} {p.text}")
+    missing = [m for m in missing if m != "boxed warning"]  # said above
+    if missing:
+        lines.append(f"This label has no section on: {', '.join(missing)}.")
+    if not passages:
+        lines.append("The label found lists none of the sections asked about.")
     return "\n".join(lines)
 
 
@@ -203,12 +209,19 @@ async def check_drug_safety(args: DrugSafetyArgs, ctx: ToolContext) -> ToolOutco
         return offline_outcome(LABEL, SERVICE, entity=drug)
     async with client_for(ctx) as client:
         label = await fetch_label(client, drug, ctx.settings.tool_timeout_s)
-    data = summarize_label(label, drug)
+    aspects = asked_aspects(ctx.question)
+    found, missing = passages_for(label, aspects)
+    data = summarize_label(label, drug) | {
+        "asked": [a.name for a in aspects],
+        "sections": [{"section": p.section, "text": p.text} for p in found],
+        "missing_sections": missing,
+    }
     return ToolOutcome(
         data=data,
-        formatted=format_safety(data),
+        formatted=format_label(data, found, missing),
         entity=drug,
         sources=[label_source(label, drug)],
+        passages=[Passage(source=0, section=p.section, text=p.text) for p in found],
     )
 
 
@@ -220,7 +233,7 @@ SPEC = ToolSpec(
         "drug. Use when a clinician asks about drug safety, warnings, or whether a drug is safe "
         "for a particular patient."
     ),
-    short_description="FDA boxed warnings and contraindications for one drug.",
+    short_description="One drug's FDA label: warnings, dosing, populations, mechanism.",
     args=DrugSafetyArgs,
     run=check_drug_safety,
     example=ToolExample(

@@ -6,6 +6,7 @@ writes live in ``ehr_writes``. Descriptions are given in full (full descriptions
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from docgemma.ehr.chart import human_name
@@ -36,6 +37,7 @@ from docgemma.tools.ehr_writes import (
 from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import error_outcome
+from docgemma.tools.rx_check import review_prescription
 
 __all__ = [
     "EHR_TOOLS",
@@ -50,8 +52,8 @@ MAX_CANDIDATES = 10
 PATIENT_REVIEW = RequestPattern(
     "patient_lookup_and_review",
     all_of=(
-        ("patient", "his", "her"),
-        ("chart", "record", "summary", "medication", "allergy", "allergies", "lab"),
+        ("patient", "his", "her", "their"),
+        ("chart", "record", "summary", "medication", "med", "allergy", "allergies", "lab"),
     ),
 )
 """A question about a patient's record asks for the search (by name) and the chart together."""
@@ -70,9 +72,35 @@ def _candidate(patient: dict[str, Any]) -> dict[str, Any]:
 
 def _describe(c: dict[str, Any]) -> str:
     details = ", ".join(
-        p for p in (f"born {c['birth_date']}" if c["birth_date"] else None, c["gender"]) if p
+        p
+        for p in (
+            f"born {c['birth_date']}" if c["birth_date"] else None,
+            c["gender"],
+            f"MRN {c['mrn']}" if c["mrn"] and c["mrn"] != c["patient_id"] else None,
+        )
+        if p
     )
     return f"{c['name']} (ID {c['patient_id']}{', ' + details if details else ''})"
+
+
+_PRONOUNS = {"female": ("her", "her"), "male": ("his", "him")}
+
+
+def next_steps(c: dict[str, Any]) -> str:
+    """What the clinician can do with a patient just found, in words the agent understands."""
+    whose, whom = _PRONOUNS.get(str(c.get("gender")), ("their", "them"))
+    return (
+        f"You can now ask for {whose} chart, medications, allergies or latest labs, or "
+        f"prescribe, record an allergy or save a note for {whom}."
+    )
+
+
+NOT_FOUND_OFFER = (
+    "You can search again by family name alone or with a date of birth, give the patient's "
+    "ID, or select them in the patient panel."
+)
+"""Offered when a name finds no one: the other ways to find the patient."""
+_DATE = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
 
 
 # ── search_patient ──
@@ -83,14 +111,26 @@ SEARCH_LABEL = "Patient Search"
 async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutcome:
     name = " ".join(args.name.split())
     require(SEARCH_LABEL, name=name)
-    candidates = [_candidate(p) for p in await ehr_client(ctx).search_patients(name)]
+    born = (args.birth_date or "").strip() or None
+    if born is not None and not _DATE.fullmatch(born):
+        return error_outcome(
+            ToolErrorType.INVALID_ARGS,
+            SEARCH_LABEL,
+            entity=born,
+            detail=f"birth_date={born!r}",
+            message=f"'{born}' is not a date of birth (give it as 1950-03-02, or the year).",
+        )
+    found = await ehr_client(ctx).search_patients(name, birth_date=born)
+    candidates = [_candidate(p) for p in found]
+    who = f"{name} born {born}" if born else name
     if not candidates:
         return error_outcome(
             ToolErrorType.NOT_FOUND,
             SEARCH_LABEL,
-            entity=name,
-            detail=f"no Patient matches {name!r}",
-            message=f"No patient named {name} was found in the electronic health record.",
+            entity=who,
+            detail=f"no Patient matches {who!r}",
+            message=f"No patient named {who} was found in the electronic health record. "
+            + NOT_FOUND_OFFER,
         )
     if len(candidates) > 1:
         shown = candidates[:MAX_CANDIDATES]
@@ -98,11 +138,12 @@ async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutco
         return ToolOutcome(
             data={"candidates": shown},
             error_type=ToolErrorType.MULTIPLE_PATIENT_MATCHES,
-            entity=name,
+            entity=who,
             patient_matches=len(candidates),
-            error_detail=f"{len(candidates)} patients match {name!r}",
+            error_detail=f"{len(candidates)} patients match {who!r}",
+            suggestions=[_describe(c) for c in shown] + ([more.strip()] if more else []),
             formatted=(
-                f"{len(candidates)} patients match {name}: "
+                f"{len(candidates)} patients match {who}: "
                 + "; ".join(map(_describe, shown))
                 + more
                 + ". Which patient is meant (date of birth or ID)?"
@@ -112,8 +153,8 @@ async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutco
     return ToolOutcome(
         data=match,
         patient_matches=1,
-        entity=name,
-        formatted=f"One patient found: {_describe(match)}.",
+        entity=who,
+        formatted=f"One patient found: {_describe(match)}. {next_steps(match)}",
         sources=[Source(title=f"EHR patient record {match['patient_id']}", kind="ehr")],
     )
 
@@ -187,7 +228,8 @@ EHR_TOOLS: list[ToolSpec] = [
             },
         ),
         needs_patient=True,
-        summary_fields=("medication_name", "dosage", "frequency"),
+        summary_fields=("medication_name", "dosage", "route", "frequency", "duration"),
+        review=review_prescription,
         requested_by=(RequestPattern("prescribe", any_of=("prescribe", "start", "order")),),
     ),
     ToolSpec(

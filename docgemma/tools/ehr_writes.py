@@ -21,7 +21,7 @@ from docgemma.ehr.client import idempotent_entry
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
 from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
 from docgemma.tools.ehr_guard import check_patient_id, ehr_client, require
-from docgemma.tools.guard import Refused, guarded
+from docgemma.tools.guard import guarded
 from docgemma.tools.http import error_outcome
 
 log = logging.getLogger(__name__)
@@ -109,6 +109,7 @@ async def prescribe_medication(args: PrescribeMedicationArgs, ctx: ToolContext) 
         RX_LABEL, medication_name=args.medication_name, dosage=args.dosage, frequency=args.frequency
     )
     med, dose, freq = args.medication_name.strip(), args.dosage.strip(), args.frequency.strip()
+    route, duration = (args.route or "").strip() or None, (args.duration or "").strip() or None
     return await _approved_write(
         ctx,
         RX_LABEL,
@@ -121,8 +122,10 @@ async def prescribe_medication(args: PrescribeMedicationArgs, ctx: ToolContext) 
             now,
             requester=ctx.approved_by,
             notes=(args.notes or "").strip() or None,
+            route=route,
+            duration=duration,
         ),
-        f"{med} {dose} {freq}",
+        f"{med} {builders.dosage_text(dose, freq, route, duration)}",
     )
 
 
@@ -132,17 +135,7 @@ ALLERGY_LABEL = "Allergy Documentation"
 @guarded(ALLERGY_LABEL, lambda a: a.substance.strip())
 async def add_allergy(args: AddAllergyArgs, ctx: ToolContext) -> ToolOutcome:
     require(ALLERGY_LABEL, substance=args.substance, reaction=args.reaction)
-    severity = (args.severity or "").strip().lower() or None
-    if severity is not None and severity not in builders.ALLERGY_SEVERITIES:
-        raise Refused(
-            error_outcome(
-                ToolErrorType.INVALID_ARGS,
-                ALLERGY_LABEL,
-                entity=severity,
-                detail=f"unknown severity {severity!r}",
-                message=f"Allergy severity must be mild, moderate or severe (got '{severity}').",
-            )
-        )
+    severity = args.severity  # one of the vocabulary's values, or None: the schema says so
     substance, reaction = args.substance.strip(), args.reaction.strip()
     return await _approved_write(
         ctx,

@@ -22,6 +22,9 @@ class ToolRole(StrEnum):
     """Reads the record of a known patient."""
     SEARCHES_EVIDENCE = "searches_evidence"
     """Searches published evidence (literature, trials)."""
+    SEARCHES_KNOWLEDGE_BASE = "searches_knowledge_base"
+    """Searches the local knowledge base (condition pages, the tenant's own documents):
+    what a request's ``enable_rag`` switches on and off."""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,17 @@ class Grounding(StrEnum):
     SAID = "said"
     """Every content word is the clinician's own (message or earlier messages): text written
     to the record that the loaded chart or a tool result must not supply."""
+    STATED = "stated"
+    """A closed-vocabulary value (the field also carries its ``Vocabulary``): the value the
+    clinician's words state, else the vocabulary's default; never the model's own choice."""
+    DICTATED = "dictated"
+    """Text dictated for the record (a note): the clinician's words after "note:" or after
+    the command, word for word; a model's version that differs is replaced by them."""
+    VERBATIM = "verbatim"
+    """The clinician's own contiguous words (a reaction, a duration), as typed."""
+    PERSON_NAME = "person_name"
+    """A person's name: a short run of the clinician's words that can be a name (not a
+    pronoun, not a record word, not a sentence)."""
     FREE = "free"
     """Composed by the model from the request (note text, an image question): not checked."""
 

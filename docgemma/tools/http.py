@@ -1,8 +1,8 @@
 """The one HTTP client of the remote tools and the one place remote failures are mapped.
 
-Every remote call goes through ``get_json``: it turns timeouts, connection errors,
-HTTP status codes and unreadable bodies into a ``ToolFailure`` carrying a
-``ToolErrorType``. ``failure_outcome`` turns that into the pre-formatted,
+Every remote call goes through ``get_json`` (or ``get_text`` for an XML service): it turns
+timeouts, connection errors, HTTP status codes and unreadable bodies into a ``ToolFailure``
+carrying a ``ToolErrorType``. ``failure_outcome`` turns that into the pre-formatted,
 clinician-readable ``ToolOutcome``: the raw detail
 goes to ``error_detail`` only, so no model ever sees a status code or a stack trace.
 
@@ -128,6 +128,45 @@ async def get_json(
     A connection failure raises ``ServiceOffline`` and, with the client's circuit
     breaker, makes the following calls to that host raise it without a request.
     """
+    response = await _get(client, url, params, deadline_s=deadline_s, not_found=not_found)
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise ToolFailure(
+            ToolErrorType.MALFORMED_RESPONSE, f"unreadable JSON from {url}: {response.text[:500]!r}"
+        ) from exc
+
+
+async def get_text(
+    client: httpx.AsyncClient,
+    url: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    deadline_s: float = 10.0,
+    max_chars: int = 2_000_000,
+) -> str:
+    """GET ``url`` and return the body as text (an XML service), failures as ``get_json``'s."""
+    response = await _get(
+        client, url, params, deadline_s=deadline_s, accept="application/xml, text/xml"
+    )
+    text = response.text
+    if len(text) > max_chars:
+        raise ToolFailure(
+            ToolErrorType.MALFORMED_RESPONSE, f"{len(text)} characters from {url}: too long"
+        )
+    return text
+
+
+async def _get(
+    client: httpx.AsyncClient,
+    url: str,
+    params: Mapping[str, Any] | None,
+    *,
+    deadline_s: float,
+    not_found: ToolErrorType = ToolErrorType.NOT_FOUND,
+    accept: str | None = None,
+) -> httpx.Response:
+    """One GET under the deadline and the circuit breaker; an error status raises."""
     service = httpx.URL(url).host
     breaker = _BREAKERS.get(client)
     if breaker is not None and breaker.is_open(service):
@@ -136,7 +175,8 @@ async def get_json(
         )
     try:
         async with asyncio.timeout(deadline_s):
-            response = await client.get(url, params=params)
+            headers = {"Accept": accept} if accept else None
+            response = await client.get(url, params=params, headers=headers)
     except (TimeoutError, httpx.TimeoutException) as exc:
         raise ToolFailure(ToolErrorType.TIMEOUT, f"{url}: timed out ({exc!r})") from exc
     except httpx.TransportError as exc:
@@ -160,12 +200,7 @@ async def get_json(
         raise ToolFailure(ToolErrorType.SERVICE_UNAVAILABLE, f"HTTP {status} from {url}: {body}")
     if status >= 400:
         raise ToolFailure(ToolErrorType.INVALID_ARGS, f"HTTP {status} from {url}: {body}")
-    try:
-        return response.json()
-    except ValueError as exc:
-        raise ToolFailure(
-            ToolErrorType.MALFORMED_RESPONSE, f"unreadable JSON from {url}: {body!r}"
-        ) from exc
+    return response
 
 
 def error_outcome(

@@ -18,8 +18,10 @@ from dataclasses import replace
 from typing import Any
 
 from docgemma.tools import ansm
+from docgemma.tools.ansm_english import Rendering, english
 from docgemma.tools.args import DrugInteractionArgs
 from docgemma.tools.base import (
+    Passage,
     Source,
     ToolContext,
     ToolErrorType,
@@ -130,16 +132,9 @@ def format_result(
             f"Not in the available references, so not checked for interactions: "
             f"{', '.join(unknown)}."
         )
-    lines.append(f"Graded interactions — {ansm.PROVENANCE} (its text is in French):")
+    lines.append(f"Graded interactions — {ansm.PROVENANCE}, translated from French:")
     if graded:
-        pairs: dict[tuple[str, str, str], list[ansm.Interaction]] = {}
-        for i in graded:  # the thesaurus grades one pair by dose or history: one mechanism
-            pairs.setdefault((i.drug_a, i.drug_b, i.mechanism_fr), []).append(i)
-        for (a, b, mechanism), entries in pairs.items():
-            lines.append(f"- {a} + {b}. Mechanism (French): {mechanism}")
-            for i in entries:
-                when = f" Conditions (French): {i.advice_fr}" if i.advice_fr else ""
-                lines.append(f"  - {i.severity} ({i.severity_fr}).{when}")
+        lines.extend(graded_lines(graded))
     else:
         lines.append("- No interaction between these drugs is listed in this reference.")
     if not_graded:
@@ -165,6 +160,26 @@ def format_result(
     else:
         lines.append("FDA labels were not consulted (offline).")
     return "\n".join(lines)
+
+
+def _said(label: str, rendering: Rendering) -> str:
+    if rendering.complete:
+        return f"{label}: {rendering.text}"
+    return f"{label} (key terms only; the French text is not translated in full): {rendering.text}."
+
+
+def graded_lines(graded: Sequence[ansm.Interaction]) -> list[str]:
+    """One line per pair (its mechanism, in English) and one per thesaurus level under it."""
+    pairs: dict[tuple[str, str, str], list[ansm.Interaction]] = {}
+    for i in graded:  # the thesaurus grades one pair by dose or history: one mechanism
+        pairs.setdefault((i.drug_a, i.drug_b, i.mechanism_fr), []).append(i)
+    lines = []
+    for (a, b, mechanism), entries in pairs.items():
+        lines.append(f"- {a} + {b}. {_said('Effect', english(mechanism))}")
+        for i in entries:
+            advice = f" {_said('Advice', english(i.advice_fr))}" if i.advice_fr else ""
+            lines.append(f"  - ANSM level: {i.severity}.{advice}")
+    return lines
 
 
 def _unlisted(unknown: list[str], online: bool, fda_problem: str | None) -> str:
@@ -250,6 +265,8 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
                 "drug_b": i.drug_b,
                 "severity": i.severity,
                 "severity_fr": i.severity_fr,
+                "mechanism": english(i.mechanism_fr).text,
+                "advice": english(i.advice_fr).text if i.advice_fr else "",
                 "mechanism_fr": i.mechanism_fr,
                 "advice_fr": i.advice_fr,
                 "source": ansm.PROVENANCE,
@@ -264,6 +281,19 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
     }
     sources = [ANSM_SOURCE] if resolved else []
     sources += [label_source(labels[d], d) for d in drugs if d in labels] if online else []
+    passages = [
+        Passage(source=0, section="Graded interactions", text=t) for t in graded_lines(graded)
+    ]
+    with_label = [d for d in drugs if d in labels] if online else []
+    passages += [
+        Passage(
+            source=len(sources) - len(with_label) + with_label.index(m["label_of"]),
+            section="Drug interactions",
+            text=m["excerpt"],
+        )
+        for m in mentions
+        if m["label_of"] in with_label
+    ]
     return ToolOutcome(
         data=data,
         formatted=format_result(
@@ -277,6 +307,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         ),
         entity=entity,
         sources=sources,
+        passages=passages if resolved or with_label else [],
         unchecked=unknown,
         found=[
             list(pair) for pair in sorted({tuple(sorted((i.drug_a, i.drug_b))) for i in graded})

@@ -2,7 +2,9 @@
 
 Europe PMC covers PubMed (and more) and needs no key. When the app runs offline,
 or Europe PMC cannot be reached, the search runs on the local index of real
-PubMed abstracts instead, and the output says so.
+PubMed abstracts instead, and the output says so. Either way only the articles that
+address the question are listed (``docgemma.tools.relevance``); when none does, the result
+says the literature searched does not cover it and lists nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from docgemma.tools.args import LiteratureSearchArgs
 from docgemma.tools.base import (
+    Passage,
     Source,
     ToolContext,
     ToolErrorType,
@@ -32,6 +35,7 @@ from docgemma.tools.http import (
 )
 from docgemma.tools.literature_index import PROVENANCE, get_index
 from docgemma.tools.outcomes import UNREACHABLE
+from docgemma.tools.relevance import asked_forms, not_covered, relevant_indexes
 from docgemma.tools.text import shorten, squash
 
 LABEL = "Medical Literature"
@@ -139,18 +143,32 @@ async def _search_offline(settings: Any, query: str) -> list[dict[str, Any]]:
         ) from exc
 
 
-def _outcome(query: str, articles: list[dict[str, Any]], offline: bool) -> ToolOutcome:
+def _outcome(
+    ctx: ToolContext, query: str, articles: list[dict[str, Any]], offline: bool
+) -> ToolOutcome:
     provenance = PROVENANCE if offline else "Europe PMC (PubMed and more)"
     if not articles:
         return error_outcome(
             ToolErrorType.NOT_FOUND, LABEL, entity=f"“{query}”", detail=f"no results ({provenance})"
         )
+    asked = asked_forms(ctx.question, query)
+    texts = [f"{a['title']}. {a.get('abstract') or ''}" for a in articles]
+    kept = relevant_indexes(ctx.settings, asked, texts)
+    if not kept:
+        searched = "the offline literature index" if offline else "Europe PMC"
+        return not_covered(LABEL, f"“{query}”", searched)
+    articles = [articles[n] | {"relevance": v.similarity} for n, v in kept]
     sources = [Source(title=a["title"], url=a.get("url"), kind="literature") for a in articles]
     return ToolOutcome(
         data={"query": query, "articles": articles, "offline": offline, "provenance": provenance},
         formatted=format_articles(query, articles, provenance),
         entity=query,
         sources=sources,
+        passages=[
+            Passage(source=n, section="Abstract", text=a["abstract"], relevance=a["relevance"])
+            for n, a in enumerate(articles)
+            if a.get("abstract")
+        ],
     )
 
 
@@ -166,11 +184,13 @@ async def search_medical_literature(args: LiteratureSearchArgs, ctx: ToolContext
         )
     if not ctx.settings.offline:
         try:
-            return _outcome(query, await _search_online(ctx, query), offline=False)
+            articles = await _search_online(ctx, query)
+            return await asyncio.to_thread(_outcome, ctx, query, articles, False)
         except ToolFailure as failure:
             if failure.error_type not in UNREACHABLE:
                 raise
-    return _outcome(query, await _search_offline(ctx.settings, query), offline=True)
+    articles = await _search_offline(ctx.settings, query)
+    return await asyncio.to_thread(_outcome, ctx, query, articles, True)
 
 
 SPEC = ToolSpec(

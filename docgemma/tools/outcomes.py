@@ -30,6 +30,9 @@ class ToolErrorType(StrEnum):
     MISSING_REQUIRED_ARGS = "missing_required_args"
     AMBIGUOUS_DRUG_NAME = "ambiguous_drug_name"
     DRUG_NOT_IN_DATABASE = "drug_not_in_database"
+    UNKNOWN_DRUG_NAME = "unknown_drug_name"
+    """A name no drug dictionary knows (a misspelling): nothing is checked until the
+    clinician confirms the name meant."""
     REJECTED_BY_CLINICIAN = "rejected_by_clinician"
 
 
@@ -42,6 +45,8 @@ class Note(StrEnum):
     FAILED = "failed"
     UNCHECKED = "unchecked"
     """Something a source that answered could not check (``ToolOutcome.unchecked``)."""
+    NOT_COVERED = "not_covered"
+    """Sources were searched and answered, but nothing they returned is about the question."""
 
 
 MESSAGES: dict[ToolErrorType | Note, str] = {
@@ -66,6 +71,9 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     ToolErrorType.MISSING_REQUIRED_ARGS: "The request to {label} needs more information: {fields}.",
     ToolErrorType.AMBIGUOUS_DRUG_NAME: "The drug name {entity} matches more than one product.",
     ToolErrorType.DRUG_NOT_IN_DATABASE: "{entity} was not found in the drug database.",
+    ToolErrorType.UNKNOWN_DRUG_NAME: (
+        "No drug dictionary knows the name {entity}, so nothing was checked for it."
+    ),
     ToolErrorType.REJECTED_BY_CLINICIAN: (
         "The clinician declined the proposed {label}; nothing was written to the record."
     ),
@@ -73,6 +81,9 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     Note.GAVE_UP: "Unable to complete the {label} after multiple attempts.",
     Note.FAILED: "The {label} could not be completed.",
     Note.UNCHECKED: "No reference available to the {label} lists {entity}, so it was not checked.",
+    Note.NOT_COVERED: (
+        "The available sources do not cover {entity}: nothing found in {reason} is about it."
+    ),
 }
 """Placeholders: ``{label}`` the tool's clinical label, ``{entity}`` what was looked up,
 ``{fields}`` the missing details, ``{reason}`` why a source is offline."""

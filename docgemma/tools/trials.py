@@ -2,16 +2,20 @@
 
 No offline registry of trials exists, so offline this tool returns the
 pre-formatted "could not be used" result rather than letting a model invent trials.
+Only studies whose title, conditions and interventions address the question are listed
+(``docgemma.tools.relevance``).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
 
 from docgemma.tools.args import ClinicalTrialsArgs
 from docgemma.tools.base import (
+    Passage,
     Source,
     ToolContext,
     ToolErrorType,
@@ -28,6 +32,7 @@ from docgemma.tools.http import (
     get_json,
     offline_outcome,
 )
+from docgemma.tools.relevance import Verdict, asked_forms, not_covered, relevant_indexes
 from docgemma.tools.text import squash
 
 LABEL = "Clinical Trial Search"
@@ -130,6 +135,36 @@ async def search_studies(
     return studies[:limit], total
 
 
+def study_text(study: dict[str, Any]) -> str:
+    """What a study's registry entry says of its topic, as one citable passage."""
+    phase = ", ".join(study["phases"]) or "phase not given"
+    parts = [f"{study['title']}. Status: {study['status']}, {phase}."]
+    if study["conditions"]:
+        parts.append(f"Conditions: {', '.join(study['conditions'][:5])}.")
+    if study["interventions"]:
+        parts.append(f"Interventions: {', '.join(study['interventions'][:5])}.")
+    return " ".join(parts)
+
+
+def relevant_studies(
+    settings: Any, asked: list[str], studies: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], Verdict]]:
+    """Blocking: the studies that address the question, each with its best verdict. A study's
+    title and each of its conditions and interventions are judged apart: a trial in five
+    tumours, melanoma among them, is a melanoma trial though its title names none."""
+    parts = [
+        (n, text)
+        for n, s in enumerate(studies)
+        for text in (s["title"], *s["conditions"][:5], *s["interventions"][:5])
+    ]
+    best: dict[int, Verdict] = {}
+    for index, verdict in relevant_indexes(settings, asked, [t for _, t in parts]):
+        n = parts[index][0]
+        if n not in best or verdict.similarity > best[n].similarity:
+            best[n] = verdict
+    return [(studies[n], best[n]) for n in sorted(best)]
+
+
 def format_studies(
     condition: str, studies: list[dict[str, Any]], total: int | None, note: str
 ) -> str:
@@ -172,6 +207,12 @@ async def find_clinical_trials(args: ClinicalTrialsArgs, ctx: ToolContext) -> To
     if not studies:
         where = f"{condition} ({args.status})" if wanted else condition
         return error_outcome(ToolErrorType.NOT_FOUND, LABEL, entity=where, detail="0 studies")
+    kept = await asyncio.to_thread(
+        relevant_studies, ctx.settings, asked_forms(ctx.question, condition), studies
+    )
+    if not kept:
+        return not_covered(LABEL, condition, "the ClinicalTrials.gov registry")
+    studies = [s for s, _ in kept]
     return ToolOutcome(
         data={
             "condition": condition,
@@ -184,6 +225,10 @@ async def find_clinical_trials(args: ClinicalTrialsArgs, ctx: ToolContext) -> To
         sources=[
             Source(title=f"{s['nct_id']}: {s['title']}", url=s["url"], kind="trial")
             for s in studies
+        ],
+        passages=[
+            Passage(source=n, section="Registry entry", text=study_text(s), relevance=v.similarity)
+            for n, (s, v) in enumerate(kept)
         ],
     )
 

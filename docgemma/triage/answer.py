@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from docgemma.triage.severity import Severity
+from docgemma.severity import Severity
 from docgemma.triage.state import TriageState, condition_source
 
 

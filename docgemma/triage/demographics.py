@@ -28,7 +28,7 @@ class Sex(StrEnum):
 class Demographics(BaseModel):
     """What the patient chose to tell; every field may be left out."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     age_band: AgeBand | None = None
     sex: Sex | None = None

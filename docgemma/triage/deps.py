@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from docgemma.config import Settings
 from docgemma.kb import Role
@@ -24,3 +25,6 @@ class TriageDeps:
     k: int = 5
     page_chars: int = 600
     """Characters of each page shown to the model (small models have small contexts)."""
+    context: Literal["compact", "full"] = "compact"
+    """``Settings.triage_context``: what the reasoning step reads and the reply is written
+    from (``docgemma.triage.nodes.generate``)."""

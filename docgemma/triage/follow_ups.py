@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docgemma.triage.severity import Severity
+from docgemma.severity import Severity
 
 _BY_SEVERITY: dict[Severity | None, tuple[str, str, str]] = {
     Severity.SELF_CARE: (

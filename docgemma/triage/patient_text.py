@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from docgemma.severity import Severity
 from docgemma.triage.red_flags import FiredRule
-from docgemma.triage.severity import Severity
 
 FALLBACK_MESSAGE = (
     "Sorry, I can't assess your symptoms right now because the assistant is unavailable. "

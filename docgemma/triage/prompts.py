@@ -30,6 +30,21 @@ Patient: {symptoms}
 Condition pages:
 {pages}"""
 
+REASON_SYSTEM_FULL = """You are a careful clinical triage assistant in the United Kingdom.
+Compare the patient's symptoms, in the light of the whole conversation, with the condition
+pages below. The pages are listed most serious first, each with its similarity to the
+symptoms (higher is a closer match): let the similarity guide you but never mention it, and
+rule out the most serious conditions first. Think step by step: which page fits best and
+why, what does not fit, and how urgently the patient should get help according to that
+page's advice. Severity must be one of: Self-care, Urgent Primary Care, A&E. If no page
+fits, say the result is inconclusive. Do not ask questions and do not address the patient."""
+
+REASON_USER_FULL = """{history}{demographics}
+Patient's latest message: {symptoms}
+
+Condition pages (most serious first):
+{pages}"""
+
 PREDICT_SYSTEM = """You turn a triage analysis into a final decision. Pick the page id that
 best matches the symptoms (or "inconclusive" when none fits) and the severity:
 Self-care, Urgent Primary Care or A&E."""
@@ -57,3 +72,11 @@ Patient's latest message: {symptoms}
 Assessment: likely {condition}. Urgency: {severity}.
 Key facts from the condition information:
 {facts}"""
+
+RESPOND_USER_FULL = """{history}{demographics}
+Patient's latest message: {symptoms}
+
+Clinical analysis (for you only, never quote it):
+{analysis}
+
+Conclusion: likely {condition}. Urgency: {severity}."""

@@ -1,48 +1,23 @@
-"""Matching the red-flag table against what the patient wrote, with negation handled.
+"""The red-flag table applied to what a patient wrote: the rows that carry patient advice.
 
-A match is negated when a negation cue ("no", "not", "without", "never", "don't" ...)
-appears in the few words before it within the same clause; clauses end at sentence
-punctuation and at "but"/"however"/"although". Deterministic and fast: it runs on
-every message before the model and again on the model's prediction.
+The table itself, shared with the clinician agent, is ``docgemma.red_flags``. Here the
+patient's form details (a baby under 3 months, pregnancy) become the table's facts, a
+fired row becomes the advice and the severity floor no model can lower.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 
-from docgemma.triage.demographics import Demographics
-from docgemma.triage.red_flag_rules import RULES, RedFlagRule
-from docgemma.triage.severity import Severity, most_urgent
+from docgemma.red_flags.match import matches
+from docgemma.red_flags.rule import Fact
+from docgemma.red_flags.table import RULES
+from docgemma.severity import Severity, most_urgent
+from docgemma.triage.demographics import AgeBand, Demographics
 
-NEGATION_CUES = frozenset(
-    {
-        "no",
-        "not",
-        "never",
-        "without",
-        "denies",
-        "deny",
-        "none",
-        "don't",
-        "doesn't",
-        "didn't",
-        "isn't",
-        "aren't",
-        "wasn't",
-        "weren't",
-        "haven't",
-        "hasn't",
-        "hadn't",
-        "nor",
-        "neither",
-    }
-)
-NEGATION_WINDOW = 5
-"""Words before a match that a negation cue may sit in."""
-_CLAUSE_END = re.compile(r"[.;!?\n]|\b(but|however|although|though|except)\b")
-_WORD = re.compile(r"[a-z']+")
+PATIENT_RULES = tuple(rule for rule in RULES if rule.patient is not None)
+"""The rows a patient's words can fire; rows only clinicians describe (a lab value) are left
+out."""
 
 
 @dataclass(frozen=True)
@@ -62,50 +37,25 @@ class FiredRule:
         )
 
 
-def normalise(text: str) -> str:
-    return text.lower().replace("’", "'").replace("‘", "'").replace("cannot", "can't")
-
-
-@lru_cache(maxsize=256)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
-
-
-def _negated(text: str, start: int) -> bool:
-    before = text[:start]
-    clause_starts = [m.end() for m in _CLAUSE_END.finditer(before)]
-    clause = before[clause_starts[-1] :] if clause_starts else before
-    words = _WORD.findall(clause)[-NEGATION_WINDOW:]
-    return any(w in NEGATION_CUES for w in words)
-
-
-def _affirmed(text: str, pattern: str) -> str | None:
-    """The first un-negated match of ``pattern`` in ``text``, or None."""
-    for match in _compiled(pattern).finditer(text):
-        if not _negated(text, match.start()):
-            return match.group(0).strip()
-    return None
-
-
-def _fires(rule: RedFlagRule, text: str) -> tuple[str, ...] | None:
-    for trigger in rule.triggers:
-        evidence = [_affirmed(text, group) for group in trigger]
-        if all(evidence):
-            return tuple(e for e in evidence if e)
-    return None
+def facts(demographics: Demographics) -> set[Fact]:
+    """The table's facts the patient's form details establish."""
+    known: set[Fact] = set()
+    if demographics.pregnant:
+        known.add(Fact.PREGNANT)
+    if demographics.age_band is AgeBand.UNDER_3_MONTHS:
+        known.add(Fact.YOUNG_INFANT)
+    return known
 
 
 def check(text: str, demographics: Demographics | None = None) -> list[FiredRule]:
-    """Every rule the patient's words fire, most urgent first."""
-    demographics = demographics or Demographics()
-    norm = normalise(text)
+    """Every row the patient's words fire, most urgent first."""
     fired = []
-    for rule in RULES:
-        if rule.needs is not None and not rule.needs(demographics):
-            continue
-        evidence = _fires(rule, norm)
-        if evidence is not None:
-            fired.append(FiredRule(rule.id, rule.title, rule.advice, rule.severity, evidence))
+    for match in matches(text, facts(demographics or Demographics()), PATIENT_RULES):
+        advice = match.rule.patient
+        assert advice is not None  # PATIENT_RULES holds only rows with advice
+        fired.append(
+            FiredRule(match.rule.id, advice.title, advice.advice, advice.severity, match.evidence)
+        )
     return sorted(fired, key=lambda f: -f.severity.rank)
 
 

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from docgemma.triage.severity import Severity
+from docgemma.severity import Severity
 
 INCONCLUSIVE = "inconclusive"
 SeverityLabel = Literal["Self-care", "Urgent Primary Care", "A&E"]

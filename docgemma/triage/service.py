@@ -77,6 +77,7 @@ class TriageService:
             kb=kb,
             literature=literature,
             thinking=triage_thinking(settings),
+            context=settings.triage_context,
         )
         return cls(deps, checkpointer)
 
@@ -94,6 +95,9 @@ class TriageService:
     ) -> AsyncIterator[TriageEvent | TriageAnswer]:
         """Events while the graph runs, the ``TriageAnswer`` last.
 
+        ``demographics``: what the patient told this turn; None keeps the thread's earlier
+        ones (none at first).
+
         ``thinking``: ``True`` keeps the service's budget forcing, ``False`` or ``None``
         switches it off for this turn, a ``ThinkingConfig`` replaces it (experiments).
         """
@@ -101,17 +105,14 @@ class TriageService:
         if checked.empty:
             yield TriageAnswer(answer=EMPTY_REPLY, route="empty")
             return
-        demographics = demographics or Demographics()
         if isinstance(thinking, bool):
             config = self.deps.thinking if thinking else None
         else:
             config = thinking
         deps = replace(self.deps, thinking=config)
-        graph_input: dict[str, Any] = {
-            "message": checked.text,
-            "demographics": demographics.model_dump(mode="json"),
-            "notices": checked.notices,
-        }
+        graph_input: dict[str, Any] = {"message": checked.text, "notices": checked.notices}
+        if demographics is not None:  # None keeps what the thread was told before
+            graph_input["demographics"] = demographics.model_dump(mode="json")
         run_config = {"configurable": {"thread_id": thread_id}}
         values: dict[str, Any] = {}
         async with self._locks.setdefault(thread_id, asyncio.Lock()):
@@ -123,7 +124,7 @@ class TriageService:
                         values = payload
             except Exception:  # a turn ends with an answer (and the rules' advice), never a trace
                 log.exception("triage turn failed on thread %s", thread_id)
-                fired = red_flags.check(checked.text, demographics)
+                fired = red_flags.check(checked.text, demographics or Demographics())
                 yield TriageAnswer(
                     answer=fallback_text(red_flags.floor(fired), fired),
                     severity=red_flags.floor(fired),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from docgemma.severity import Severity
 from docgemma.triage.red_flags import FiredRule
-from docgemma.triage.severity import Severity
 
 
 class ChatMessage(TypedDict):
@@ -64,6 +64,8 @@ class TriageState(TypedDict, total=False):
     # ── Reasoning and prediction ──
     reasoning: str
     """This turn's reasoning: rules, model thinking, decisions. Never in ``messages``."""
+    analysis: str
+    """The model's own analysis of this turn (full context: the reply is written from it)."""
     condition: str | None
     predicted_severity: str | None
     severity: str | None

@@ -32,9 +32,10 @@ EXPORT_GRACE_S = 30.0
 
 
 def clinician_profiles(settings: Settings) -> Profiles:
-    """The profiles this tab can run (the clinician mode's)."""
+    """The profiles this tab can run: the clinician mode's that serve every tenant (one
+    limited to some API tenants is theirs, not the page's)."""
     every = load_profiles(settings.expert_profiles_path).profiles
-    return Profiles(profiles=[p for p in every if p.mode is Mode.CLINICIAN])
+    return Profiles(profiles=[p for p in every if p.mode is Mode.CLINICIAN and p.tenants is None])
 
 
 def profiled(

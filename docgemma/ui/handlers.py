@@ -323,7 +323,9 @@ class Handlers:
         card = None
         if owned and state.open and state.request is not None:
             patient = await self._card_patient(state.args)
-            card = approval_card(state.request, state.args, state.edited, patient)
+            model = self._arg_model(state)
+            fields = tuple(model.model_fields) if model is not None else ()
+            card = approval_card(state.request, state.args, state.edited, patient, fields)
         return redraw(view, session, owned, card, patient_panel)
 
     def editor_fields(

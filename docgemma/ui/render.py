@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from docgemma.agent.outcome import ApprovalRequest, TurnResult
 from docgemma.tools.base import Source
 from docgemma.ui import untrusted
+from docgemma.ui.card_review import NOT_GIVEN, review_markdown
 from docgemma.ui.patients import PatientMatch
 
 _CITATION = re.compile(r"\[(\d{1,2})\](?!\()")
@@ -90,24 +92,31 @@ def approval_card(
     args: dict[str, object],
     edited: bool,
     patient: PatientMatch | None = None,
+    fields: Sequence[str] = (),
 ) -> str:
     """The proposed write in clinician terms; the write happens only after Approve.
 
     ``patient`` (looked up in the record) puts a name and birth date beside the id,
     so the clinician can tell it is the right person before approving. Every value is
-    plain text: what the card shows is exactly what would be written.
+    plain text: what the card shows is exactly what would be written. ``fields``: every
+    field the record can hold (the tool's argument model), each shown, an empty one as
+    not given; the chart check's findings come before the table.
     """
+    names = list(dict.fromkeys([*fields, *args]))
     rows = "\n".join(
-        f"| {k.replace('_', ' ').capitalize()} | {_cell(k, v, patient)} |"
-        for k, v in args.items()
-        if v not in (None, "")
+        f"| {k.replace('_', ' ').capitalize()} | "
+        f"{NOT_GIVEN if args.get(k) in (None, '') else _cell(k, args[k], patient)} |"
+        for k in names
+        if k in fields or args.get(k) not in (None, "")
     )
     note = " *(edited)*" if edited else ""
     summary = f"{request.summary} *(as first proposed; the table has your edits)*"
+    check = review_markdown(request.review, edited=edited)
     return (
         f"### Approval needed: {request.tool_label}{note}\n\n"
         f"{untrusted.plain(summary) if edited else untrusted.plain(request.summary)}\n\n"
-        f"| Field | Value |\n|---|---|\n{rows}\n\n"
+        + (f"{check}\n\n" if check else "")
+        + f"| Field | Value |\n|---|---|\n{rows}\n\n"
         "Nothing is written to the record until you press **Approve**."
     )
 

@@ -105,6 +105,12 @@ class SessionState:
         self.patient_id, self.patient_name = patient_id, ""
         self.attached, self.image_labels = None, {}
 
+    def record_changed(self, patient_id: object) -> None:
+        """A write to this patient's record was saved: the side panel reads the chart again
+        (a new prescription shows at once, not after the next patient change)."""
+        if patient_id is not None and patient_id == self.shown_patient_id:
+            self.shown_patient_id = None
+
     def thread(self) -> str:
         if not self.thread_id:
             self.thread_id = secrets.token_urlsafe(32)

@@ -111,6 +111,8 @@ async def decide(
         c.error_type for c in result[0].tool_calls if c.tool == request.tool
     )
     session.approval = settle(session.approval, decision, ok)
+    if ok and decision.action != "reject":
+        session.record_changed(state.args.get("patient_id"))
 
 
 def _decision_detail(decision: ApprovalDecision, args: dict[str, Any]) -> str:

@@ -9,6 +9,12 @@ answer and on the model's own prediction; under-triage (less urgent than expecte
 the dangerous error) is reported apart; red-flag vignettes must all end in A&E.
 The literature fallback is off here: it does not change severity and its index
 takes minutes to build.
+
+Each strategy also runs with the full triage context (``full_`` prefix,
+``DOCGEMMA_TRIAGE_CONTEXT=full`` in the app): the reasoning reads the conversation and
+the pages most serious first with their similarity, and the reply is written from the
+analysis. ``--strategies min_wait_1 full_min_wait_1`` compares the two contexts under the
+app's default forcing.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from pydantic import BaseModel
 from docgemma.kb.retrieve import AssistedSearch
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.thinking import ThinkingConfig
+from docgemma.severity import Severity
 from docgemma.triage.demographics import AgeBand, Demographics, Sex
 from docgemma.triage.service import TriageService
-from docgemma.triage.severity import Severity
 from experiments.calls import Caller, CallRecord
 from experiments.cases import load_jsonl
 from experiments.report import markdown_table
@@ -42,6 +48,7 @@ PRIMARY_METRICS = (
     "red_flag_a_and_e",
 )
 THINKING_TOKENS = 256
+CONTEXTS = ("compact", "full")
 
 
 class Vignette(BaseModel):
@@ -71,7 +78,14 @@ def stratum(case: Vignette) -> str:
 async def prepare(ctx: Context, caller: Caller) -> None:
     settings = run_settings(ctx.config)
     kb = get_knowledge_base(settings)
-    ctx.extras["service"] = TriageService.create(settings, caller.backend, AssistedSearch(kb))
+    ctx.extras["services"] = {
+        context: TriageService.create(
+            settings.model_copy(update={"triage_context": context}),
+            caller.backend,
+            AssistedSearch(kb),
+        )
+        for context in CONTEXTS
+    }
     family = ctx.config.thinking_family or family_for(caller.backend.model)
     ctx.extras["family"] = family
     ctx.extras.setdefault("report", {}).update(
@@ -84,9 +98,9 @@ def _under(found: Severity | None, expected: Severity) -> bool:
 
 
 async def triage_trial(
-    case: Vignette, caller: Caller, ctx: Context, *, waits: int | None
+    case: Vignette, caller: Caller, ctx: Context, *, waits: int | None, context: str = "compact"
 ) -> dict[str, Any]:
-    service: TriageService = ctx.extras["service"]
+    service: TriageService = ctx.extras["services"][context]
     thinking = (
         None
         if waits is None
@@ -100,7 +114,10 @@ async def triage_trial(
 
     answer, latency = await caller.run_exclusive(
         service.ask(
-            f"{case.id}-{waits}", case.text, demographics=case.demographics, thinking=thinking
+            f"{case.id}-{waits}-{context}",
+            case.text,
+            demographics=case.demographics,
+            thinking=thinking,
         )
     )
     call = CallRecord(
@@ -132,30 +149,39 @@ async def triage_trial(
         else None,
         llm_calls=len(answer.llm_calls),
         reasoning=answer.reasoning,
+        context=context,
     )
 
 
-STRATEGIES: dict[str, Strategy] = {
-    s.name: s
-    for s in [
+def _strategies(context: str) -> list[Strategy]:
+    prefix = "" if context == "compact" else f"{context}_"
+    reads = (
+        ""
+        if context == "compact"
+        else "; full context: conversation, pages most serious first with similarity, "
+        "reply from the analysis"
+    )
+    return [
         Strategy(
-            "forcing_off",
-            "no reasoning step: the prediction is made straight from the pages",
-            partial(triage_trial, waits=None),
+            f"{prefix}forcing_off",
+            "no reasoning step: the prediction is made straight from the pages" + reads,
+            partial(triage_trial, waits=None, context=context),
         ),
         *[
             Strategy(
-                f"min_wait_{k}",
+                f"{prefix}min_wait_{k}",
                 f"budget-forced reasoning, end of thinking suppressed {k}x with 'Wait' "
-                f"(budget {THINKING_TOKENS})",
-                partial(triage_trial, waits=k),
+                f"(budget {THINKING_TOKENS})" + reads,
+                partial(triage_trial, waits=k, context=context),
                 params={"min_wait": k, "thinking_budget": THINKING_TOKENS},
-                sweep="min_wait",
+                sweep="min_wait" if context == "compact" else None,
             )
             for k in (0, 1, 2)
         ],
     ]
-}
+
+
+STRATEGIES: dict[str, Strategy] = {s.name: s for c in CONTEXTS for s in _strategies(c)}
 
 
 def summary(frame: pd.DataFrame) -> pd.DataFrame:

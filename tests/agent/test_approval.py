@@ -131,15 +131,18 @@ async def test_invalid_edit_writes_nothing_and_asks(make_agent, tools) -> None:
 
 
 async def test_reject_writes_nothing_and_says_so(make_agent, tools) -> None:
-    llm = ScriptedBackend(proposal_replies())
-    agent = make_agent(llm)
-    await propose(agent, tools)
+    """The rejection is answered by code: a model had written "No prescription prescribed."."""
+    agent = make_agent(ScriptedBackend(proposal_replies()))
+    pending = (await propose(agent, tools)).pending_approval
     _, result = await resume(agent, ApprovalDecision(action="reject", reason="wrong dose"))
     assert tools.calls_to("prescribe_medication") == []
     assert result.tool_calls[-1].error_type == "rejected_by_clinician"
-    assert "declined the proposed Prescription" in result.final_response
-    assert result.model_calls == 3  # no result classification, and code says it
-    assert result.confidence_level == "low"
+    assert result.final_response == (
+        f"Not saved: you declined the proposed {pending.summary}. Nothing was written to the "
+        "record. Reason given: wrong dose. To order it differently, say what to change, and a "
+        "new proposal will be shown for your approval."
+    )
+    assert result.model_calls == 3  # no model call after the decision
 
 
 async def test_double_approval_writes_exactly_once(make_agent, tools) -> None:

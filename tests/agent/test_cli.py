@@ -11,6 +11,7 @@ import pytest
 
 import docgemma.__main__ as cli
 from docgemma.agent.outcome import EMPTY_MESSAGE_REPLY
+from docgemma.agent.rules import ATTACH_IMAGE
 from docgemma.agent.service import Agent
 from docgemma.llm.scripted import ScriptedBackend
 
@@ -114,3 +115,21 @@ def test_ask_without_the_model_installed_names_the_install_command(monkeypatch, 
         cli.get_settings.cache_clear()
     err = capsys.readouterr().err
     assert "is not installed" in err and "python -m docgemma.setup_assets --install" in err
+
+
+@pytest.mark.parametrize(
+    "question", ["Here is her ECG from this morning", "Got a portable CXR. Here it is."]
+)
+def test_an_image_that_is_not_attached_is_asked_for_without_a_model_call(
+    monkeypatch, settings, tools, capsys, question: str
+) -> None:
+    llm = ScriptedBackend([])  # any model call would find nothing scripted
+
+    async def build(_settings, _ehr):
+        return Agent.create(settings, llm, tools.registry(), classifiers={})
+
+    monkeypatch.setattr(cli, "build_agent", build)
+    assert cli.main(["ask", question, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["final_response"] == ATTACH_IMAGE and out["model_calls"] == 0
+    assert out["clarification_asked"] is True and llm.calls == []

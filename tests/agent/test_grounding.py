@@ -97,8 +97,7 @@ def test_required_fields_are_asked_for_and_optional_ones_dropped() -> None:
         {"patient_id": "abc-123", "substance": "sulfa", "reaction": "rash", "severity": "severe"},
         evidence("Add a penicillin allergy with hives to abc-123"),
     )
-    assert verdict.missing == ["substance", "reaction"] and verdict.dropped == ["severity"]
-    assert "severity" not in verdict.args
+    assert verdict.missing == ["substance", "reaction"]
 
 
 def test_dosing_abbreviations_read_as_their_spelled_out_form() -> None:
@@ -152,6 +151,8 @@ def test_a_prescription_note_is_kept_only_in_the_clinicians_own_words() -> None:
     copied = {**args, "notes": "Hypertension; penicillin (hiv"}
     verdict = ground_args(schema, copied, evidence("Prescribe metformin 500 mg BID", **chart))
     assert verdict.dropped == ["notes"] and "notes" not in verdict.args
-    typed = {**args, "notes": "Take with food"}
+    typed = {**args, "notes": "take it with food"}
     query = "Prescribe metformin 500 mg BID; she should take it with food"
     assert ground_args(schema, typed, evidence(query, **chart)).args == typed
+    shortened = {**args, "notes": "Take with food"}  # not the clinician's run: dropped here,
+    assert ground_args(schema, shortened, evidence(query, **chart)).dropped == ["notes"]

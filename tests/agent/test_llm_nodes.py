@@ -205,7 +205,9 @@ async def test_first_selection_cannot_answer_none(settings, tools) -> None:
 async def test_the_image_tool_is_offered_only_with_an_image_attached_or_named(
     settings, tools, query, has_image, offered
 ) -> None:
-    llm = ScriptedBackend([select("get_patient_chart"), {"patient_id": "abc-123"}])
+    # arguments that also make a prescription, which code proposes for an order to prescribe
+    order = {"medication_name": "atorvastatin", "dosage": "20 mg", "frequency": "once nightly"}
+    llm = ScriptedBackend([select("get_patient_chart"), {"patient_id": "abc-123", **order}])
     runtime = deps(settings, llm, tools)
     state = await assembled(query, runtime, has_image=has_image)
     await tool_select({**state, "task_summary": "t"}, runtime)

@@ -67,7 +67,7 @@ async def scenario_prompts(make_agent, tools, settings) -> list[str]:
     agent = make_agent(llm)
     for i, q in enumerate(
         [
-            "Hello",
+            "What is hypertension?",  # a greeting alone is answered by code, without a prompt
             "Search for patient James Wilson",
             "Check FDA warnings for amiodarone",
             MULTI_QUERY,
@@ -280,7 +280,8 @@ async def test_invalid_structured_output_twice_falls_back(make_agent, tools) -> 
 
 async def test_backend_error_text_never_reaches_the_trace(make_agent, tools) -> None:
     raw = "http://10.0.0.7:8000/v1 unavailable after 3 attempt(s): HTTP 500: Traceback"
-    events, result = await run(make_agent(ScriptedBackend([ModelUnavailable(raw)])), "Hello?")
+    llm = ScriptedBackend([ModelUnavailable(raw)])
+    events, result = await run(make_agent(llm), "What is hypertension?")
     shown = [*(e.model_dump_json() for e in events), result.model_dump_json()]
     assert result.fallback_used and not any("10.0.0.7" in s or "Traceback" in s for s in shown)
 

@@ -21,6 +21,8 @@ CROSS_TURN = {
     "image_findings",
     "active_patient_id",
     "executed_writes",
+    "unconfirmed_drugs",
+    "unfound_patient",
 }
 """What a turn inherits from the one before (history, findings, patient, writes done)."""
 

@@ -74,7 +74,7 @@ async def test_thinking_streams_apart_and_stays_out_of_the_next_prompt(
 
     before = len(llm.prompts)
     _, second = await run(
-        agent, "And how is it treated?", thread="think", thinking=False, show_unverified=True
+        agent, "And its causes?", thread="think", thinking=False, show_unverified=True
     )
     later = llm.prompts[before:]
     assert later and second.final_response.strip()

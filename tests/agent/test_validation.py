@@ -87,7 +87,9 @@ def test_a_dose_that_repeats_the_frequency_is_saved_once(
 ) -> None:
     query = f"Prescribe metformin {dosage} {frequency} for abc-123"
     args = {**RX, "dosage": dosage, "frequency": frequency, "patient_id": "abc-123"}
-    for evidence in (Evidence.of({"user_query": query}), None):  # the model's or the edit
+    # a message stating two frequencies gives the first: only the clinician's edit says both
+    proposal = [] if "once" in dosage else [Evidence.of({"user_query": query})]
+    for evidence in (*proposal, None):  # the model's or the edit
         verdict, parsed = validate_call(
             REGISTRY["prescribe_medication"], args, evidence=evidence, has_image=False
         )

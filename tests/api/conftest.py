@@ -57,10 +57,18 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 300.0) -> Server:
+        return self.launch().wait_until_up(timeout)
+
+    def launch(self) -> Server:
+        """Start the process without waiting for it (``start_together`` overlaps start-ups)."""
         cmd = [sys.executable, "-m", "uvicorn", "--factory", self.app, "--app-dir", str(HERE)]
         cmd += ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        return self
+
+    def wait_until_up(self, timeout: float = 300.0) -> Server:
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -89,6 +97,14 @@ class Server:
                 self.kill()
 
 
+def start_together(*servers: Server, timeout: float = 300.0) -> tuple[Server, ...]:
+    """Launch every server, then wait for each: their start-ups (imports, a model load)
+    overlap instead of queueing, which matters most on a model backend."""
+    for server in servers:
+        server.launch()
+    return tuple(server.wait_until_up(timeout) for server in servers)
+
+
 FHIR_TOKEN = secrets.token_urlsafe(16)
 api_fhir_url = embedded_fhir("module", write_token=FHIR_TOKEN)
 
@@ -97,6 +113,34 @@ api_fhir_url = embedded_fhir("module", write_token=FHIR_TOKEN)
 def fhir_server(api_fhir_url: str) -> tuple[str, str]:
     """The embedded FHIR server in this process, guarded as in the app: (url, write token)."""
     return api_fhir_url, FHIR_TOKEN
+
+
+def new_server(
+    fhir: tuple[str, str],
+    folder: Path,
+    data_dir: Path | None = None,
+    app: str = "scripted_app:create",
+    **env: str,
+) -> Server:
+    """An API process (not started) on ``fhir``, its data and log in ``folder``."""
+    url, token = fhir
+    number = len(list(folder.glob("server-*.log")))
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DOCGEMMA_")}
+    full = {
+        **clean,
+        "PYTHONPATH": str(ROOT),  # this checkout's docgemma, not the installed one
+        "DOCGEMMA_DATA_DIR": str(data_dir or folder / f"var-{number}"),
+        "DOCGEMMA_BACKEND": "scripted",
+        "DOCGEMMA_OFFLINE": "true",
+        "DOCGEMMA_FHIR_URL": url,
+        "DOCGEMMA_FHIR_TOKEN": token,
+        "DOCGEMMA_API_KEYS": json.dumps({hash_key(k): t for t, k in KEYS.items()}),
+        "DOCGEMMA_MAX_REQUEST_BYTES": "4096",
+        **env,
+    }
+    log = folder / f"server-{number}.log"
+    log.touch()
+    return Server(full, free_port(), app, log)
 
 
 @pytest.fixture(scope="module")
@@ -108,26 +152,41 @@ def make_server(
     tmp_path = tmp_path_factory.mktemp("api")
 
     def make(data_dir: Path | None = None, app: str = "scripted_app:create", **env: str) -> Server:
-        url, token = fhir_server
-        clean = {k: v for k, v in os.environ.items() if not k.startswith("DOCGEMMA_")}
-        full = {
-            **clean,
-            "PYTHONPATH": str(ROOT),  # this checkout's docgemma, not the installed one
-            "DOCGEMMA_DATA_DIR": str(data_dir or tmp_path / f"var-{len(made)}"),
-            "DOCGEMMA_BACKEND": "scripted",
-            "DOCGEMMA_OFFLINE": "true",
-            "DOCGEMMA_FHIR_URL": url,
-            "DOCGEMMA_FHIR_TOKEN": token,
-            "DOCGEMMA_API_KEYS": json.dumps({hash_key(k): t for t, k in KEYS.items()}),
-            "DOCGEMMA_MAX_REQUEST_BYTES": "4096",
-            **env,
-        }
-        server = Server(full, free_port(), app, tmp_path / f"server-{len(made)}.log")
+        server = new_server(fhir_server, tmp_path, data_dir, app, **env)
         made.append(server)
         return server
 
     yield make
     for server in made:
+        server.stop()
+
+
+real_api_fhir_url = embedded_fhir("session", write_token=FHIR_TOKEN)
+
+
+@pytest.fixture(scope="session")
+def real_api_fhir(real_api_fhir_url: str) -> tuple[str, str]:
+    """The FHIR server behind ``real_api_server``: (url, write token)."""
+    return real_api_fhir_url, FHIR_TOKEN
+
+
+@pytest.fixture(scope="session")
+def real_api_server(
+    tmp_path_factory: pytest.TempPathFactory, real_api_fhir: tuple[str, str]
+) -> Iterator[Server]:
+    """The API as shipped (``create_api``) on the real tiny model, started once per session:
+    its start-up (model load, classifier training) takes minutes on a busy 2-core machine.
+    Tests on it use sessions of their own; one that kills its engine waits until it is back."""
+    server = new_server(
+        real_api_fhir,
+        tmp_path_factory.mktemp("real-api"),
+        app="docgemma.api.app:create_api",
+        DOCGEMMA_BACKEND="llamacpp",
+        DOCGEMMA_MODEL="gemma3-270m",
+    )
+    try:
+        yield server.start(timeout=900)
+    finally:
         server.stop()
 
 

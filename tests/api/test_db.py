@@ -12,7 +12,7 @@ import pytest
 
 from docgemma.api.client import ApiFailure, DocGemmaClient
 
-from .conftest import KEYS, Server, medication_requests
+from .conftest import KEYS, Server, medication_requests, start_together
 from .scripted_app import PATIENT
 
 
@@ -28,8 +28,10 @@ def database_url(postgres_url: str) -> str:
 async def test_two_processes_share_one_session(
     make_server: Callable[..., Server], database_url: str, fhir_server
 ) -> None:
-    one = make_server(DOCGEMMA_DATABASE_URL=database_url).start()
-    two = make_server(DOCGEMMA_DATABASE_URL=database_url).start()
+    one, two = start_together(  # replicas starting at once share one schema set-up
+        make_server(DOCGEMMA_DATABASE_URL=database_url),
+        make_server(DOCGEMMA_DATABASE_URL=database_url),
+    )
     async with (
         DocGemmaClient(one.url, KEYS["clinic-a"]) as a1,
         DocGemmaClient(two.url, KEYS["clinic-a"]) as a2,
@@ -78,8 +80,11 @@ async def test_two_api_processes_share_one_engine_and_one_database(
         "DOCGEMMA_CHAT_FORMAT": "gemma",
         "DOCGEMMA_DATABASE_URL": database_url,
     }
-    one = make_server(app="docgemma.api.app:create_api", **engine).start(timeout=900)
-    two = make_server(app="docgemma.api.app:create_api", **engine).start(timeout=900)
+    one, two = start_together(
+        make_server(app="docgemma.api.app:create_api", **engine),
+        make_server(app="docgemma.api.app:create_api", **engine),
+        timeout=900,
+    )
     async with (
         DocGemmaClient(one.url, KEYS["clinic-a"], timeout=600) as a1,
         DocGemmaClient(two.url, KEYS["clinic-a"], timeout=600) as a2,

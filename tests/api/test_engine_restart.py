@@ -9,7 +9,6 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -24,11 +23,15 @@ from .conftest import KEYS, Server, medication_requests
 pytestmark = pytest.mark.real_model
 
 
-@pytest.fixture(scope="module")
-def engine_server(make_server: Callable[..., Server]) -> Server:
-    return make_server(
-        app="docgemma.api.app:create_api", DOCGEMMA_BACKEND="llamacpp", DOCGEMMA_MODEL="gemma3-270m"
-    ).start(timeout=900)
+@pytest.fixture
+def engine_server(real_api_server: Server) -> Server:
+    """The session's API on the real tiny model (its engine is back before the test ends)."""
+    return real_api_server
+
+
+@pytest.fixture
+def fhir_server(real_api_fhir: tuple[str, str]) -> tuple[str, str]:
+    return real_api_fhir
 
 
 def engine_pid(parent: int) -> int:

@@ -5,8 +5,6 @@ the answer, reasoning only on the thinking channel, and the turn stored."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from docgemma.api.client import DocGemmaClient
@@ -16,14 +14,10 @@ from .conftest import KEYS, Server
 pytestmark = pytest.mark.real_model
 
 
-@pytest.fixture(scope="module")
-def real_server(make_server: Callable[..., Server]) -> Server:
-    # the channels are the subject, not the answer: the fast tiny model, as the pipeline tests use
-    return make_server(
-        app="docgemma.api.app:create_api", DOCGEMMA_BACKEND="llamacpp", DOCGEMMA_MODEL="gemma3-270m"
-    ).start(
-        timeout=900  # classifier training and model load take minutes on a busy 2-core machine
-    )
+@pytest.fixture
+def real_server(real_api_server: Server) -> Server:
+    """The channels are the subject, not the answer: the session's API on the tiny model."""
+    return real_api_server
 
 
 async def test_a_question_on_the_real_model(real_server: Server) -> None:

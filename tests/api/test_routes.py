@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
+from docgemma.agent.rules import ATTACH_IMAGE
+from docgemma.agent.small_talk import REPLIES, SmallTalk
 from docgemma.api.client import ApiFailure, DocGemmaClient
 from docgemma.api.stream_events import SourcesEvent, StepEvent
 
@@ -65,9 +67,13 @@ async def test_approval_round_trip_writes_once_and_a_used_id_is_409(
         assert approval.tool == "prescribe_medication"
         assert approval.args["medication_name"] == "metformin"
         assert "metformin" in approval.summary
+        # checked against the chart by code: metformin is already on John Smith's list
+        assert approval.review is not None and PATIENT in approval.review.checked
+        assert "duplicate" in [f.kind for f in approval.review.findings]
         assert len(medication_requests(fhir_server, PATIENT)) == before  # nothing yet
         pending = (await api.history(turn.session_id))["pending_approval"]
         assert pending["approval_id"] == approval.approval_id
+        assert pending["request"]["review"] == approval.review.model_dump(mode="json")
 
         decided = await api.decide(approval.approval_id, "approve", approved_by="dr.lee")
         assert decided.done is not None and not decided.done.approval_pending
@@ -183,3 +189,17 @@ def test_every_event_type_is_in_the_openapi_schema(make_server: Callable[..., Se
     stream = schema["paths"]["/v1/chat/stream"]["post"]["responses"]["200"]["content"]
     assert "text/event-stream" in stream
     assert StepEvent.model_json_schema()["properties"]["status"]
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [("Here is the chest X-ray from this morning", ATTACH_IMAGE), ("ok bye", None)],
+)
+async def test_asked_back_by_code_before_any_model_call(server: Server, message, reply) -> None:
+    """The scripted model would answer "Direct answer: …": code answers first."""
+    async with client(server) as api:
+        turn = await api.chat(message)
+    assert turn.done.final_response == (reply or REPLIES[SmallTalk.FAREWELL])
+    started = [s.node for s in turn.steps if s.status == "started"]
+    assert started == ["input_assembly", "synthesize"]
+    assert not turn.thinking

@@ -72,6 +72,7 @@ def test_no_run_asks_the_question_of_the_run_before(path):
 
 @pytest.mark.real_model
 def test_quick_bench_on_the_tiny_model(tmp_path, settings):
+    """The CI form: one timed run per path and no warm-up, written as a full run folder."""
     folder = run_bench(None, 1, True, tmp_path)
     runs = pd.read_parquet(folder / "runs.parquet")
     assert sorted(runs["path"]) == sorted(PATHS)
@@ -79,7 +80,8 @@ def test_quick_bench_on_the_tiny_model(tmp_path, settings):
     assert (runs["first_event_ms"] < runs["wall_s"] * 1000).all()
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["model"] == "gemma3-270m" and manifest["runs_per_path"] == 1
+    assert manifest["warm_up"] is False and len(runs) == len(PATHS)
     assert manifest["git_revision"] and manifest["paths"]["direct"] == list(PATHS["direct"])
     assert manifest["event_loop"] == "uvloop"  # the app's server loop (tests/test_event_loop.py)
     summary = (folder / "summary.md").read_text()
-    assert "## Paths" in summary and "error_retry" in summary
+    assert "## Paths" in summary and "error_retry" in summary and "without warm-up" in summary

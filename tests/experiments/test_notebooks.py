@@ -52,7 +52,9 @@ def test_parameters_cell_is_required():
 
 @pytest.mark.real_model
 @pytest.mark.parametrize("name", SUITE_BOOKS)
-def test_suite_notebook_runs(name, python3_kernel, tmp_path):
+def test_suite_notebook_runs(name, python3_kernel, tmp_path, monkeypatch):
+    # the kernel inherits the environment: the fast profile, as the other pipeline tests use
+    monkeypatch.setenv("DOCGEMMA_MODEL", "gemma3-270m")
     fewer = (
         {"STRATEGIES": ["baseline"]} if "tool_selection" in name else {}
     )  # its prompts are the longest

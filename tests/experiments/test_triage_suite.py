@@ -39,7 +39,20 @@ def test_the_vignettes_are_many_varied_and_flag_what_the_rules_catch():
 
 
 def test_strategies_follow_seeds_method():
-    assert list(STRATEGIES) == ["forcing_off", "min_wait_0", "min_wait_1", "min_wait_2"]
+    forcing = ["forcing_off", "min_wait_0", "min_wait_1", "min_wait_2"]
+    assert list(STRATEGIES) == [*forcing, *(f"full_{name}" for name in forcing)]
+
+
+@pytest.mark.usefixtures("settings")
+def test_the_two_contexts_run_side_by_side_in_one_command():
+    frame = run_suite(
+        "triage",
+        {"n": 3, "strategies": ["min_wait_1", "full_min_wait_1"]},
+        ScriptedBackend(responder=always_self_care),
+    )
+    contexts = frame.groupby("strategy")["context"].agg(set).to_dict()
+    assert contexts == {"min_wait_1": {"compact"}, "full_min_wait_1": {"full"}}
+    assert (frame.groupby("strategy").size() == 3).all()
 
 
 @pytest.mark.usefixtures("settings")

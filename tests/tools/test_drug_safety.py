@@ -102,7 +102,8 @@ async def test_label_with_no_safety_sections(online):
         httpx.Response(200, json=recorded("openfda", "label_keytruda_minimized_biomcp.json")),
     )
     assert outcome.ok
-    assert "lists no contraindications or warnings" in outcome.formatted
+    assert "This label has no section on: contraindications, warnings." in outcome.formatted
+    assert "lists none of the sections asked about" in outcome.formatted and not outcome.passages
 
 
 async def test_unknown_drug_404_is_drug_not_in_database(online):

@@ -12,6 +12,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fhir_server import embedded_fhir
+from pydantic import ValidationError
 from recorded import seed_tool_descriptions
 
 from docgemma.config import Settings
@@ -323,15 +324,13 @@ async def test_allergy_is_written_and_appears_in_chart(ctx: ToolContext) -> None
     assert len(await ctx.fhir.search("Provenance", target=outcome.data["reference"])) == 1
 
 
-async def test_allergy_bad_severity(ctx: ToolContext) -> None:
-    args = AddAllergyArgs(
-        patient_id="abc-123", substance="latex", reaction="rash", severity="extreme"
+def test_allergy_severity_is_one_of_its_vocabulary() -> None:
+    with pytest.raises(ValidationError, match="mild"):
+        AddAllergyArgs(patient_id="abc-123", substance="latex", reaction="rash", severity="extreme")
+    written = AddAllergyArgs(
+        patient_id="abc-123", substance="latex", reaction="rash", severity="Life-threatening"
     )
-    outcome = await add_allergy(args, _approved(ctx))
-    assert (
-        outcome.error_type is ToolErrorType.INVALID_ARGS
-        and "mild, moderate or severe" in outcome.formatted
-    )
+    assert written.severity == "severe"
 
 
 async def test_clinical_note_is_saved_as_base64_text(ctx: ToolContext) -> None:

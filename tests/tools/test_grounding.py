@@ -18,12 +18,13 @@ def test_every_registered_tool_argument_has_a_grounding_marker() -> None:
 
 
 def test_the_markers_say_what_the_issue_decided() -> None:
-    assert field_grounding(REGISTRY["search_patient"].args) == {"name": Grounding.PHRASE}
+    assert field_grounding(REGISTRY["search_patient"].args) == {"name": Grounding.PERSON_NAME}
     assert field_grounding(REGISTRY["check_drug_interactions"].args) == {
         "drug_names": Grounding.DRUG
     }
     note = field_grounding(REGISTRY["save_clinical_note"].args)
-    assert note["note_text"] is Grounding.FREE and note["patient_id"] is Grounding.PATIENT_ID
+    assert note["note_text"] is Grounding.DICTATED and note["patient_id"] is Grounding.PATIENT_ID
+    assert note["note_type"] is Grounding.STATED
 
 
 def test_a_field_without_a_marker_is_refused() -> None:

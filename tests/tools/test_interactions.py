@@ -64,9 +64,16 @@ async def test_warfarin_amiodarone_offline(settings):
     assert "antivitamine K" in found["mechanism_fr"] and "INR" in found["advice_fr"]
     assert "ANSM (France) interaction reference, offline" in outcome.formatted
     assert (
-        "in French" in outcome.formatted
+        "translated from French" in outcome.formatted
         and "FDA labels were not consulted (offline)" in outcome.formatted
     )
+    assert (
+        "- warfarin + amiodarone. Effect: Increase of effect of vitamin K antagonist and of "
+        "bleeding risk." in outcome.formatted
+    )
+    assert "  - ANSM level: Precaution for use. Advice: " in outcome.formatted
+    assert "antivitamine" not in outcome.formatted and "Précaution" not in outcome.formatted
+    assert outcome.passages[0].section == "Graded interactions"
     assert outcome.sources[0].title.startswith("ANSM")
     assert "check_drug" not in outcome.formatted
 

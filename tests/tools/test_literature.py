@@ -98,7 +98,11 @@ async def test_online_search(online):
     outcome, route = await search(
         online, "cancer", httpx.Response(200, json=recorded("europepmc", "search_cancer_core.json"))
     )
-    assert outcome.ok and len(outcome.data["articles"]) == literature.MAX_RESULTS
+    # of the five articles returned, only those about the question are listed: an erratum
+    # notice ("Department of Error") never is
+    assert outcome.ok and 0 < len(outcome.data["articles"]) < literature.MAX_RESULTS
+    assert "Department of Error" not in outcome.formatted
+    assert all(a["relevance"] >= online.relevance_threshold for a in outcome.data["articles"])
     params = route.calls.last.request.url.params
     assert (
         params["query"] == "cancer"
@@ -111,10 +115,11 @@ async def test_online_search(online):
     )
     assert outcome.formatted.startswith("Literature on “cancer” — Europe PMC")
     assert (
-        "[1] Abscopal response in a patient with fibrolamellar hepatocellular carcinoma"
-        in outcome.formatted
+        "[1] The role of psychological flexibility in relation to health outcomes in people in "
+        "remission from cancer" in outcome.formatted
     )
-    assert "PMID 39709209" in outcome.formatted and "search_medical" not in outcome.formatted
+    assert "PMID 40468710" in outcome.formatted and "search_medical" not in outcome.formatted
+    assert [p.section for p in outcome.passages] == ["Abstract"] * len(outcome.sources)
 
 
 async def test_lite_response_is_accepted(online):
@@ -123,7 +128,7 @@ async def test_lite_response_is_accepted(online):
         "cancer",
         httpx.Response(200, json=recorded("europepmc", "search_cancer_lite_pagesize5.json")),
     )
-    assert outcome.ok and len(outcome.sources) == 5
+    assert outcome.ok and 1 <= len(outcome.sources) <= 5
 
 
 async def test_no_results_is_not_found(online):

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from docgemma.llm.errors import ModelUnavailable
+from docgemma.red_flags.table import BY_ID
+from docgemma.severity import Severity
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import AgeBand, Demographics
 from docgemma.triage.events import AnswerPiece, ReasoningPiece
 from docgemma.triage.input_check import EMPTY_REPLY, NOT_ENGLISH_NOTICE
 from docgemma.triage.patient_text import FALLBACK_MESSAGE
-from docgemma.triage.severity import Severity
 
 
 async def run(service, message, thread="t1", **kwargs):
@@ -185,3 +186,12 @@ async def test_code_searches_a_symptom_the_model_answered_with_small_talk(make_s
     answer, _ = await run(service, "sudden fever, aching body and a dry cough")
     assert kb.queries == ["sudden fever, aching body and a dry cough"]
     assert answer.condition == "flu" and "searching instead" in answer.reasoning
+
+
+async def test_the_triage_graph_uses_the_table_the_clinician_agent_uses(make_service):
+    """A row written for clinicians' can't-miss diagnoses guards the patient too."""
+    service = make_service(prediction={"condition": "migraine", "severity": "Self-care"})
+    answer, _ = await run(service, "A sudden headache, the worst of my life, came on in seconds")
+    assert answer.severity is Severity.A_AND_E
+    assert "thunderclap_headache" in answer.reasoning
+    assert answer.answer.startswith(BY_ID["thunderclap_headache"].patient.advice)

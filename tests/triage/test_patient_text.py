@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from docgemma.severity import Severity
 from docgemma.triage.patient_text import DEFAULT_QUESTION, clean_reply, compose
 from docgemma.triage.red_flags import check
-from docgemma.triage.severity import Severity
 
 
 def test_clean_reply_drops_internals_and_tags():

@@ -1,99 +1,73 @@
-"""Each red-flag rule: phrasings that must fire it, and phrasings (negations) that must not."""
+"""The triage mode's red flags are the shared table's rows with patient advice: the form's
+details count as the table's facts, and a fired row sets a severity no model can lower.
+(Each row's phrasings both ways are tested with the table, ``tests/red_flags``.)"""
 
 from __future__ import annotations
 
 import pytest
 
+from docgemma.red_flags.table import BY_ID, RULES
+from docgemma.severity import Severity
 from docgemma.triage.demographics import AgeBand, Demographics
-from docgemma.triage.red_flag_rules import RULES
-from docgemma.triage.red_flags import check, enforce
-from docgemma.triage.severity import Severity
+from docgemma.triage.red_flags import PATIENT_RULES, check, enforce
 
 BABY = Demographics(age_band=AgeBand.UNDER_3_MONTHS)
 TODDLER = Demographics(age_band=AgeBand.MONTHS_3_TO_5_YEARS)
 PREGNANT = Demographics(pregnant=True)
 
-FIRES: list[tuple[str, str, Demographics | None]] = [
-    ("chest_pain_breathless", "I have crushing chest pain and I'm short of breath", None),
-    ("chest_pain_breathless", "pain in my chest and I can’t breathe properly", None),
-    ("chest_pain_breathless", "Chest tightness spreading to my left arm and I'm sweating", None),
-    ("stroke_signs", "My dad's face is drooping on one side", None),
-    ("stroke_signs", "she suddenly has slurred speech", None),
-    ("stroke_signs", "I can't lift my arm and my words are slurred", None),
-    ("severe_bleeding", "I cut my hand and it won't stop bleeding", None),
-    ("severe_bleeding", "He is vomiting blood", None),
-    ("anaphylaxis", "After a wasp sting my throat is swelling", None),
-    ("anaphylaxis", "I ate peanuts and now I'm struggling to breathe", None),
-    ("anaphylaxis", "my tongue is swollen", None),
-    ("suicidal_intent", "I want to kill myself", None),
-    ("suicidal_intent", "I've been having suicidal thoughts", None),
-    ("baby_fever", "She has a temperature of 38.5", BABY),
-    ("young_baby_fever", "my 6 week old baby has a fever", None),
-    ("meningitis_signs", "he has a rash that doesn't fade under a glass", None),
-    ("meningitis_signs", "stiff neck and a high temperature", None),
-    ("unconscious_or_seizure", "my son is having a fit", None),
-    ("unconscious_or_seizure", "she collapsed and is unresponsive", None),
-    ("severe_breathing", "my lips are turning blue", None),
-    ("pregnancy_bleeding_or_severe_pain", "I have severe tummy pain", PREGNANT),
-    ("pregnancy_bleeding_or_severe_pain", "I'm bleeding a little", PREGNANT),
-    ("pregnancy_tummy_pain", "I have some stomach cramps", PREGNANT),
-]
 
-QUIET: list[tuple[str, str, Demographics | None]] = [
-    ("chest_pain_breathless", "I have a cough but no chest pain", None),
-    ("chest_pain_breathless", "chest pain when I press on my rib, not breathless at all", None),
-    ("chest_pain_breathless", "No chest pain or shortness of breath, just a runny nose", None),
-    ("stroke_signs", "no face drooping and no slurred speech", None),
-    ("severe_bleeding", "a small cut, there is no heavy bleeding", None),
-    ("severe_bleeding", "the bleeding has stopped", None),
-    ("anaphylaxis", "stung by a bee, the spot is red but I have no trouble breathing", None),
-    ("anaphylaxis", "my throat is not swollen, it is just sore", None),
-    ("suicidal_intent", "I am not suicidal, just tired all the time", None),
-    ("suicidal_intent", "I don't want to die from this, is it serious?", None),
-    ("baby_fever", "She has a temperature of 38.5", TODDLER),
-    ("baby_fever", "She has a temperature of 38.5", None),
-    ("young_baby_fever", "my 6 week old baby has no fever but is sleepy", None),
-    ("meningitis_signs", "a rash that fades when I press a glass on it", None),
-    ("meningitis_signs", "a stiff neck from sleeping badly, no fever, no headache", None),
-    ("unconscious_or_seizure", "she never collapsed and has not had a seizure", None),
-    ("severe_breathing", "I can breathe fine, my nose is blocked", None),
-    ("pregnancy_bleeding_or_severe_pain", "I have severe tummy pain", None),
-    ("pregnancy_tummy_pain", "I have some stomach cramps", None),
-    ("pregnancy_tummy_pain", "no tummy pain, just tired", PREGNANT),
-]
+def test_triage_reads_the_one_shared_table():
+    assert PATIENT_RULES and all(any(rule is row for row in RULES) for rule in PATIENT_RULES)
+    assert {r.id for r in RULES if r.patient is not None} == {r.id for r in PATIENT_RULES}
 
 
-def test_every_rule_has_cases_both_ways():
-    ids = {r.id for r in RULES}
-    assert ids == {rule for rule, _, _ in FIRES}
-    assert ids == {rule for rule, _, _ in QUIET}
-
-
-@pytest.mark.parametrize(("rule", "text", "who"), FIRES, ids=[f"{r}:{t}" for r, t, _ in FIRES])
-def test_rule_fires(rule, text, who):
-    fired = {f.rule_id: f for f in check(text, who)}
-    assert rule in fired
-    assert fired[rule].evidence and all(
-        e in text.lower().replace("’", "'") for e in fired[rule].evidence
+def test_a_row_added_for_clinicians_also_guards_patients():
+    (fired,) = check("Suddenly the worst headache of my life, it came on in seconds")
+    row = BY_ID["thunderclap_headache"]
+    assert fired.rule_id == row.id and row.patient is not None
+    assert (fired.title, fired.advice, fired.severity) == (
+        row.patient.title,
+        row.patient.advice,
+        Severity.A_AND_E,
     )
-    assert rule in fired[rule].reasoning_line()
+    assert "thunderclap_headache" in fired.reasoning_line()
 
 
-@pytest.mark.parametrize(("rule", "text", "who"), QUIET, ids=[f"{r}:{t}" for r, t, _ in QUIET])
-def test_rule_stays_quiet(rule, text, who):
-    assert rule not in {f.rule_id for f in check(text, who)}
+def test_a_row_without_patient_advice_never_fires_in_triage():
+    assert BY_ID["severe_hyperkalaemia"].patient is None
+    assert check("the hospital rang: my potassium is 6.8") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "rule"),
+    [
+        ("She has a temperature of 38.5", BABY, "infant_fever"),
+        ("I'm bleeding a little", PREGNANT, "pregnancy_bleeding_or_severe_pain"),
+        ("I have some stomach cramps", PREGNANT, "pregnancy_tummy_pain"),
+    ],
+)
+def test_form_details_count_as_the_tables_facts(text, who, rule):
+    assert rule in {f.rule_id for f in check(text, who)}
+    assert rule not in {f.rule_id for f in check(text, TODDLER)}
+
+
+def test_the_patients_words_are_the_evidence():
+    text = "i ate peanuts and now i'm struggling to breathe"
+    fired = {f.rule_id: f for f in check(text)}["anaphylaxis"]
+    assert fired.evidence == ("peanuts", "struggling to breathe")
 
 
 def test_ordinary_symptoms_fire_nothing():
     assert check("I have had a sore throat and a runny nose for two days") == []
 
 
-def test_red_flags_are_a_and_e_except_the_pregnancy_floor():
-    for rule in RULES:
-        expected = (
-            Severity.URGENT_PRIMARY_CARE if rule.id == "pregnancy_tummy_pain" else Severity.A_AND_E
-        )
-        assert rule.severity is expected
+def test_the_floor_is_a_and_e_except_where_a_row_says_gp_today():
+    same_day = {r.id for r in PATIENT_RULES if r.patient.severity is Severity.URGENT_PRIMARY_CARE}
+    assert "pregnancy_tummy_pain" in same_day and "thunderclap_headache" not in same_day
+    assert {r.patient.severity for r in PATIENT_RULES} <= {
+        Severity.A_AND_E,
+        Severity.URGENT_PRIMARY_CARE,
+    }
 
 
 @pytest.mark.parametrize("predicted", list(Severity))

@@ -7,8 +7,8 @@ import pytest
 from docgemma.llm.errors import StructuredOutputError
 from docgemma.llm.schema import check_bounded, validated
 from docgemma.llm.types import Generation
+from docgemma.severity import Severity
 from docgemma.triage.schemas import RouteDecision, as_prediction, prediction_schema
-from docgemma.triage.severity import Severity
 
 
 def test_prediction_schema_admits_only_retrieved_ids():

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from docgemma.kb import Severity as PageSeverity
+from docgemma.severity import Severity
 from docgemma.triage.demographics import AgeBand, Demographics
 from docgemma.triage.follow_ups import follow_up_questions
-from docgemma.triage.severity import Severity
 
 
 def test_severities_are_the_knowledge_bases_closed_set():

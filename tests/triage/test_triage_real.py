@@ -8,15 +8,17 @@ rules winning over the model.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from docgemma.kb import KnowledgeBase
 from docgemma.kb.retrieve import AssistedSearch
+from docgemma.severity import Severity
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.events import AnswerPiece, ReasoningPiece
 from docgemma.triage.schemas import INCONCLUSIVE
 from docgemma.triage.service import TriageService
-from docgemma.triage.severity import Severity
 
 pytestmark = pytest.mark.real_model
 
@@ -65,3 +67,15 @@ async def test_red_flags_win_on_the_real_model(service):
     assert answer.severity is Severity.A_AND_E
     assert "chest_pain_breathless" in reasoning
     assert answer.answer.startswith("Call 999 now") and shown.startswith("Call 999 now")
+
+
+async def test_the_full_context_on_the_real_model(service):
+    """The conversation and the scored pages in the reasoning, the reply from the analysis:
+    still a schema-valid prediction and a reply without scores or internals."""
+    service.deps = replace(service.deps, context="full")
+    await _turn(service, "real-3", "I have had a sore throat for three days")
+    reasoning, _, answer = await _turn(service, "real-3", "Now I also have a fever")
+    assert answer is not None and not answer.fallback and answer.route == "respond"
+    assert answer.condition in {s.id for s in answer.sources} | {INCONCLUSIVE}
+    assert "Prediction: (" in reasoning and "similarity" not in answer.answer
+    assert answer.answer.endswith("?") and "Prediction:" not in answer.answer

@@ -64,13 +64,6 @@ def fake_url(tmp_path_factory, fake_agent):
         yield url
 
 
-@pytest.fixture(scope="module")
-def real_url(tmp_path_factory):
-    """The fast Gemma 270M profile: these tests are about the pipeline, not the answer."""
-    with running_app(tmp_path_factory.mktemp("real"), model="gemma3-270m") as url:
-        yield url
-
-
 def open_page(browser, url):
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.goto(url)

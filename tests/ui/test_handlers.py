@@ -101,7 +101,7 @@ async def test_a_bad_edit_keeps_the_card_open_with_the_message_and_nothing_is_de
     h = handlers(tmp_path, agent, Directory())
     session = await proposed(h)
     key = session.approval.request.idempotency_key
-    # the boxes in the order the editor draws them: patient, medicine, dose, frequency, notes
+    # the boxes in the order the editor draws them: patient, medicine, dose, frequency, route
     outs = await collect(
         h.approve(session, key, "", None, "p1", "metformin", "", "twice daily", "")
     )
@@ -123,6 +123,8 @@ async def test_the_editor_gets_the_proposed_tools_fields_only_for_the_card_shown
         ("Medication name", "metformin"),
         ("Dosage", "500 mg"),
         ("Frequency", "twice daily"),
+        ("Route", ""),
+        ("Duration", ""),
         ("Notes", ""),
     ]
     assert h.editor_fields(session, "an-older-card", None) == []

@@ -79,3 +79,47 @@ def test_approval_card_names_the_patient_beside_the_id():
     other = PatientMatch(id="someone-else", name="Jane Doe")
     assert "Jane Doe" not in approval_card(req, req.args, edited=False, patient=other)
     assert "| Patient id | abc-123 |" in approval_card(req, req.args, edited=False)
+
+
+def test_the_card_shows_every_field_of_the_record_and_the_chart_check():
+    from docgemma.tools.args import PrescribeMedicationArgs
+    from docgemma.tools.write_review import Finding, WriteReview
+    from docgemma.ui.card_review import NOT_GIVEN
+
+    review = WriteReview(
+        checked="Checked against the chart of Jo Roe (jr-001): 1 active medication (warfarin).",
+        findings=[
+            Finding(kind="renal", severity="info", title="Latest eGFR: 52 (2025-01-02)"),
+            Finding(
+                kind="interaction",
+                severity="warning",
+                title="warfarin (in the chart) with an antibiotic: check the INR",
+                detail='"De nombreux cas …"',
+                source="ANSM",
+            ),
+        ],
+    )
+    args = {
+        "patient_id": "jr-001",
+        "medication_name": "doxycycline",
+        "dosage": "100 mg",
+        "frequency": "twice daily",
+    }
+    req = ApprovalRequest(
+        tool="prescribe_medication",
+        tool_label="Prescription",
+        summary="Doxycycline",
+        args=args,
+        idempotency_key="k",
+        review=review,
+    )
+    card = approval_card(req, args, edited=False, fields=PrescribeMedicationArgs.model_fields)
+    for field in ("Route", "Duration", "Notes"):
+        assert f"| {field} | {NOT_GIVEN} |" in card  # empty, and said to be
+    assert "| Frequency | twice daily |" in card
+    check = card.split("| Field |")[0]
+    assert "**Chart check.** Checked against the chart of Jo Roe \\(jr-001\\)" in check
+    warning, info = check.index("check the INR"), check.index("Latest eGFR")
+    assert warning < info and "⚠️ **Warning**" in check and "*(ANSM)*" in check
+    edited = approval_card(req, args, edited=True, fields=PrescribeMedicationArgs.model_fields)
+    assert "Chart check (of the proposal as first made)" in edited

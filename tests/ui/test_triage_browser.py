@@ -2,7 +2,8 @@
 
 The tab's mechanics run on the real triage graph over a small fake knowledge base and
 the scripted model, so every piece of content can be asserted; the red-flag turn runs
-on the real app: the real embedded model and the real knowledge base.
+on the real app: the real embedded model (the tiny profile, shared with the agent tab's
+browser tests: ``tests/ui/conftest.py``) and the real knowledge base.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from live_app import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
 from test_browser import ON_CI, shot
 from ui_fakes import FakeAgent
 
+from docgemma.severity import Severity
 from docgemma.triage.service import TriageService
-from docgemma.triage.severity import Severity
 
 # the triage test package, under the name pytest gives it (a site package is called "tests")
 sys.path.insert(0, str(ROOT / "tests"))
@@ -123,19 +124,18 @@ def test_an_empty_message_gets_a_friendly_prompt(browser, fake_url):
 
 
 @pytest.mark.real_model
-def test_red_flag_turn_on_the_real_app(browser, tmp_path_factory):
-    small = {"triage_thinking_max_tokens": 32, "triage_min_waits": 0}  # a CPU-sized turn
-    with running_app(tmp_path_factory.mktemp("triage-real"), **small) as url:
-        page = open_triage(browser, url)
-        page.fill("#triage-msg textarea", "Crushing chest pain and I'm short of breath")
-        page.click("#triage-send")
-        page.locator("#triage-banner .triage-banner").wait_for(timeout=600_000)
-        banner = page.locator("#triage-banner .triage-banner")
-        assert banner.get_attribute("data-severity") == "A_AND_E"
-        assert "Chest pain with breathlessness" in banner.inner_text()
-        bot = page.locator("#triage-chat [data-testid='bot']").last.inner_text()
-        assert bot.startswith("Call 999 now")
-        assert "Knowledge-base page" in page.locator("#triage-sources").inner_text() or (
-            "DocGemma demonstration page" in page.locator("#triage-sources").inner_text()
-        )
-        shot(page, "21_triage_real")
+def test_red_flag_turn_on_the_real_app(browser, real_url):
+    """The red-flag rule decides, not the model: the session's app on the tiny profile."""
+    page = open_triage(browser, real_url)
+    page.fill("#triage-msg textarea", "Crushing chest pain and I'm short of breath")
+    page.click("#triage-send")
+    page.locator("#triage-banner .triage-banner").wait_for(timeout=600_000)
+    banner = page.locator("#triage-banner .triage-banner")
+    assert banner.get_attribute("data-severity") == "A_AND_E"
+    assert "Chest pain with breathlessness" in banner.inner_text()
+    bot = page.locator("#triage-chat [data-testid='bot']").last.inner_text()
+    assert bot.startswith("Call 999 now")
+    assert "Knowledge-base page" in page.locator("#triage-sources").inner_text() or (
+        "DocGemma demonstration page" in page.locator("#triage-sources").inner_text()
+    )
+    shot(page, "21_triage_real")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from docgemma.severity import Severity
 from docgemma.triage.answer import SourceOut, TriageAnswer
 from docgemma.triage.patient_text import FALLBACK_MESSAGE
-from docgemma.triage.severity import Severity
 from docgemma.ui.triage_tab import (
     TriageHandlers,
     TriageSession,

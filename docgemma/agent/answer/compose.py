@@ -167,9 +167,13 @@ def saved_writes(results: Sequence[ToolResult], registry: ToolRegistry) -> list[
 
 
 def shown_records(results: Sequence[ToolResult], registry: ToolRegistry, query: str) -> list[str]:
-    """The charts read, when the clinician only asked to see one: shown as they are."""
+    """The charts read, when the clinician only asked to see one: shown as they are. A turn
+    that only found a patient shows who was found (id, birth date, what next), as the
+    search wrote it."""
     ok = [r for r in results if r["error_type"] is None]
     roles = [registry[r["tool_name"]].role for r in ok]
+    if ok and len(ok) == len(results) and set(roles) == {ToolRole.FINDS_PATIENT}:
+        return [r["formatted_result"] for r in ok]
     if not only_to_see_record(query) or ToolRole.READS_CHART not in roles:
         return []
     if any(role not in (ToolRole.READS_CHART, ToolRole.FINDS_PATIENT) for role in roles):

@@ -3,7 +3,10 @@
 Formats recent history, extracts patient IDs, drugs and action verbs without the
 model, pre-fetches the selected patient's summary, and turns an attached image into
 findings when the backend can see. It also starts the turn: the state's per-turn
-fields go back to their start values (``state.turn_start``).
+fields go back to their start values (``state.turn_start``). Code decides here, before any
+model call, which can't-miss diagnoses the answer opens with (``cant_miss``), answers a
+message with no clinical content (``small_talk``) and asks for a patient, drug or image
+the message refers to and nobody gave (``references``).
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
+from docgemma.agent.cant_miss import clinician_messages, reasoning_detail, recognise
+from docgemma.agent.confirmation import confirmed_query
 from docgemma.agent.context import HISTORY_MESSAGES
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
 from docgemma.agent.schemas import ImageFindings
+from docgemma.agent.small_talk import REPLIES, last_assistant_message, small_talk
 from docgemma.agent.state import RESET, AgentState, turn_start
 from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
@@ -27,6 +33,7 @@ from docgemma.llm.types import Message
 log = logging.getLogger(__name__)
 
 NO_VISION_NOTICE = "The attached image was not analysed: the current model cannot read images."
+_CONFIRMED = "Went on with the drug names confirmed"
 RECORD_UNAVAILABLE = (
     "The record of patient {patient_id} could not be loaded just now; the answer does not use it."
 )
@@ -39,6 +46,10 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     has_image = bool(state.get("has_image"))
     update = turn_start()
     update["turn_number"] = state.get("turn_number", 0) + 1
+    confirmed = confirmed_query(query, state.get("unconfirmed_drugs"))
+    update["unconfirmed_drugs"] = None  # confirmed now, or dropped by any other reply
+    if confirmed:  # "yes" to "did you mean simvastatin?": the held-back request, corrected
+        query = update["user_query"] = confirmed
     entities = {
         "patient_ids": patient_ids(query),
         "drug_mentions": drug_dictionary().find(query),
@@ -49,6 +60,7 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
     update["conversation_history"] = (state.get("conversation") or [])[-HISTORY_MESSAGES:]
     update["trace"] = [
         *RESET,
+        *([decision("input_assembly", "confirmed", query, title=_CONFIRMED)] if confirmed else []),
         note(
             "input_assembly",
             "Read the question",
@@ -69,9 +81,34 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             earlier_messages=[t["content"] for t in history],
             patient_selected=bool(patient_id),
             image_available=has_image or bool(state.get("image_findings")),
+            unfound_patient=state.get("unfound_patient"),
         ),
     )
-    if question:  # asked before any model call: a guess here would become a tool argument
+    found = recognise(query, clinician_messages(history))
+    update["cant_miss"] = [dict(f) for f in found]
+    if found:  # the answer opens with them, whatever the model writes
+        update["trace"].append(
+            decision(
+                "input_assembly",
+                "cant_miss",
+                ", ".join(f["rule_id"] for f in found),
+                title="Can't-miss diagnoses to exclude first",
+                detail=reasoning_detail(found),
+            )
+        )
+    chatter = None if has_image else small_talk(query, last_assistant_message(history))
+    if chatter is not None:  # a model answers a fragment with its last answer again
+        update["clarification_request"] = REPLIES[chatter]
+        update["trace"].append(
+            decision(
+                "input_assembly",
+                "reply",
+                f"no clinical content ({chatter})",
+                title="Answered without the model",
+                detail="The message holds no clinical question.",
+            )
+        )
+    elif question:  # asked before any model call: a guess here would become a tool argument
         update["clarification_request"] = question
         update["trace"].append(
             decision("input_assembly", "ask_user", question, title="Need more information")

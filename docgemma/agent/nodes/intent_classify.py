@@ -5,7 +5,8 @@ for a separate reasoning step. With an embedding classifier confident enough, th
 model call disappears and the summary is the clinician's own words. Code has the last
 word on two things: a question about a patient's record is never answered from memory,
 and on a model that may not answer from memory, neither is a question naming a drug
-(the drug's label answers it).
+(the drug's label answers it); an order to write to the record ("Prescribe …") is never
+answered as a question.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from langgraph.runtime import Runtime
 from docgemma.agent import llm_calls
 from docgemma.agent.context import classifier_text, history_text, image_text
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.orders import ordered_write
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
 from docgemma.agent.references import Context, needs_record
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
@@ -60,9 +62,29 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> IntentClassification
     )
 
 
+def _orders_write(state: AgentState, deps: AgentDeps) -> bool:
+    drugs = (state.get("extracted_entities") or {}).get("drug_mentions")
+    return ordered_write(state["user_query"], deps.registry, drug_named=bool(drugs)) is not None
+
+
 @traced("intent_classify")
 async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str, Any]:
     deps = runtime.context
+    if not len(deps.registry):  # the profile or the request allows no tool: nothing to choose
+        return {
+            "intent": "DIRECT",
+            "task_summary": shorten(state["user_query"], TASK_SUMMARY_CHARS),
+            "suggested_tool": None,
+            "trace": [
+                decision(
+                    "intent_classify",
+                    "DIRECT",
+                    "no tool is enabled for this session",
+                    title="Understood the request",
+                    detail="DIRECT: answered without tools",
+                )
+            ],
+        }
     calls: list[str] = []
     result = _from_classifier(state, deps)
     source = "embedding classifier"
@@ -97,6 +119,9 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
         overruled = "a question about a drug is answered from its label, not from memory"
     if overruled:
         reason += f" as DIRECT; overruled: {overruled}"
+        result = result.model_copy(update={"intent": "TOOL_NEEDED"})
+    elif result.intent == "DIRECT" and _orders_write(state, deps):
+        reason += " as DIRECT; overruled: the message orders a record write"
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     suggested = result.suggested_tool if result.suggested_tool in deps.registry else None
     return {

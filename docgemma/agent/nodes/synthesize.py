@@ -24,6 +24,7 @@ from docgemma.agent.answer.confidence import Grounding, derive
 from docgemma.agent.answer.sources import Passage, gather, prompt_text
 from docgemma.agent.answer.statements import Checked
 from docgemma.agent.answer.write import Written, write_cited
+from docgemma.agent.cant_miss_opening import open_with_cant_miss
 from docgemma.agent.conditions import condition_names
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
 from docgemma.agent.deps import AgentDeps
@@ -258,6 +259,9 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     if not state.get("clarification_request"):
         extra = compose.unchecked_notes(results) if answer.grounding is not Grounding.NONE else []
         text = compose.with_notes(text, [*notes, *extra])
+    # whatever was written, a fired can't-miss row opens the answer (the final text replaces
+    # what streamed, adding to it and withdrawing nothing)
+    text = open_with_cant_miss(text, state.get("cant_miss") or [])
     if not answer.streamed:
         emit(AnswerToken(node=_NODE, label=NODE_LABELS[_NODE], text=text))
     confidence = derive(

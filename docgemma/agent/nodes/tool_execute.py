@@ -11,7 +11,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from docgemma.agent.approval_gate import approve_write
+from docgemma.agent.approval_gate import approve_write, review_step, review_write
+from docgemma.agent.confirmation import unconfirmed
 from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import ToolCalled, ToolFinished
@@ -20,7 +21,7 @@ from docgemma.agent.state import AgentState
 from docgemma.agent.tool_run import run_tool, to_result
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, record, traced
 from docgemma.agent.validation import validate_call
-from docgemma.tools.base import ToolOutcome
+from docgemma.tools.base import ToolErrorType, ToolOutcome
 from docgemma.tools.facts import ToolRole
 
 _NODE = "tool_execute"
@@ -46,8 +47,13 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             error_type=check.error_type,
             missing_fields=check.missing_fields,
             error_detail=check.reason,
+            formatted=check.question,
+            entity=", ".join(check.unknown_drugs) or None,
+            suggestions=[s for options in check.unknown_drugs.values() for s in options],
         )
         result = to_result(spec, args, outcome, labels, retry=retry, executed=False)
+        if check.unknown_drugs:  # the next message may confirm the names offered
+            update["unconfirmed_drugs"] = unconfirmed(state["user_query"], check.unknown_drugs)
         return {
             **update,
             "tool_results": [result],
@@ -63,6 +69,13 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         }
 
     decisions = []  # each correction of the model's arguments is a step the clinician sees
+    if check.restated:  # the clinician's own words, for the record and the approval card
+        args = {k: v for k, v in (args | check.restated).items() if v is not None}
+        kept = "; ".join(
+            f"{k}: {'(left out)' if v is None else v}" for k, v in check.restated.items()
+        )
+        reason = f"{kept} (as the clinician's words and the record give it)"
+        decisions.append(decision(_NODE, "restate_args", reason, title=_CORRECTED))
     if check.narrowed:  # what the question asks this tool for; the rest is for later steps
         args |= check.narrowed
         kept = ", ".join(f"{k}: {v}" for k, v in check.narrowed.items())
@@ -79,9 +92,18 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         decisions.append(decision(_NODE, "drop_args", reason, title=_CORRECTED))
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
-        gate = approve_write(spec, args, parsed, state, deps, retry=retry, node=_NODE)
+        review = await review_write(spec, parsed, deps)  # the card carries what it finds
+        if review is not None:
+            decisions.append(review_step(spec, review, _NODE))
+        gate = approve_write(
+            spec, args, parsed, state, deps, retry=retry, node=_NODE, review=review
+        )
         if gate.stopped is not None:
-            return {**update, **gate.stopped}
+            stopped = gate.stopped
+            return {**update, **stopped, "trace": [*decisions, *stopped.get("trace", [])]}
+        if review is not None and gate.args != args:  # edited: what is written, checked
+            edited = await review_write(spec, gate.parsed, deps)
+            decisions += [review_step(spec, edited, _NODE, edited=True)] if edited else []
         args, parsed, ctx = gate.args, gate.parsed, gate.context
 
     emit(
@@ -90,7 +112,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         )
     )
     start = time.perf_counter()
-    outcome = await run_tool(spec, parsed, deps, **ctx)
+    outcome = await run_tool(spec, parsed, deps, question=state.get("user_query"), **ctx)
     duration = time.perf_counter() - start
     result = to_result(spec, args, outcome, labels, retry=retry, executed=True)
     finished = record(
@@ -110,6 +132,9 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     update["tool_results"] = [result]
     update["current_args"] = args
     update["trace"] = [*decisions, finished]
+    if spec.role is ToolRole.FINDS_PATIENT:  # a later "his chart" means this search's patient
+        unfound = outcome.error_type is ToolErrorType.NOT_FOUND
+        update["unfound_patient"] = result["entity"] if unfound else None
     if spec.role is ToolRole.FINDS_PATIENT and outcome.ok and outcome.patient_matches in (None, 1):
         found = patient_ids_in(outcome.data)
         if len(found) == 1:

@@ -12,7 +12,7 @@ left to look up — a signal code checks against the task patterns before accept
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_origin
 
 from langgraph.runtime import Runtime
 
@@ -27,6 +27,7 @@ from docgemma.agent.context import (
     results_text,
 )
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.orders import write_to_propose
 from docgemma.agent.prompts import (
     ANALYTICAL_PREFIX,
     NO_FURTHER_TOOL,
@@ -35,12 +36,14 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
+from docgemma.agent.references import points_to_record_medications
 from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.types import Message
-from docgemma.tools.base import NO_TOOL, ToolRegistry
+from docgemma.tools.base import NO_TOOL, ToolRegistry, ToolSpec
 from docgemma.tools.facts import ToolRole
+from docgemma.tools.grounding import Grounding, field_grounding
 
 
 def _example(registry: ToolRegistry, suggested: str | None) -> tuple[str, str]:
@@ -124,9 +127,10 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     asks for, in the order it asks. A patient is searched for before a tool that needs
     one, but not when the clinician gave the record's id (the chart is read instead). A
     proposal that repeats a finished tool, answers none, or lies outside the patterns
-    gets the first tool waiting, unless it is a record write. Code only ever substitutes
-    a tool that reads: a record write is proposed by the model or not at all. A tool
-    given up on this turn is never run again: the next one waiting, else none.
+    gets the first tool waiting, unless it is a record write. Code substitutes a record
+    write only for a message that orders it (``orders``), once nothing else waits; a
+    write the model proposes is never traded for a lookup. A tool given up on this turn
+    is never run again: the next one waiting, else the ordered write, else none.
     """
     registry = deps.registry
     done = _succeeded(state)
@@ -147,8 +151,26 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
         )
         if not registry[t].writes_ehr
     ]
+    ordered = write_to_propose(
+        state["user_query"],
+        registry,
+        drug_named=bool((state.get("extracted_entities") or {}).get("drug_mentions")),
+        patient_known=known,
+        tried={r["tool_name"] for r in state.get("tool_results", [])},
+    )
     if tool in skipped:
-        return waiting[0] if waiting else NO_TOOL
+        return waiting[0] if waiting else (ordered or NO_TOOL)
+    proposes_write = tool in registry and registry[tool].writes_ehr
+    if not waiting and ordered and not proposes_write:
+        return ordered  # an order to write is answered with the card, not a lookup
+    if (
+        chart
+        and chart.name in waiting
+        and tool in registry
+        and tool != chart.name
+        and _needs_record_drugs(state["user_query"], registry[tool])
+    ):
+        return chart.name  # "check their med list for interactions": the list comes first
     if not waiting or tool == waiting[0]:
         return None
     if finder and finder.name in waiting and tool in registry and registry[tool].needs_patient:
@@ -156,6 +178,14 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     if tool in waiting or (tool in registry and registry[tool].writes_ehr):
         return None  # a write the clinician asked for is not traded for a lookup
     return waiting[0]
+
+
+def _needs_record_drugs(query: str, spec: ToolSpec) -> bool:
+    """A drug-list tool asked about the patient's own medications, which the chart lists."""
+    return points_to_record_medications(query) and any(
+        kind is Grounding.DRUG and get_origin(spec.args.model_fields[name].annotation) is list
+        for name, kind in field_grounding(spec.args).items()
+    )
 
 
 @traced("tool_select")

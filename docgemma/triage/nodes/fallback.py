@@ -10,11 +10,11 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.severity import Severity
 from docgemma.triage.deps import TriageDeps
 from docgemma.triage.events import AnswerPiece, TriageStep, emit, reason
 from docgemma.triage.follow_ups import follow_up_questions
 from docgemma.triage.patient_text import fallback_text
-from docgemma.triage.severity import Severity
 from docgemma.triage.state import TriageState, fired_rules, with_turn
 
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.severity import Severity
 from docgemma.triage.deps import TriageDeps
 from docgemma.triage.events import TriageStep, emit, reason
-from docgemma.triage.severity import Severity
 from docgemma.triage.state import SourceRecord, TriageState
 
 

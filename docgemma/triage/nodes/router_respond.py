@@ -1,7 +1,9 @@
 """Node ⑥ ROUTER_RESPOND: the analysis rewritten for the patient, streamed sentence by sentence.
 
 The model writes an empathetic, plain-English reply from the condition, the severity's
-action and a few facts of the page — never from the reasoning itself. Code then puts
+action and a few facts of the page; with the full context (``TriageDeps.context``) it
+writes from the turn's clinical analysis instead, which the reasoning step wrote for
+this conversation, so the reply can say why. Code then puts
 any red-flag advice first (``screen`` has already streamed it), removes sentences that
 mention internals, adds the action if the model left it out and makes sure the reply
 ends with a question. Only this reply (and the patient's message) enters the history.
@@ -14,21 +16,23 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.severity import Severity
 from docgemma.triage import llm_calls
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
 from docgemma.triage.events import AnswerPiece, TriageStep, emit
 from docgemma.triage.follow_ups import follow_up_questions
 from docgemma.triage.patient_text import clean_reply, compose
-from docgemma.triage.prompts import RESPOND_SYSTEM, RESPOND_USER
+from docgemma.triage.prompts import RESPOND_SYSTEM, RESPOND_USER, RESPOND_USER_FULL
 from docgemma.triage.schemas import INCONCLUSIVE
-from docgemma.triage.severity import Severity
 from docgemma.triage.state import TriageState, condition_source, fired_rules, with_turn
 
 RESPOND_TEMPERATURE = 0.5
 """Prose for a person: a little warmth, as the agent's synthesis."""
 RESPOND_MAX_TOKENS = 200
 FACT_CHARS = 400
+ANALYSIS_CHARS = 1500
+"""The end of a long analysis is kept: it holds the conclusion."""
 _SENTENCE_END = re.compile(r"[.!?]\s")
 
 
@@ -48,15 +52,30 @@ async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> di
     title = page["title"] if page else None
     follow_ups = follow_up_questions(severity, title)
     action = severity.action if severity else "see a GP if you are worried."
-    user = RESPOND_USER.format(
-        history=llm_calls.history_text(state.get("messages") or []),
-        demographics=Demographics.model_validate(state.get("demographics") or {}).describe(),
-        symptoms=state["message"],
-        condition=title
-        or ("no single condition" if state.get("condition") == INCONCLUSIVE else "unclear"),
-        severity=severity.value if severity else "unclear",
-        facts=_facts(state),
+    condition = title or (
+        "no single condition" if state.get("condition") == INCONCLUSIVE else "unclear"
     )
+    history = llm_calls.history_text(state.get("messages") or [])
+    demographics = Demographics.model_validate(state.get("demographics") or {}).describe()
+    analysis = (state.get("analysis") or "").strip()
+    if deps.context == "full" and analysis:
+        user = RESPOND_USER_FULL.format(
+            history=history,
+            demographics=demographics,
+            symptoms=state["message"],
+            analysis=analysis[-ANALYSIS_CHARS:],
+            condition=condition,
+            severity=severity.value if severity else "unclear",
+        )
+    else:
+        user = RESPOND_USER.format(
+            history=history,
+            demographics=demographics,
+            symptoms=state["message"],
+            condition=condition,
+            severity=severity.value if severity else "unclear",
+            facts=_facts(state),
+        )
     calls = [*state.get("llm_calls", []), "respond"]
     raw, pending = "", ""
     try:

@@ -1,0 +1,38 @@
+"""The answer opens with the can't-miss conditions and what to do first.
+
+One step, applied where the final answer text is composed, to every answer of a turn
+whose question fired a row of the red-flag table (``cant_miss``): the model's text, a
+composed or fallback answer, or a question back. Code writes the block, so a model that
+leaves subarachnoid haemorrhage out of a thunderclap headache's differential cannot leave
+it out of the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from docgemma.agent.cant_miss import CantMiss
+
+MAX_ROWS = 3
+"""Rows shown; more would push the answer itself down the page."""
+
+
+def cant_miss_block(found: Sequence[CantMiss]) -> str:
+    lines = []
+    for row in found[:MAX_ROWS]:
+        lines.append(
+            f"**Can't miss — exclude first** ({row['presentation'][:1].lower()}"
+            f"{row['presentation'][1:]}): {', '.join(row['exclude'])}.\n"
+            f"**Do first:** {row['first']}"
+        )
+    return "\n\n".join(lines)
+
+
+def open_with_cant_miss(answer: str, found: Sequence[CantMiss]) -> str:
+    """``answer`` opened by the can't-miss block of ``found`` (unchanged when none fired)."""
+    if not found:
+        return answer
+    block = cant_miss_block(found)
+    if answer.startswith(block):
+        return answer
+    return f"{block}\n\n{answer}" if answer.strip() else block

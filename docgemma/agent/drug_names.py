@@ -1,0 +1,84 @@
+"""Drug names no dictionary knows, and the known names nearest to them.
+
+A misspelt drug ("simvastatn") that reaches a check is reported as "no interaction listed":
+the interaction reference's French spelling rules may even read it as another substance.
+A name is known when the drug dictionary (about 107k generic, brand and synonym names),
+the interaction thesaurus (ANSM) or the record's RxNorm table has it; anything else is
+checked for nothing and offered back as "did you mean …?" until the clinician confirms.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from collections.abc import Iterable
+
+from docgemma.agent.entities import drug_dictionary
+from docgemma.ehr.codes import RXNORM_CODES
+from docgemma.tools import ansm
+
+MAX_SUGGESTIONS = 3
+SIMILARITY = 0.8
+"""How alike a known name must be to be offered (difflib's ratio: one wrong, missing or
+extra letter in a ten-letter name is 0.95; two in a six-letter name, 0.67)."""
+_names: dict[int, list[str]] | None = None
+_lock = threading.Lock()
+
+
+def _thesaurus_knows(name: str) -> bool:
+    """The thesaurus has this exact name, or its French form with a final "e" (metformine)."""
+    norm = ansm.normalize(name)
+    substances = ansm.thesaurus().substances
+    return norm in substances or norm + "e" in substances
+
+
+def is_known(name: str) -> bool:
+    """Some dictionary the project holds knows this drug name."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        return False
+    return bool(
+        drug_dictionary().find(cleaned)
+        or cleaned.lower() in RXNORM_CODES
+        or _thesaurus_knows(cleaned)
+    )
+
+
+def _known_names() -> dict[int, list[str]]:
+    """The dictionary's one-word names, by length (a suggestion is within two letters of
+    the typed length), loaded once."""
+    global _names
+    with _lock:
+        if _names is None:
+            by_length: dict[int, set[str]] = {}
+            names = (w[0] for first in drug_dictionary().index.values() for w in first)
+            for name in (*names, *RXNORM_CODES):
+                if " " not in name and len(name) >= 4:
+                    by_length.setdefault(len(name), set()).add(name)
+            _names = {n: sorted(v) for n, v in by_length.items()}
+        return _names
+
+
+def nearest_known(name: str, limit: int = MAX_SUGGESTIONS) -> list[str]:
+    """Known drug names spelt nearly like ``name``, nearest first."""
+    word = name.strip().lower()
+    if not word:
+        return []
+    names = _known_names()
+    pool: list[str] = []
+    for n in range(len(word) - 2, len(word) + 3):
+        pool += names.get(n, [])
+    offered: dict[str, str] = {}  # one spelling per drug: not ibuprofen, ibuprofeno, ibuprofene
+    for close in difflib.get_close_matches(word, pool, n=4 * limit, cutoff=SIMILARITY):
+        generic = next(iter(drug_dictionary().find(close)), close)
+        offered.setdefault(generic, close)
+    return list(offered.values())[:limit]
+
+
+def typed_as(name: str, words: Iterable[str]) -> str | None:
+    """The word the clinician typed that ``name`` (a known drug) corrects, if any."""
+    lowered = name.lower()
+    for word in words:
+        if difflib.SequenceMatcher(None, word.lower(), lowered).ratio() >= SIMILARITY:
+            return word
+    return None

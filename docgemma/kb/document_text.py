@@ -1,0 +1,171 @@
+"""A tenant's uploaded document as plain text, cut into passages for the index.
+
+Uploads are Markdown, HTML or plain text, decoded as UTF-8 (anything else is refused
+with a reason). HTML is reduced to its text (scripts and styles dropped, ``<h1>``–``<h3>``
+kept as headings); Markdown is kept as written. Passages follow the headings and are
+packed from whole paragraphs up to ``PASSAGE_CHARS``, so a retrieved passage reads as a
+piece of the document rather than a window cut mid-sentence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+from html.parser import HTMLParser
+
+PASSAGE_CHARS = 800
+"""Longest passage. MiniLM reads 256 word pieces (about 1,000 characters of English), so a
+longer passage would be embedded by its beginning only."""
+TITLE_CHARS = 120
+_MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_NOT_TITLE = re.compile(r"[<>\[\]{}`*|\\]")
+
+
+class DocumentKind(StrEnum):
+    MARKDOWN = "markdown"
+    HTML = "html"
+    TEXT = "text"
+
+
+CONTENT_TYPES: dict[str, DocumentKind] = {
+    "text/markdown": DocumentKind.MARKDOWN,
+    "text/x-markdown": DocumentKind.MARKDOWN,
+    "text/html": DocumentKind.HTML,
+    "text/plain": DocumentKind.TEXT,
+}
+"""The upload types accepted, by the request's Content-Type (parameters such as a charset
+are ignored; the text must be UTF-8)."""
+
+
+class DocumentError(ValueError):
+    """An upload that cannot be indexed; the message says why, for the client."""
+
+
+@dataclass(frozen=True)
+class Passage:
+    heading: str
+    text: str
+
+
+def kind_of(content_type: str | None) -> DocumentKind:
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    kind = CONTENT_TYPES.get(media)
+    if kind is None:
+        accepted = ", ".join(CONTENT_TYPES)
+        shown = media or "none"
+        raise DocumentError(f"Content-Type {shown!r} is not accepted; send one of: {accepted}.")
+    return kind
+
+
+def clean_title(title: str) -> str:
+    """A title as plain words: control characters and markup characters removed, spaces
+    squashed, at most ``TITLE_CHARS``. It is shown, never used as a path or an id."""
+    text = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in title)
+    text = " ".join(_NOT_TITLE.sub(" ", text).split())[:TITLE_CHARS].strip()
+    if not text:
+        raise DocumentError("The document needs a title (letters or digits, not only symbols).")
+    return text
+
+
+def decode(data: bytes) -> str:
+    if not data.strip():
+        raise DocumentError("The document is empty.")
+    if b"\x00" in data:
+        raise DocumentError("The document is not text (it contains NUL bytes).")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DocumentError(f"The document is not UTF-8 text (byte {exc.start}).") from exc
+
+
+class _Text(HTMLParser):
+    """Visible text of an HTML document; headings become Markdown-style ``#`` lines."""
+
+    _HEADINGS = {"h1": "#", "h2": "##", "h3": "###"}
+    _BLOCKS = {"p", "div", "li", "br", "tr", "section", "article", "h4", "h5", "h6"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "template", "head"):
+            self._skip += 1
+        elif tag in self._HEADINGS:
+            self.parts.append(f"\n\n{self._HEADINGS[tag]} ")
+        elif tag in self._BLOCKS:
+            self.parts.append("\n\n" if tag == "p" else "\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "template", "head"):
+            self._skip = max(0, self._skip - 1)
+        elif tag in self._HEADINGS or tag == "p":
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def plain_text(text: str, kind: DocumentKind) -> str:
+    if kind is DocumentKind.HTML:
+        parser = _Text()
+        parser.feed(text)
+        parser.close()
+        text = "".join(parser.parts)
+    lines = [" ".join(line.split()) for line in text.replace("\r\n", "\n").split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def _sections(text: str, headed: bool) -> list[tuple[str, list[str]]]:
+    """(heading, paragraphs) in document order; ``headed``: ``#`` lines start sections."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for block in re.split(r"\n\s*\n", text):
+        lines = block.strip().split("\n")
+        heading = _MARKDOWN_HEADING.match(lines[0]) if headed else None
+        if heading is not None:
+            sections.append((heading.group(2).strip(), []))
+            lines = lines[1:]
+        body = " ".join(line.strip() for line in lines if line.strip())
+        if body:
+            sections[-1][1].append(body)
+    return [(h, paragraphs) for h, paragraphs in sections if paragraphs]
+
+
+def _pieces(paragraph: str) -> list[str]:
+    """A paragraph longer than a passage, cut at sentence ends (or hard, if it has none)."""
+    if len(paragraph) <= PASSAGE_CHARS:
+        return [paragraph]
+    pieces, current = [], ""
+    for sentence in re.split(r"(?<=[.!?])\s+", paragraph):
+        while len(sentence) > PASSAGE_CHARS:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(sentence[:PASSAGE_CHARS])
+            sentence = sentence[PASSAGE_CHARS:]
+        if current and len(current) + 1 + len(sentence) > PASSAGE_CHARS:
+            pieces.append(current)
+            current = ""
+        current = f"{current} {sentence}".strip()
+    return [*pieces, current] if current else pieces
+
+
+def passages(text: str, kind: DocumentKind) -> list[Passage]:
+    """The document's passages: each within one section, whole paragraphs packed together."""
+    found: list[Passage] = []
+    for heading, paragraphs in _sections(plain_text(text, kind), kind is not DocumentKind.TEXT):
+        current = ""
+        for paragraph in (p for whole in paragraphs for p in _pieces(whole)):
+            if current and len(current) + 2 + len(paragraph) > PASSAGE_CHARS:
+                found.append(Passage(heading, current))
+                current = ""
+            current = f"{current}\n\n{paragraph}".strip()
+        if current:
+            found.append(Passage(heading, current))
+    if not found:
+        raise DocumentError("The document has no text to index.")
+    return found

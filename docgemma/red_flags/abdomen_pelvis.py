@@ -1,0 +1,242 @@
+"""Rows of the red-flag table: the abdomen, pregnancy, the scrotum and bleeding."""
+
+from __future__ import annotations
+
+from docgemma.red_flags.cues import (
+    ABDO_PAIN,
+    BACK_PAIN,
+    BLEEDING,
+    DIABETES,
+    HEADACHE,
+    HYPOTENSION,
+    PAIN_OUT_OF_PROPORTION,
+    SUDDEN,
+    SYNCOPE,
+    TACHYCARDIA,
+    any_of,
+)
+from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
+from docgemma.severity import Severity
+
+SEVERE = r"\bsevere\b|really bad|agonising|agonizing|excruciating|\bworst\b|\bintense\b"
+VOMITING = r"\bvomit\w*|being sick|throwing up|\bemesis\b"
+
+ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "pregnancy_bleeding_or_severe_pain",
+        "Pregnancy (or possible pregnancy) with vaginal bleeding or severe abdominal pain",
+        ("ectopic pregnancy", "placental abruption", "miscarriage", "uterine rupture"),
+        "Confirm the pregnancy (hCG) and its site with transvaginal ultrasound; FBC, group and "
+        "save; IV access and resuscitation if unstable; anti-D if rhesus negative when "
+        "indicated; immediate gynaecology or obstetric review.",
+        (
+            (Fact.PREGNANT, BLEEDING),
+            (Fact.PREGNANT, SEVERE, ABDO_PAIN),
+            (
+                Fact.PREGNANT,
+                ABDO_PAIN,
+                any_of(HYPOTENSION, SYNCOPE, TACHYCARDIA, r"shoulder ?tip pain"),
+            ),
+        ),
+        PatientAdvice(
+            "Pregnant with heavy bleeding or severe tummy pain",
+            "Call 999 or go to A&E now: heavy bleeding or severe tummy pain in pregnancy must "
+            "be checked straight away.",
+        ),
+    ),
+    RedFlagRule(
+        "pregnancy_tummy_pain",
+        "Abdominal pain in pregnancy",
+        (
+            "ectopic pregnancy (early pregnancy)",
+            "pre-eclampsia (after 20 weeks)",
+            "placental abruption",
+        ),
+        "Confirm where the pregnancy is (hCG, ultrasound) in early pregnancy; after 20 weeks "
+        "check blood pressure, urine protein and fetal wellbeing; obstetric review.",
+        ((Fact.PREGNANT, ABDO_PAIN),),
+        PatientAdvice(
+            "Tummy pain during pregnancy",
+            "Contact your midwife, GP or maternity unit today: tummy pain in pregnancy should "
+            "be checked.",
+            Severity.URGENT_PRIMARY_CARE,
+        ),
+    ),
+    RedFlagRule(
+        "pregnancy_hypertension_signs",
+        "Pregnancy or the weeks after birth with headache, visual disturbance, upper abdominal "
+        "pain, severe hypertension or a seizure",
+        ("pre-eclampsia or eclampsia", "HELLP syndrome"),
+        "Blood pressure, urine protein-to-creatinine ratio, FBC, liver and renal function; "
+        "labetalol for severe hypertension; magnesium sulfate for severe pre-eclampsia or a "
+        "seizure; obstetric team now.",
+        (
+            (
+                r"\bpost-?partum\b|gave birth|delivered (?:\w+ )?(?:days?|weeks?) ago",
+                any_of(
+                    HEADACHE,
+                    r"visual (?:disturbance|changes)|blurred vision|flashing lights"
+                    r"|seizure|fitting",
+                ),
+            ),
+            (
+                Fact.PREGNANT,
+                any_of(
+                    HEADACHE,
+                    r"visual (?:disturbance|changes)|blurred vision"
+                    r"|flashing lights|epigastric pain|ruq pain|\bseizure",
+                ),
+            ),
+            (
+                Fact.PREGNANT,
+                r"\b(?:bp|blood pressure)\s*(?:of|is|was|:)?\s*(?:1[6-9]\d|2\d\d)\s*"
+                r"(?:/|over)\s*\d{2,3}",
+            ),
+        ),
+        PatientAdvice(
+            "Headache, changes in sight or pain under the ribs in pregnancy",
+            "Call your maternity unit now, or 999 if it is severe: these can be signs of "
+            "pre-eclampsia.",
+        ),
+    ),
+    RedFlagRule(
+        "abdominal_pain_shock",
+        "Abdominal or back pain with hypotension or collapse, or a pulsatile abdominal mass",
+        (
+            "ruptured abdominal aortic aneurysm",
+            "ruptured ectopic pregnancy",
+            "perforated viscus",
+            "acute mesenteric ischaemia",
+        ),
+        "Resuscitate through two large-bore cannulae and crossmatch (permissive hypotension if "
+        "an aneurysm is suspected); pregnancy test in women of reproductive age; bedside "
+        "ultrasound of the aorta; vascular or general surgery now; CT angiography if stable.",
+        (
+            (any_of(ABDO_PAIN, BACK_PAIN), any_of(HYPOTENSION, SYNCOPE)),
+            (r"pulsatile (?:abdominal )?mass",),
+            (r"\baaa\b|aortic aneurysm", any_of(ABDO_PAIN, BACK_PAIN, SYNCOPE, HYPOTENSION)),
+        ),
+        PatientAdvice(
+            "Tummy or back pain with fainting or collapse",
+            "Call 999 now: tummy or back pain with fainting can be internal bleeding.",
+        ),
+    ),
+    RedFlagRule(
+        "peritonitis",
+        "A rigid abdomen, guarding or peritonism",
+        ("perforated viscus", "generalised peritonitis"),
+        "Nil by mouth, IV fluids and IV antibiotics; erect chest X-ray or CT abdomen; "
+        "urgent surgical review.",
+        (
+            (
+                r"rigid (?:abdomen|belly|tummy|stomach)|board-?like|\bperitonism\b"
+                r"|\bguarding\b|rebound tenderness|(?:abdomen|tummy|stomach|belly) (?:is |feels )?"
+                r"(?:rigid|rock hard|hard as a board)",
+            ),
+        ),
+        PatientAdvice(
+            "A rock-hard, very painful tummy",
+            "Go to A&E now: a hard, very painful tummy can be a burst bowel.",
+        ),
+    ),
+    RedFlagRule(
+        "mesenteric_ischaemia",
+        "Abdominal pain out of proportion to the examination, or with atrial fibrillation",
+        ("acute mesenteric ischaemia",),
+        "Lactate and venous gas; CT angiography; urgent surgical review; IV fluids and "
+        "heparin if embolic.",
+        (
+            (ABDO_PAIN, PAIN_OUT_OF_PROPORTION),
+            (ABDO_PAIN, r"atrial fibrillation|\baf\b|\bafib\b"),
+        ),
+    ),
+    RedFlagRule(
+        "gi_bleed",
+        "Haematemesis, coffee-ground vomiting or melaena",
+        ("upper gastrointestinal haemorrhage (variceal or peptic ulcer)",),
+        "Two large-bore cannulae with FBC, crossmatch, clotting and urea; resuscitate "
+        "(transfuse below Hb 70 g/L); Glasgow-Blatchford score; terlipressin and antibiotics "
+        "if variceal; endoscopy within 24 hours, at once if unstable.",
+        (
+            (
+                any_of(
+                    r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?",
+                    r"vomit(?:ing|ed|s)? (?:up )?(?:fresh )?blood|throwing up blood",
+                    r"black,? (?:tarry|sticky) (?:stools?|poo)",
+                ),
+            ),
+        ),
+        PatientAdvice(
+            "Vomiting blood or passing black, sticky stools",
+            "Call 999 or go to A&E now: vomiting blood or black stools can be bleeding in the gut.",
+        ),
+    ),
+    RedFlagRule(
+        "severe_bleeding",
+        "Major external haemorrhage",
+        ("haemorrhagic shock",),
+        "Direct pressure (a tourniquet for limb bleeding that pressure does not stop); two "
+        "large-bore cannulae; major haemorrhage protocol; tranexamic acid within 3 hours of "
+        "injury; find and stop the source.",
+        (
+            (
+                any_of(
+                    r"(?:heavy|heavily|severe|severely|a lot of|lots of|uncontrolled|massive|"
+                    r"major) (?:bleed(?:ing)?|haemorrhage|hemorrhage)",
+                    r"bleed(?:ing)? (?:heavily|a lot|badly)",
+                    r"won't stop bleeding",
+                    r"(?:bleeding|blood) (?:that )?(?:won't|will not|doesn't|does not) stop",
+                    r"spurting blood|blood (?:is )?spurting",
+                    r"losing a lot of blood",
+                ),
+            ),
+        ),
+        PatientAdvice(
+            "Severe bleeding",
+            "Call 999 now and press firmly on the wound with a clean cloth.",
+        ),
+    ),
+    RedFlagRule(
+        "testicular_pain",
+        "Sudden testicular or scrotal pain",
+        ("testicular torsion",),
+        "Immediate urology review for scrotal exploration, within 6 hours of onset; do not "
+        "delay for ultrasound; analgesia.",
+        (
+            (
+                r"\btestic\w+|\bscrot\w+|\btestes\b|\bballs\b",
+                any_of(SUDDEN, SEVERE, VOMITING, r"swollen|swelling"),
+            ),
+        ),
+        PatientAdvice(
+            "Sudden pain in a testicle",
+            "Go to A&E now: sudden pain in a testicle needs surgery within hours if the "
+            "testicle is twisted.",
+        ),
+    ),
+    RedFlagRule(
+        "diabetic_ketoacidosis",
+        "A person with diabetes who is vomiting, has abdominal pain, ketones, deep breathing "
+        "or drowsiness",
+        ("diabetic ketoacidosis", "hyperosmolar hyperglycaemic state"),
+        "Capillary glucose and ketones, venous gas (pH, bicarbonate, potassium); IV 0.9% "
+        "saline; fixed-rate IV insulin 0.1 unit/kg/h; potassium replacement; find the "
+        "precipitant.",
+        (
+            (
+                DIABETES,
+                any_of(
+                    VOMITING,
+                    r"\bketon\w+|kussmaul|deep (?:sighing )?breath\w*"
+                    r"|fruity|pear ?drops",
+                ),
+            ),
+            (DIABETES, ABDO_PAIN, any_of(SUDDEN, r"glucose|sugars? (?:is |are )?(?:high|\d\d)")),
+        ),
+        PatientAdvice(
+            "Diabetes with vomiting, ketones or deep, fast breathing",
+            "Go to A&E now: being sick, ketones or deep breathing with diabetes can be "
+            "ketoacidosis.",
+        ),
+    ),
+)

@@ -1,0 +1,123 @@
+"""Regular-expression groups the rows share: how clinicians and patients say a finding.
+
+Each group matches lower-case text whose apostrophes are normalised to ``'`` and whose
+"cannot" reads "can't" (``match.normalise``). A group is a finding, not a diagnosis:
+"subarachnoid haemorrhage" in a question does not fire the headache row, "worst headache
+of her life" does.
+"""
+
+from __future__ import annotations
+
+from docgemma.red_flags.rule import Fact
+
+
+def any_of(*patterns: str) -> str:
+    """One regex group matching any of ``patterns``."""
+    return "|".join(f"(?:{p})" for p in patterns)
+
+
+WHOSE = r"(?:my|his|her|their|the|your)"
+PRESENTS = r"\bpresent(?:s|ed|ing)\b|\b(?:came|comes|brought) in\b|\bpresentation\b"
+"""A clinician describing a case."""
+SUDDEN = r"\b(?:sudden(?:ly)?|abrupt(?:ly)?|acute(?:ly)?|explosive|out of nowhere)\b"
+
+CHEST_PAIN = any_of(
+    r"chest (?:pain|tightness|pressure|discomfort)",
+    rf"(?:pain|tightness|pressure|discomfort) in {WHOSE} chest",
+    r"chest (?:hurts|is tight|feels (?:tight|heavy|crushed))",
+    r"\b(?:angina|retrosternal pain)\b",
+)
+CHEST_PAIN_FEATURE = any_of(
+    r"\b(?:crushing|heavy|central|severe|radiating|exertional|pleuritic|tearing|ripping)\b",
+    SUDDEN,
+    PRESENTS,
+)
+RADIATION = (
+    r"(?:spread(?:ing|s)?|going|goes|radiat(?:es|ing)|moving|shooting) (?:in)?to "
+    rf"(?:(?:{WHOSE}|both) )?(?:left |right )?(?:arm|jaw|neck|back|shoulder)s?"
+)
+SWEATING = r"sweat(?:ing|y)|clammy|diaphore\w+"
+BREATHLESS = any_of(
+    r"breathless(?:ness)?",
+    r"short(?:ness)? of breath|\bsob\b|out of breath",
+    r"\bdyspn(?:o)?ea\b|\bdyspnoeic\b|\bdyspneic\b|\btachypn(?:o)?e\w*",
+    r"can't (?:breathe|get my breath|catch (?:my|his|her) breath)",
+    r"(?:struggling|difficulty|hard|trouble) (?:to )?breath(?:e|ing)",
+    r"respiratory distress|gasping",
+)
+HYPOXIA = any_of(
+    r"\bhypox\w+|\bdesaturat\w+",
+    r"\b(?:spo2|sats?|saturations?|o2 sat\w*|oxygen saturation)\s*(?:of|is|was|at|:|=|down to)?"
+    r"\s*(?:[4-8]\d|9[01])\s*%",
+)
+HYPOTENSION = any_of(
+    r"\bhypotensi\w+|low blood pressure|\bin shock\b|\bshocked\b|\bperi-?arrest\b",
+    r"\b(?:bp|blood pressure|b/p)\s*(?:of|is|was|at|only|:|=|down to)?\s*(?:[4-8]\d|9\d)\s*"
+    r"(?:/|over)\s*\d{2,3}\b",
+    r"\b(?:sbp|systolic)\s*(?:of|is|was|at|:|=)?\s*(?:[4-8]\d)\b",
+)
+TACHYCARDIA = any_of(
+    r"\btachycardi\w*",
+    r"\b(?:hr|heart rate|pulse|p)\s*(?:of|is|was|at|:|=)?\s*1[1-9]\d\b",
+)
+SYNCOPE = r"\bsyncop\w*|\bfaint(?:ed|ing)?\b|passed out|\bcollaps\w+|black(?:ed)? out|blackout"
+FEVER = any_of(
+    r"\bfever\w*|\bfebrile\b|\bpyrexi\w*|\brigors?\b",
+    r"high temperature|temperature of 3[89]|\btemp(?:erature)?\s*(?:of|is|was|:)?\s*3[89]",
+    r"\b3[89](?:\.\d)? ?(?:c|°c|degrees)\b",
+    r"feels? (?:very )?hot",
+)
+CONFUSED = r"\bconfus\w+|\bdelirium\b|\bdelirious\b|altered mental|\bdrows\w+|\bagitated\b"
+HEADACHE = r"headache|\bcephalgia\b|head (?:pain|hurts)"
+NECK_STIFF = any_of(
+    r"stiff neck|neck (?:is )?stiff|neck stiffness|nuchal rigidity|\bmeningism\w*",
+    r"\bkernig\w*|\bbrudzinski\w*",
+)
+PHOTOPHOBIA = r"photophobi\w+|light hurts|dislike (?:of )?bright light"
+ABDO_PAIN = any_of(
+    r"(?:tummy|stomach|abdominal|abdomen|belly|pelvic|epigastric|loin|flank|iliac fossa|rlq|llq"
+    r"|ruq|luq) ?(?:pain|ache|cramps?|tenderness)",
+    rf"pain in {WHOSE} (?:tummy|stomach|belly|abdomen|pelvis)",
+)
+BACK_PAIN = r"back ?(?:pain|ache)|\bsciatica\b|\blumbago\b|pain in (?:my|his|her|the) back"
+BLEEDING = any_of(
+    r"\bbleed(?:ing|s)?\b|losing blood|passing blood|blood clots|\bspotting\b",
+    r"\bhaemorrhag\w+|\bhemorrhag\w+|\bpv (?:bleed\w*|blood)",
+)
+HEAD_INJURY = any_of(
+    r"head (?:injury|trauma|strike)|\bhit (?:my|his|her|their) head|banged (?:my|his|her) head",
+    r"\bfell\b.{0,30}\bhead\b|\bhead\b.{0,20}\b(?:fall|fell)\b",
+)
+ANTICOAGULANT = any_of(
+    r"\banticoagula\w+|\bwarfarin\b|\bapixaban\b|\brivaroxaban\b|\bdabigatran\b|\bedoxaban\b",
+    r"\bdoac\b|blood thinners?",
+)
+POST_OP = any_of(
+    r"post-? ?op(?:erative(?:ly)?)?\b|\bpod ?#?\d",
+    r"post-?(?:\w+ )?surgery",
+    r"(?:day \d+|\d+ days?|(?:first|second|third|fourth|fifth) (?:post-?op(?:erative)? )?day)"
+    r" (?:after|post|following) (?:[\w-]+ ){0,3}(?:surgery|operation|op\b|\w+ectomy|\w+plasty"
+    r"|\w+otomy|\w+ostomy|replacement|repair|resection|transplant|section|fixation)",
+    r"(?:after|following|since) (?:an? |the |my |his |her )?(?:\w+ )?(?:surgery|operation)",
+    r"\b(?:had|underwent) (?:an? |my |his |her )?(?:\w+ )?(?:surgery|operation)",
+)
+DIABETES = r"\bdiabet\w+|\bt[12]dm\b|\btype [12]\b|\biddm\b"
+CANCER = r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"
+PAIN_OUT_OF_PROPORTION = r"(?:pain|tenderness) (?:is )?out of proportion|disproportionate pain"
+
+FACT_WORDS: dict[Fact, str] = {
+    Fact.PREGNANT: any_of(
+        r"\bpregnan\w+",
+        r"\b\d{1,2} ?(?:weeks?|/40)(?: pregnant| gestation| of gestation| ga)\b|\bgestation",
+        r"(?:i'm|i am|she's|she is|currently|at) \d{1,2} weeks\b(?! ago| old| post| after)",
+        r"\bg\d ?p\d\b|positive (?:pregnancy |urine |serum )?(?:test|hcg|b-?hcg)",
+        r"missed (?:a |my |her )?period|\bamenorrho?ea\b|\blmp\b.{0,15}\d+ weeks",
+    ),
+    Fact.YOUNG_INFANT: any_of(
+        r"\b(?:[1-9]|1[0-2]) ?(?:-| )?weeks?[- ]old",
+        r"\bnewborn|\bneonat\w+",
+        r"\b(?:[1-9]|[1-8]\d) ?(?:-| )?days?[- ]old",
+        r"\b(?:1|2|one|two) ?(?:-| )?months?[- ]old",
+    ),
+}
+"""How text states each ``Fact`` when no caller passes it in."""

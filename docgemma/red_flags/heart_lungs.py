@@ -1,0 +1,240 @@
+"""Rows of the red-flag table: chest pain, breathlessness, collapse and the airway."""
+
+from __future__ import annotations
+
+from docgemma.red_flags.cues import (
+    BREATHLESS,
+    CHEST_PAIN,
+    CHEST_PAIN_FEATURE,
+    HYPOTENSION,
+    HYPOXIA,
+    POST_OP,
+    RADIATION,
+    SUDDEN,
+    SWEATING,
+    SYNCOPE,
+    TACHYCARDIA,
+    any_of,
+)
+from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+
+ALLERGEN = any_of(
+    r"\bstung\b|\bsting\b|\bbees?\b|\bwasps?\b",
+    r"peanuts?|\bnuts?\b|shellfish",
+    r"after (?:eating|food)|allergic reaction|\bpenicillin\b|\bcontrast\b",
+)
+SWOLLEN_AIRWAY = any_of(
+    r"(?:throat|tongue|lips?|mouth|face) (?:is |are |feels? )?(?:swell(?:ing|ed|s)?|swollen"
+    r"|closing|tight)",
+    r"swollen (?:throat|tongue|lips?)|(?:tongue|lip|laryngeal) (?:o)?edema|angio-?o?edema",
+    r"swelling of (?:my|his|her|the) (?:throat|tongue|lips?)",
+)
+WHEEZE = r"wheez(?:e|ing|y)|bronchospasm"
+
+ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "post_op_deterioration",
+        "Breathlessness, hypoxia, hypotension or tachycardia after an operation",
+        (
+            "pulmonary embolism",
+            "haemorrhage (surgical site or gastrointestinal)",
+            "sepsis (anastomotic leak, pneumonia, wound)",
+            "myocardial infarction",
+        ),
+        "ABCDE with high-flow oxygen; two large-bore cannulae with FBC, crossmatch, lactate, "
+        "blood cultures and troponin; ECG; fluid bolus; senior surgical review now; CT "
+        "pulmonary angiogram once stable, or theatre if bleeding.",
+        ((POST_OP, any_of(BREATHLESS, HYPOXIA, HYPOTENSION, TACHYCARDIA, SYNCOPE, CHEST_PAIN)),),
+        PatientAdvice(
+            "Breathless, faint or very unwell after an operation",
+            "Call 999 or go to A&E now: becoming breathless, faint or very unwell after an "
+            "operation can be a blood clot, bleeding or an infection.",
+        ),
+    ),
+    RedFlagRule(
+        "chest_pain_breathless",
+        "Acute chest pain with breathlessness, sweating, radiation or haemodynamic compromise",
+        (
+            "acute coronary syndrome",
+            "pulmonary embolism",
+            "aortic dissection",
+            "tension pneumothorax",
+        ),
+        "12-lead ECG within 10 minutes and troponin; aspirin 300 mg unless dissection is "
+        "suspected; compare blood pressure in both arms; oxygen only if SpO2 is below 94%; "
+        "CT pulmonary angiogram or CT aortogram as the picture points.",
+        (
+            (CHEST_PAIN, BREATHLESS),
+            (CHEST_PAIN, any_of(SWEATING, RADIATION)),
+            (CHEST_PAIN, any_of(HYPOTENSION, TACHYCARDIA, HYPOXIA, SYNCOPE)),
+            (CHEST_PAIN, CHEST_PAIN_FEATURE),
+        ),
+        PatientAdvice(
+            "Chest pain with breathlessness, sweating or pain spreading to the arm or jaw",
+            "Call 999 now: chest pain with these symptoms can be a heart attack.",
+        ),
+    ),
+    RedFlagRule(
+        "tearing_pain",
+        "Tearing chest or back pain, or a pulse or blood-pressure difference between the arms",
+        ("aortic dissection",),
+        "Blood pressure in both arms and urgent CT aortogram; no thrombolysis or "
+        "anticoagulation until dissection is excluded; IV beta-blocker towards a systolic of "
+        "100–120 mmHg; cardiothoracic or vascular surgery at once.",
+        (
+            (r"\b(?:tearing|ripping)\b",),
+            (
+                CHEST_PAIN,
+                r"(?:in)?to (?:the |my |his |her )?back|between (?:the |my |his |her )?"
+                r"shoulder ?blades",
+            ),
+            (
+                r"(?:pulse|bp|blood pressure) (?:deficit|differen\w+)|unequal (?:pulses|bp|blood "
+                r"pressures?)",
+            ),
+        ),
+        PatientAdvice(
+            "Sudden tearing pain in the chest or back",
+            "Call 999 now: a sudden tearing pain in the chest or back can be a tear in the main "
+            "artery of the body.",
+        ),
+    ),
+    RedFlagRule(
+        "acute_breathlessness",
+        "Acute breathlessness with hypoxia, tachycardia, hypotension, pleuritic pain or "
+        "haemoptysis",
+        (
+            "pulmonary embolism",
+            "tension pneumothorax",
+            "acute coronary syndrome or acute heart failure",
+            "sepsis from pneumonia",
+        ),
+        "ABCDE; oxygen to SpO2 94–98% (88–92% if at risk of CO2 retention); ECG, arterial blood "
+        "gas and chest X-ray; Wells score and CT pulmonary angiogram if PE is possible, with "
+        "anticoagulation while waiting unless contraindicated.",
+        (
+            (BREATHLESS, any_of(HYPOXIA, TACHYCARDIA, HYPOTENSION)),
+            (BREATHLESS, r"pleuritic|hurts to breathe|pain (?:on|when) breathing"),
+            (BREATHLESS, r"haemoptysis|hemoptysis|cough(?:ing|ed)? (?:up )?blood"),
+            (BREATHLESS, SUDDEN),
+        ),
+        PatientAdvice(
+            "Sudden breathlessness, or breathlessness with chest pain on breathing or coughing "
+            "up blood",
+            "Call 999 or go to A&E now: sudden breathlessness can be a blood clot in the lung "
+            "or a collapsed lung.",
+        ),
+    ),
+    RedFlagRule(
+        "tension_pneumothorax",
+        "Chest trauma or ventilation with hypotension, hypoxia, tracheal deviation or absent "
+        "breath sounds",
+        ("tension pneumothorax", "massive haemothorax", "cardiac tamponade"),
+        "Needle decompression (second intercostal space mid-clavicular line, or fourth/fifth "
+        "space anterior to the mid-axillary line) without waiting for an X-ray, then a chest "
+        "drain; large-bore access and trauma team.",
+        (
+            (r"trachea\w* (?:is )?deviat\w+|tracheal shift",),
+            (
+                r"(?:absent|reduced|no) (?:breath|air entry)\w*|hyper-?resonan\w+",
+                any_of(HYPOTENSION, HYPOXIA, TACHYCARDIA),
+            ),
+            (
+                r"(?:stab(?:bed)?|penetrating|blunt) (?:wound |injury |trauma )?(?:to |in |of )?"
+                r"(?:the |my |his |her )?chest|chest (?:trauma|injury|wound)",
+                any_of(BREATHLESS, HYPOTENSION, HYPOXIA),
+            ),
+        ),
+        PatientAdvice(
+            "An injury to the chest with trouble breathing",
+            "Call 999 now: an injury to the chest with trouble breathing needs emergency help.",
+        ),
+    ),
+    RedFlagRule(
+        "anaphylaxis",
+        "Airway swelling, wheeze or hypotension after an allergen",
+        ("anaphylaxis", "angio-oedema with airway compromise"),
+        "IM adrenaline 0.5 mg (0.5 mL of 1 mg/mL) into the anterolateral thigh, repeated after "
+        "5 minutes if no better; lie flat with legs raised (sit up if breathing is worse), "
+        "high-flow oxygen, IV fluid bolus; call for help.",
+        (
+            (SWOLLEN_AIRWAY,),
+            (ALLERGEN, any_of(BREATHLESS, WHEEZE, HYPOTENSION)),
+            (r"urticaria|\bhives\b|widespread rash", any_of(WHEEZE, HYPOTENSION, SWOLLEN_AIRWAY)),
+        ),
+        PatientAdvice(
+            "Possible anaphylaxis: a swelling throat or tongue, or breathing trouble after a "
+            "sting or food",
+            "Call 999 now; use an adrenaline auto-injector if one has been prescribed.",
+        ),
+    ),
+    RedFlagRule(
+        "upper_airway",
+        "Stridor, drooling, a muffled voice or being unable to swallow saliva",
+        (
+            "epiglottitis",
+            "deep neck space infection (peritonsillar or retropharyngeal abscess)",
+            "upper airway obstruction",
+        ),
+        "Keep the patient upright and calm and do not examine the throat; senior anaesthetic "
+        "and ENT airway help now; oxygen; IV antibiotics once the airway is secure.",
+        (
+            (r"\bstridor\b|\bdrool\w*|muffled voice|hot potato voice|\btrismus\b",),
+            (r"can't swallow (?:my |his |her )?(?:saliva|spit)",),
+        ),
+        PatientAdvice(
+            "Noisy breathing, drooling or being unable to swallow",
+            "Call 999 now: noisy breathing, drooling or being unable to swallow can mean the "
+            "airway is closing.",
+        ),
+    ),
+    RedFlagRule(
+        "severe_breathing",
+        "Severe respiratory distress: cyanosis, a silent chest, unable to speak in sentences",
+        (
+            "life-threatening asthma or COPD exacerbation",
+            "upper airway obstruction",
+            "tension pneumothorax",
+            "anaphylaxis",
+        ),
+        "ABCDE with high-flow oxygen and senior help now; nebulised salbutamol and "
+        "ipratropium if wheezy, IV magnesium and steroids in severe asthma; needle "
+        "decompression if tension pneumothorax.",
+        (
+            (
+                any_of(
+                    r"can't breathe|struggling to breathe|gasping|choking",
+                    r"blue lips|lips (?:are |have |look )?(?:turning |going |gone |went |turned )?"
+                    r"blue|\bcyanos\w+|\bcyanotic\b",
+                    r"silent chest|can't (?:complete|finish) (?:a )?sentences?"
+                    r"|unable to (?:speak|talk) in (?:full )?sentences",
+                ),
+            ),
+        ),
+        PatientAdvice(
+            "Severe difficulty breathing or blue lips",
+            "Call 999 now: severe difficulty breathing needs emergency help.",
+        ),
+    ),
+    RedFlagRule(
+        "exertional_syncope",
+        "Syncope on exertion, or with palpitations or chest pain",
+        (
+            "ventricular arrhythmia or heart block",
+            "aortic stenosis or hypertrophic cardiomyopathy",
+            "pulmonary embolism",
+        ),
+        "12-lead ECG (QTc, pre-excitation, Brugada pattern, heart block) and cardiac "
+        "monitoring; echocardiogram; cardiology review before discharge.",
+        (
+            (SYNCOPE, r"exertion|exercis\w+|running|sport|playing (?:football|rugby|sport)"),
+            (SYNCOPE, r"palpitations?|heart (?:racing|pounding)"),
+            (SYNCOPE, CHEST_PAIN),
+        ),
+        PatientAdvice(
+            "Fainting during exercise, or with a racing heart or chest pain",
+            "Go to A&E now: fainting during exercise or with a racing heart can come from the "
+            "heart's rhythm.",
+        ),
+    ),
+)

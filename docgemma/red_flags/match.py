@@ -1,0 +1,113 @@
+"""Matching the red-flag table against free text, with negations handled.
+
+A cue is negated when a negation cue ("no", "not", "denies", "without" ...) appears in
+the few words before it within the same clause; clauses end at sentence punctuation and
+at "but"/"however"/"although". So "denies chest pain, SOB or palpitations" fires
+nothing, while "no fever, but a stiff neck" still finds the stiff neck. Deterministic
+and fast: it runs on every message before any model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from docgemma.red_flags.cues import FACT_WORDS
+from docgemma.red_flags.rule import Cue, Fact, RedFlagRule
+from docgemma.red_flags.table import RULES
+
+NEGATION_CUES = frozenset(
+    {
+        "no",
+        "not",
+        "never",
+        "without",
+        "denies",
+        "denied",
+        "deny",
+        "denying",
+        "none",
+        "negative",
+        "don't",
+        "doesn't",
+        "didn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "haven't",
+        "hasn't",
+        "hadn't",
+        "nor",
+        "neither",
+    }
+)
+NEGATION_WINDOW = 5
+"""Words before a match that a negation cue may sit in."""
+_CLAUSE_END = re.compile(r"[.;!?\n]|\b(?:but|however|although|though|except|now)\b")
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+@dataclass(frozen=True)
+class Match:
+    """A row that fired, with the words that fired it."""
+
+    rule: RedFlagRule
+    evidence: tuple[str, ...]
+    """The matched words of the text (a fact given by the caller adds none)."""
+
+
+def normalise(text: str) -> str:
+    return text.lower().replace("’", "'").replace("‘", "'").replace("cannot", "can't")
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _negated(text: str, start: int) -> bool:
+    before = text[:start]
+    clause_starts = [m.end() for m in _CLAUSE_END.finditer(before)]
+    clause = before[clause_starts[-1] :] if clause_starts else before
+    words = _WORD.findall(clause)[-NEGATION_WINDOW:]
+    return any(w in NEGATION_CUES for w in words)
+
+
+def affirmed(text: str, pattern: str) -> str | None:
+    """The first un-negated match of ``pattern`` in normalised ``text``, or None."""
+    for match in _compiled(pattern).finditer(text):
+        if match.group(0).strip() and not _negated(text, match.start()):
+            return match.group(0).strip()
+    return None
+
+
+def _holds(cue: Cue, text: str, facts: Collection[Fact]) -> str | None:
+    """The evidence for one cue: its words, "" for a fact the caller gave, None if absent."""
+    if isinstance(cue, Fact):
+        return "" if cue in facts else affirmed(text, FACT_WORDS[cue])
+    return affirmed(text, cue)
+
+
+def fires(rule: RedFlagRule, text: str, facts: Collection[Fact] = ()) -> tuple[str, ...] | None:
+    """The evidence of the first trigger of ``rule`` that holds in normalised ``text``."""
+    for trigger in rule.triggers:
+        evidence = [_holds(cue, text, facts) for cue in trigger]
+        if all(e is not None for e in evidence):
+            return tuple(dict.fromkeys(e for e in evidence if e))
+    return None
+
+
+def matches(
+    text: str, facts: Collection[Fact] = (), rules: Iterable[RedFlagRule] = RULES
+) -> list[Match]:
+    """Every row ``text`` fires, in table order; ``facts`` are details known from elsewhere."""
+    norm = normalise(text)
+    found = []
+    for rule in rules:
+        evidence = fires(rule, norm, facts)
+        if evidence is not None:
+            found.append(Match(rule, evidence))
+    return found

@@ -1,0 +1,319 @@
+"""A proposed prescription checked against the patient's chart, by code, before approval.
+
+The questions a pharmacist asks of a new order, each answered from a source the project
+holds offline:
+
+- does the drug interact with one the patient already takes? The ANSM thesaurus grades
+  the pair; for a patient on an antivitamin K, the thesaurus's own note asks for the INR
+  to be checked whenever a drug is started, an antibiotic above all;
+- is the patient allergic to it, to its class, or to a class that cross-reacts
+  (``drug_classes``)?
+- is it already prescribed?
+- what is the latest kidney function? It is shown; no source the project holds gives
+  renal dose thresholds, so none is checked, and the card says so rather than guess.
+
+Nothing here calls a model; the chart is read over FHIR like any record read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from docgemma.ehr.chart import Measurement, concept_text, human_name, latest_by_code
+from docgemma.ehr.client import EHRClient, EHRError
+from docgemma.tools import ansm, drug_classes
+from docgemma.tools.args import PrescribeMedicationArgs
+from docgemma.tools.base import ToolContext
+from docgemma.tools.ehr_guard import ehr_client
+from docgemma.tools.write_review import Finding, WriteReview, not_checked
+
+log = logging.getLogger(__name__)
+
+RENAL_CODES = {
+    "33914-3": "eGFR",
+    "48642-3": "eGFR",
+    "48643-1": "eGFR",
+    "50044-7": "eGFR",
+    "62238-1": "eGFR",
+    "69405-9": "eGFR",
+    "88293-6": "eGFR",
+    "88294-4": "eGFR",
+    "98979-8": "eGFR",
+    "2164-2": "creatinine clearance",
+    "2160-0": "creatinine",
+    "38483-4": "creatinine",
+}
+"""LOINC codes of kidney function: estimated GFR, measured creatinine clearance, serum
+creatinine. The first two are preferred; creatinine is shown when neither is charted."""
+ANTIVITAMIN_K = "antivitamines k"
+"""The thesaurus's class of warfarin, acenocoumarol and fluindione."""
+ANSM_NAME = "ANSM interaction thesaurus (France, offline)"
+NOT_CHECKED_RENAL = (
+    "no renal dose threshold was checked: no source the assistant holds offline gives one"
+)
+
+
+@dataclass(frozen=True)
+class Allergy:
+    substance: str
+    reaction: str = ""
+    """Manifestations and severity as recorded ("hives, moderate")."""
+
+
+@dataclass(frozen=True)
+class ChartFacts:
+    """What the check reads from the chart: active medications, allergies, kidney function."""
+
+    patient: str
+    medications: tuple[str, ...] = ()
+    allergies: tuple[Allergy, ...] = ()
+    renal: Measurement | None = None
+
+
+def _active(resource: dict[str, Any], field: str) -> bool:
+    codes = [c.get("code") for c in (resource.get(field) or {}).get("coding", [])]
+    return not codes or codes[0] in ("active", "recurrence", "relapse")
+
+
+def _allergy(resource: dict[str, Any]) -> Allergy:
+    details: list[str] = []
+    for reaction in resource.get("reaction", []):
+        details += [concept_text(m) for m in reaction.get("manifestation", [])]
+        if reaction.get("severity"):
+            details.append(reaction["severity"])
+    return Allergy(concept_text(resource.get("code")), ", ".join(details))
+
+
+def latest_renal(observations: list[dict[str, Any]]) -> Measurement | None:
+    """The latest eGFR or creatinine clearance, else the latest serum creatinine."""
+    coded = [
+        o
+        for o in observations
+        if any(c.get("code") in RENAL_CODES for c in (o.get("code") or {}).get("coding", []))
+    ]
+    latest = latest_by_code(coded)
+    preferred = [m for m in latest if RENAL_CODES.get(m.code or "") != "creatinine"]
+    return (preferred or latest or [None])[0]
+
+
+async def read_chart(client: EHRClient, patient_id: str) -> ChartFacts:
+    patient, meds, allergies, observations = await asyncio.gather(
+        client.read("Patient", patient_id),
+        client.search("MedicationRequest", patient=patient_id, count=100),
+        client.search("AllergyIntolerance", patient=patient_id, count=100),
+        client.search("Observation", patient=patient_id, sort="-date", count=200),
+    )
+    return ChartFacts(
+        patient=f"{human_name(patient)} ({patient_id})",
+        medications=tuple(
+            dict.fromkeys(
+                concept_text(m.get("medicationCodeableConcept"))
+                for m in meds
+                if m.get("status") in (None, "active")
+            )
+        ),
+        allergies=tuple(_allergy(a) for a in allergies if _active(a, "clinicalStatus")),
+        renal=latest_renal(observations),
+    )
+
+
+# ── the check itself: pure ──
+
+
+def _components(drug: str) -> list[str]:
+    """A combination's parts ("amoxicillin-clavulanate", "sulfamethoxazole/trimethoprim")."""
+    parts = re.split(r"\s*(?:[/+,-]|\band\b|\bwith\b)\s*", drug)
+    return [p for p in parts if len(p) >= 4 and p != drug]
+
+
+def _substances(ref: ansm.AnsmThesaurus, drug: str) -> list[ansm.Substance]:
+    """The thesaurus substances of a drug: itself, else the parts of the combination it is
+    or that its dictionary name spells out ("Bactrim": trimethoprim/sulfamethoxazole)."""
+    whole = ref.resolve(drug)
+    if whole is not None:
+        return [whole]
+    names = (drug, *sorted(drug_classes.names_of(drug)))
+    parts = dict.fromkeys(part for name in names for part in _components(name))
+    found = (ref.resolve(part) for part in parts)
+    return list({s.name: s for s in found if s is not None}.values())
+
+
+ANTIBIOTICS_QUOTE = re.compile(r"De nombreux cas[^.]*antibiotiques\.")
+INITIATION_QUOTE = re.compile(r"Chez un patient traité par antivitamines K[^.]*INR[^.]*\.")
+"""The sentences of the thesaurus's note on antivitamin K that the check quotes; a note
+without them (another edition) makes no claim."""
+
+
+_SEVERITY = {4: "warning", 3: "warning", 2: "caution", 1: "caution"}
+
+
+def _graded(drug: str, med: str, entries: list[ansm.Interaction]) -> Finding:
+    top = max(entries, key=lambda i: i.rank)
+    mechanisms = "; ".join(dict.fromkeys(i.mechanism_fr for i in entries))
+    advice = "; ".join(dict.fromkeys(i.advice_fr for i in entries if i.advice_fr))
+    detail = f"Mechanism (French): {mechanisms}" + (f" Advice (French): {advice}" if advice else "")
+    return Finding(
+        kind="interaction",
+        severity=_SEVERITY.get(top.rank, "caution"),  # type: ignore[arg-type]
+        title=f"{drug} with {med} (in the chart): {top.severity.lower()}",
+        detail=detail,
+        source=ANSM_NAME,
+    )
+
+
+def _antivitamin_k(drug: str, med: str, antibacterial: bool, note: str) -> Finding | None:
+    """The thesaurus's own note on antivitamin K, for a pair it does not grade."""
+    found = (ANTIBIOTICS_QUOTE if antibacterial else INITIATION_QUOTE).search(note)
+    quote = found.group(0) if found else ""
+    if antibacterial:
+        title = f"{med} (in the chart) with an antibiotic: check the INR, bleeding risk"
+        what = "The reference reports many cases of a raised antivitamin K effect with antibiotics"
+        severity = "warning"
+    else:
+        title = f"{med} (in the chart): check the INR when {drug} is started"
+        what = "The reference asks for the INR whenever a drug is started or stopped"
+        severity = "info"
+    if not quote:  # the note does not say it: nothing is claimed
+        return None
+    return Finding(
+        kind="interaction",
+        severity=severity,  # type: ignore[arg-type]
+        title=title,
+        detail=f'{what}: "{quote}"',
+        source=ANSM_NAME,
+    )
+
+
+def interactions(drug: str, medications: Iterable[str]) -> list[Finding]:
+    ref = ansm.thesaurus()
+    new = _substances(ref, drug)
+    names = drug_classes.names_of(drug)
+    antibacterial = drug_classes.is_antibacterial(
+        names.union(*(drug_classes.names_of(p) for p in _components(drug)))
+    )
+    findings: list[Finding] = []
+    unchecked: list[str] = []
+    for med in medications:
+        if names & drug_classes.names_of(med):
+            findings.append(
+                Finding(
+                    kind="duplicate",
+                    severity="caution",
+                    title=f"{med} is already an active medication in the chart",
+                )
+            )
+            continue
+        held = _substances(ref, med)
+        if not held:
+            unchecked.append(med)
+            continue
+        graded = [i for a in new for b in held for i in ref.interactions(a, b)]
+        if graded:
+            findings.append(_graded(drug, med, graded))
+        elif new and any(ANTIVITAMIN_K in (b.name, *b.classes) for b in held):
+            note = _antivitamin_k(drug, med, antibacterial, ref.notes.get(ANTIVITAMIN_K, ""))
+            findings += [note] if note else []
+    if not new:
+        unchecked.insert(0, drug)
+    if unchecked:
+        findings.append(
+            Finding(
+                kind="interaction",
+                severity="caution",
+                title=f"Interactions not checked for {', '.join(unchecked)}",
+                detail="Not in the offline interaction reference; check another source.",
+                source=ANSM_NAME,
+            )
+        )
+    return findings
+
+
+def allergies(drug: str, recorded: Iterable[Allergy]) -> list[Finding]:
+    names = drug_classes.names_of(drug).union(
+        *(drug_classes.names_of(p) for p in _components(drug))
+    )
+    given = drug_classes.classes_of(names, for_allergy=True)
+    findings: list[Finding] = []
+    for allergy in recorded:
+        what = f"Allergy to {allergy.substance} recorded" + (
+            f" ({allergy.reaction})" if allergy.reaction else ""
+        )
+        if drug_classes.same_substance(names, allergy.substance):
+            findings.append(Finding(kind="allergy", severity="warning", title=what))
+            continue
+        held = drug_classes.classes_named(allergy.substance)
+        shared = [c.name for c in given if c in held]
+        if shared:
+            title = f"{what}: {drug} is one of the {shared[0]}"
+            findings.append(Finding(kind="allergy", severity="warning", title=title))
+            continue
+        for cross in drug_classes.cross_reactions(held, given):
+            findings.append(
+                Finding(
+                    kind="cross_reactivity",
+                    severity=cross.severity,  # type: ignore[arg-type]
+                    title=f"{what}: {drug} is one of the {cross.drug_class}",
+                    detail=cross.note[0].upper() + cross.note[1:] + ".",
+                )
+            )
+    return findings
+
+
+def renal(drug: str, latest: Measurement | None) -> Finding:
+    if latest is None:
+        title = "No eGFR, creatinine clearance or creatinine in the chart"
+    else:
+        title = f"Latest {RENAL_CODES.get(latest.code or '', latest.name)}: {latest.value}"
+        title += f" ({latest.date})" if latest.date else ""
+    return Finding(
+        kind="renal",
+        severity="info",
+        title=title,
+        detail=f"For {drug}, {NOT_CHECKED_RENAL}.",
+        source="the chart",
+    )
+
+
+def _counted(n: int, one: str, many: str, items: Iterable[str]) -> str:
+    listed = ", ".join(items)
+    return f"{n} {one if n == 1 else many}" + (f" ({listed})" if listed else "")
+
+
+def check(drug: str, chart: ChartFacts) -> WriteReview:
+    """Every finding for ``drug`` in this chart, and a line saying what was read."""
+    drug = " ".join(drug.split())
+    found = [
+        *allergies(drug, chart.allergies),
+        *interactions(drug, chart.medications),
+        renal(drug, chart.renal),
+    ]
+    read = ", ".join(
+        (
+            _counted(
+                len(chart.medications), "active medication", "active medications", chart.medications
+            ),
+            _counted(
+                len(chart.allergies), "allergy", "allergies", (a.substance for a in chart.allergies)
+            ),
+            "kidney function" if chart.renal else "no kidney function value",
+        )
+    )
+    return WriteReview(
+        checked=f"Checked against the chart of {chart.patient}: {read}.", findings=found
+    )
+
+
+async def review_prescription(args: PrescribeMedicationArgs, ctx: ToolContext) -> WriteReview:
+    """The ``ToolSpec.review`` of the prescription tool; never raises."""
+    try:
+        chart = await read_chart(ehr_client(ctx), args.patient_id.strip())
+    except EHRError as exc:
+        log.info("chart check could not read %s: %s", args.patient_id, exc)
+        why = "the patient is not in the record" if exc.kind == "not_found" else None
+        return not_checked(why or "the record could not be read")
+    return await asyncio.to_thread(check, args.medication_name, chart)

@@ -1,0 +1,86 @@
+"""Can't-miss diagnoses in the clinician mode: recognised by code, in the question or in
+the case it refers back to, and opening the answer whatever the model wrote."""
+
+from __future__ import annotations
+
+from docgemma.agent.cant_miss import recognise
+from docgemma.agent.cant_miss_opening import cant_miss_block, open_with_cant_miss
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.red_flags.table import BY_ID
+
+from .conftest import intent, run
+
+HEADACHE_CASE = "49F, abrupt severe headache while gardening, the worst she has ever had. Ddx?"
+
+
+def test_the_question_alone_fires_its_row() -> None:
+    (found,) = recognise(HEADACHE_CASE)
+    assert found["rule_id"] == "thunderclap_headache"
+    assert found["exclude"][0] == "subarachnoid haemorrhage"
+
+
+def test_a_question_that_refers_back_reads_the_case_described_before() -> None:
+    earlier = ["81M, day 3 after a total hip replacement."]
+    question = "He is now short of breath. What's the differential?"
+    assert recognise(question) == []
+    assert [f["rule_id"] for f in recognise(question, earlier)] == ["post_op_deterioration"]
+
+
+def test_a_new_topic_does_not_reach_back() -> None:
+    earlier = ["Sudden tearing chest pain radiating to the back in a 60-year-old"]
+    assert recognise("What is the usual dose of amoxicillin for otitis media?", earlier) == []
+
+
+def test_a_negation_in_an_earlier_message_stays_a_negation() -> None:
+    earlier = ["Fever for two days, no neck stiffness, no photophobia."]
+    assert recognise("What's the differential?", earlier) == []
+
+
+def test_the_block_opens_the_answer_once() -> None:
+    found = recognise(HEADACHE_CASE)
+    answer = open_with_cant_miss("Migraine is likely.", found)
+    assert answer.startswith(cant_miss_block(found)) and answer.endswith("Migraine is likely.")
+    assert open_with_cant_miss(answer, found) == answer
+    assert open_with_cant_miss("Migraine is likely.", []) == "Migraine is likely."
+
+
+async def test_the_answer_opens_with_the_condition_the_model_left_out(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [intent("DIRECT", "headache differential"), "Likely migraine, tension or cluster."]
+    )
+    _, result = await run(make_agent(llm), HEADACHE_CASE)
+    opening = result.final_response.split("\n\n")[0]
+    assert "subarachnoid haemorrhage" in opening
+    assert BY_ID["thunderclap_headache"].first in result.final_response
+    assert result.final_response.index("subarachnoid") < result.final_response.index("migraine")
+    step = next(
+        e for e in result.reasoning_timeline if e.title == "Can't-miss diagnoses to exclude first"
+    )
+    assert "thunderclap_headache" in step.detail and "subarachnoid haemorrhage" in step.detail
+    assert tools.calls == []
+
+
+async def test_a_follow_up_question_gets_the_block_from_the_earlier_case(make_agent) -> None:
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT", "case"),
+            "Noted.",
+            intent("DIRECT", "differential"),
+            "Consider atelectasis or pneumonia.",
+        ]
+    )
+    agent = make_agent(llm)
+    _, first = await run(agent, "72F, second day after a right hemicolectomy.")
+    assert first.final_response == "Noted."
+    _, second = await run(agent, "BP 88/50 and breathless now — immediate differential?")
+    assert second.final_response.startswith("**Can't miss")
+    assert "pulmonary embolism" in second.final_response.split("\n\n")[0]
+    assert "haemorrhage" in second.final_response and "sepsis" in second.final_response
+
+
+async def test_a_negated_presentation_leaves_the_answer_alone(make_agent) -> None:
+    llm = ScriptedBackend([intent("DIRECT", "dosing"), "Amlodipine 5 mg once daily."])
+    _, result = await run(
+        make_agent(llm), "No chest pain, denies breathlessness; starting dose of amlodipine?"
+    )
+    assert result.final_response == "Amlodipine 5 mg once daily."

@@ -1,0 +1,56 @@
+"""Messages that order a record write are recognised by code."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.orders import ordered_write, write_to_propose
+from docgemma.tools.registry import build_registry
+
+REGISTRY = build_registry()
+RX = "prescribe_medication"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Prescribe doxycycline 100 mg twice daily for abc-123",
+        "Start her on lisinopril 10 mg once daily",
+        "please order ceftriaxone 1 g IV daily",
+        "OK, then prescribe it again: nitrofurantoin 100 mg twice a day",
+        "Could you please start metformin 500 mg with meals for him?",
+        "Yes, prescribe amlodipine 5 mg daily",
+    ],
+)
+def test_an_order_to_prescribe_is_recognised(message: str) -> None:
+    assert ordered_write(message, REGISTRY, drug_named=True) == RX
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What dose should I start metformin at?",  # a question, not an order
+        "Is it safe to prescribe ibuprofen with warfarin?",
+        "Should we order a CT?",
+        "Check the interactions before I prescribe clarithromycin",
+        "Find patient Maria Garcia and prescribe metformin 500 mg",  # the search comes first
+    ],
+)
+def test_a_question_or_another_request_is_not_an_order(message: str) -> None:
+    assert ordered_write(message, REGISTRY, drug_named=True) is None
+
+
+def test_an_order_without_a_drug_is_not_taken_as_a_prescription() -> None:
+    assert ordered_write("Order a chest X-ray for her", REGISTRY, drug_named=False) is None
+
+
+def test_code_proposes_the_write_once_and_only_for_a_known_patient() -> None:
+    query = "Prescribe doxycycline 100 mg twice daily for her"
+
+    def propose(**kw) -> str | None:
+        base = {"drug_named": True, "patient_known": True, "tried": ()}
+        return write_to_propose(query, REGISTRY, **(base | kw))
+
+    assert propose() == RX
+    assert propose(patient_known=False) is None  # the patient is searched for first
+    assert propose(tried={RX}) is None  # proposed (and declined or written) this turn

@@ -1,0 +1,128 @@
+"""A patient argument is a patient: a name is a name, an id an id, a follow-up about a
+patient nobody found is asked about, and work on several patients asks which one first."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.agent.entities import patient_ids
+from docgemma.agent.references import WHICH_OF_SEVERAL, Context, several_patients
+from docgemma.agent.rules import WHICH_PATIENT
+from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import ToolErrorType, ToolOutcome
+
+from .conftest import intent, quality, run, select
+
+
+async def test_work_on_several_patients_asks_which_one_before_any_model_call(
+    make_agent, tools
+) -> None:
+    llm = ScriptedBackend([])
+    _, result = await run(
+        make_agent(llm), "On call this weekend, I have to go through several patients' charts."
+    )
+    assert result.final_response == WHICH_OF_SEVERAL and result.model_calls == 0
+    assert tools.calls == []
+
+
+async def test_a_sentence_is_never_searched_for_as_a_name(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "the new admission from bay four"},
+        ]
+    )
+    _, result = await run(make_agent(llm), "Look up the new admission from bay four")
+    assert tools.calls_to("search_patient") == [] and result.final_response == WHICH_PATIENT
+
+
+async def test_a_title_is_left_out_of_the_name_searched(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [intent(tool="search_patient"), select("search_patient"), {"name": "Mrs Okafor"}]
+    )
+    await run(make_agent(llm), "Is Mrs Okafor in the system?")
+    ((args, _),) = tools.calls_to("search_patient")
+    assert args == {"name": "Okafor"}
+
+
+async def test_a_follow_up_about_a_patient_nobody_found_says_so(make_agent, tools) -> None:
+    tools.queue(
+        "search_patient",
+        ToolOutcome(error_type=ToolErrorType.NOT_FOUND, entity="Tomasz Wieczorek"),
+    )
+    llm = ScriptedBackend(
+        [
+            intent(tool="search_patient"),
+            select("search_patient"),
+            {"name": "Tomasz Wieczorek"},
+            quality("error_fatal"),
+        ]
+    )
+    agent = make_agent(llm)
+    _, first = await run(agent, "Find Tomasz Wieczorek")
+    assert "could not find a patient named 'Tomasz Wieczorek'" in first.final_response
+    for follow_up in ("Her labs as well", "Chart"):
+        _, result = await run(agent, follow_up)
+        assert result.model_calls == 0 and len(tools.calls_to("search_patient")) == 1
+        assert "'Tomasz Wieczorek'" in result.final_response
+        assert "patient's ID" in result.final_response
+
+
+CHART = (
+    "Patient: Ana Duarte (ID 5521) — 71 y, female\n"
+    "Active problems: hypertension; hyperlipidaemia\n"
+    "Active medications: simvastatin 40 mg at bedtime; amlodipine 5 mg once daily\n"
+    "Allergies: none recorded"
+)
+
+
+async def test_an_id_and_their_med_list_check_the_named_drug_against_the_chart(
+    make_agent, tools
+) -> None:
+    tools.queue("get_patient_chart", ToolOutcome(data={"patient_id": "5521"}, formatted=CHART))
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),  # code reads the chart first
+            {"patient_id": "5521"},
+            quality("success_rich"),
+            select("check_drug_interactions"),
+            {"drug_names": ["clarithromycin", "pneumonia"]},  # not the chart's drugs
+            quality("success_rich"),
+            "Clarithromycin raises simvastatin levels.",
+        ]
+    )
+    message = (
+        "Patient 5521 is being started on clarithromycin for pneumonia. Pull their current "
+        "med list and check for interactions."
+    )
+    _, result = await run(make_agent(llm), message)
+    ((chart, _),) = tools.calls_to("get_patient_chart")
+    ((checked, _),) = tools.calls_to("check_drug_interactions")
+    assert chart == {"patient_id": "5521"}
+    assert checked["drug_names"] == ["clarithromycin", "simvastatin", "amlodipine"]
+    assert result.final_response.startswith("Clarithromycin raises simvastatin levels.")
+
+
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("Need to get through a few charts before handover", True),
+        ("Can you help me review several patients on the ward?", True),
+        ("How should metformin be dosed in patients with an eGFR of 35?", False),
+        ("Which labs should be checked in patients starting lithium?", False),
+        ("Review the charts of a few patients, starting with abc-123", False),  # one is named
+    ],
+)
+def test_only_record_work_on_unnamed_patients_asks_which_one(message: str, asks: bool) -> None:
+    assert several_patients(message, Context()) is asks
+
+
+@pytest.mark.parametrize(
+    ("message", "number"),
+    [("Patient 5521 started on clarithromycin", ["5521"]), ("pt #40917 chart", ["40917"]),
+     ("A 72 year old patient 80 kg", []), ("metformin 1000 mg for 2 weeks", [])],
+)  # fmt: skip
+def test_a_number_is_an_id_only_where_the_message_says_so(message: str, number: list) -> None:
+    assert patient_ids(message) == number

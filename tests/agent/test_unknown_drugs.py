@@ -1,0 +1,73 @@
+"""A drug name no dictionary knows is never checked: the clinician is offered the nearest
+known names, and the request runs once they confirm."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.llm.scripted import ScriptedBackend
+
+from .conftest import intent, quality, run, select
+
+ASKED = "Is there an interaction between simvastatn and clarithromycin?"
+
+
+@pytest.mark.parametrize(
+    "proposed",
+    [["simvastatn", "clarithromycin"], ["simvastatin", "clarithromycin"]],
+    ids=["as-typed", "corrected-by-the-model"],
+)
+async def test_a_misspelt_drug_is_offered_back_and_nothing_is_checked(
+    make_agent, tools, proposed
+) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": proposed},
+        ]
+    )
+    _, result = await run(make_agent(llm), ASKED)
+    assert tools.calls_to("check_drug_interactions") == [] and result.clarification_requested
+    assert "Did you mean simvastatin" in result.final_response
+    assert "Nothing has been checked yet" in result.final_response
+    assert "no interaction" not in result.final_response.lower()
+
+
+async def test_yes_runs_the_request_with_the_confirmed_name(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["simvastatn", "clarithromycin"]},
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["simvastatin", "clarithromycin"]},
+            quality("success_rich"),
+            "Clarithromycin raises simvastatin levels: avoid together.",
+        ]
+    )
+    agent = make_agent(llm)
+    await run(agent, ASKED)
+    _, result = await run(agent, "yes")
+    ((args, _),) = tools.calls_to("check_drug_interactions")
+    assert args == {"drug_names": ["simvastatin", "clarithromycin"]}
+    assert "simvastatin and clarithromycin" in llm.calls[3].prompt  # the request, corrected
+    assert "Went on with the drug names confirmed" in [s.title for s in result.reasoning_timeline]
+
+
+async def test_any_other_reply_drops_the_held_request(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["simvastatn", "clarithromycin"]},
+            intent("DIRECT", "question"),
+            "Clarithromycin is a macrolide.",
+        ]
+    )
+    agent = make_agent(llm)
+    await run(agent, ASKED)
+    _, result = await run(agent, "What class of antibiotic is clarithromycin?")
+    assert tools.calls == []
+    assert "User query: What class of antibiotic is clarithromycin?" in llm.calls[3].prompt
