@@ -26,14 +26,15 @@ PHARMACIST = Profile(
 
 async def test_a_profile_sets_tools_persona_and_temperature(make_agent) -> None:
     llm = ScriptedBackend([intent("DIRECT", "dose question"), "Usual dose is 5 mg daily."])
+    # the profile's persona and temperature shape the model's own answer, asked for here
     base = make_agent(llm)
     agent = base.for_profile(PHARMACIST)
     assert agent is base.for_profile(PHARMACIST)  # built once
     assert agent.checkpointer is base.checkpointer and agent._locks is base._locks
     selection = agent.deps.registry.selection_model()
     assert set(get_args(selection.model_fields["tool_name"].annotation)) == set(PHARMACIST.tools)
-    _, result = await run(agent, "Usual warfarin dose?")
-    assert result.final_response == "Usual dose is 5 mg daily."
+    _, result = await run(agent, "Usual adult dose?", show_unverified=True)
+    assert result.final_response.endswith("Usual dose is 5 mg daily.")
     synthesis = llm.calls[-1]
     assert synthesis.messages[0].content.startswith("You answer as a clinical pharmacist.")
     assert synthesis.temperature == 0.3

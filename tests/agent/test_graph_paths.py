@@ -303,7 +303,7 @@ async def test_image_findings_reach_every_downstream_prompt(make_agent, tools) -
             select("search_medical_literature"),
             {"query": "apical lung mass"},
             quality("success_rich"),
-            cited("The image shows a left apical mass.", "left apical mass"),
+            cited("The image shows a left apical mass.", "left apical mass", 2),
         ],
         supports_vision=True,
     )
@@ -323,7 +323,7 @@ async def test_image_findings_reach_every_downstream_prompt(make_agent, tools) -
         "Image findings (X-ray, confidence 0.70):\n- left apical mass" in p for p in prompts(llm)
     ]
     assert all(seen[1:-1]) and "left apical mass" in prompts(llm)[-1]
-    assert result.final_response == "The image shows a left apical mass. [1]"
+    assert result.final_response == "The image shows a left apical mass. [2]"
 
 
 async def test_image_without_vision_backend_says_so(make_agent, tools) -> None:

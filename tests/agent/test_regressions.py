@@ -50,7 +50,6 @@ async def scenario_prompts(make_agent, tools, settings) -> list[str]:
     llm = ScriptedBackend(
         [
             intent("DIRECT"),
-            "Hypertension is raised blood pressure.",
             intent(tool="search_patient"),
             select("search_patient"),
             {"name": "James Wilson"},
@@ -61,7 +60,7 @@ async def scenario_prompts(make_agent, tools, settings) -> list[str]:
             quality("error_retryable"),
             retry(),
             quality("success_rich"),
-            "Amiodarone warning.",
+            {"statements": []},
             *MULTI,
         ]
     )
@@ -82,7 +81,7 @@ async def test_model_is_never_asked_about_sufficiency_or_to_plan(
     make_agent, tools, settings
 ) -> None:
     sent = await scenario_prompts(make_agent, tools, settings)
-    assert len(sent) == 2 + 4 + 7 + len(MULTI)
+    assert len(sent) == 1 + 4 + 7 + len(MULTI)  # a greeting is answered by code
     for prompt in sent:
         assert not SUFFICIENCY.search(prompt), prompt
         assert not PLANNING.search(prompt), prompt
@@ -272,7 +271,7 @@ async def test_invalid_structured_output_twice_falls_back(make_agent, tools) -> 
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich"),
-            "QT risk.",
+            {"statements": []},
         ]
     )
     _, repaired = await run(make_agent(llm), "Check FDA warnings for dofetilide")

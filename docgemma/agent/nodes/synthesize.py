@@ -190,11 +190,11 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
                 compose.render(written.kept), how, grounding, [p.source() for p in passages],
                 calls, written.dropped, streamed=True,
             )  # fmt: skip
-    if not passages and asks_nothing_clinical(state):
+    may = deps.settings.answers_from_memory()
+    if not passages and not may and not deps.show_unverified and asks_nothing_clinical(state):
         return Answer(
             compose.GREETING_REPLY, "asks nothing clinical; answered by code", calls=calls
         )
-    may = deps.settings.answers_from_memory()
     declined = compose.decline(
         passages,
         compose.searched(results, looked_up),
@@ -222,6 +222,8 @@ async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answe
         )
     if compose.nothing_retrieved(state, results):
         return Answer(compose.NOT_RETRIEVED_ANSWER, "no source answered; stated by code")
+    if results and not any(r["executed"] for r in results) and notes:
+        return Answer("\n\n".join(notes), "nothing was run (rejected or stopped); stated by code")
     saved = compose.saved_writes(results, deps.registry)
     if saved:
         return Answer("\n\n".join(saved), "record write confirmed by code", Grounding.BY_CODE)
