@@ -70,11 +70,12 @@ async def test_red_flags_win_on_the_real_model(service):
 
 
 async def test_the_full_context_on_the_real_model(service):
-    """The conversation and the scored pages in the reasoning, the reply from the analysis:
-    still a schema-valid prediction and a reply without scores or internals."""
+    """The scored pages, most serious first, in the reasoning and the reply written from the
+    analysis: still a schema-valid prediction and a reply without scores or internals."""
     service.deps = replace(service.deps, context="full")
-    await _turn(service, "real-3", "I have had a sore throat for three days")
-    reasoning, _, answer = await _turn(service, "real-3", "Now I also have a fever")
+    reasoning, _, answer = await _turn(
+        service, "real-3", "I have had a sore throat for three days and now a fever"
+    )
     assert answer is not None and not answer.fallback and answer.route == "respond"
     assert answer.condition in {s.id for s in answer.sources} | {INCONCLUSIVE}
     assert "Prediction: (" in reasoning and "similarity" not in answer.answer
