@@ -6,11 +6,16 @@ thread, so several API processes behind a load balancer serve the same sessions.
 
 from __future__ import annotations
 
+import asyncio
+
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from docgemma.agent.service import sqlite_checkpointer
 from docgemma.checkpoint_serde import checkpoint_serializer
 from docgemma.config import Settings
+
+MIGRATIONS_LOCK = "SELECT pg_try_advisory_lock(4105) AS locked"
+"""One replica at a time runs LangGraph's checkpoint migrations (4104 guards the API's tables)."""
 
 
 def postgres_kwargs() -> dict[str, object]:
@@ -28,9 +33,12 @@ async def postgres_checkpointer(url: str) -> BaseCheckpointSaver:
     await pool.open(wait=True)
     saver = AsyncPostgresSaver(pool, serde=checkpoint_serializer())  # type: ignore[arg-type]
     async with pool.connection() as conn:
-        # replicas starting together must not both run the saver's migrations: the second
-        # waits here, then finds them applied
-        await conn.execute("SELECT pg_advisory_lock(4105)")
+        # Replicas starting together must not both run the saver's migrations (the second
+        # insert of a migration's row fails): the second waits, then finds them applied. It
+        # waits here, between tries, not inside PostgreSQL: a session blocked on the lock
+        # would hold up the migrations' CREATE INDEX CONCURRENTLY, which waits for it.
+        while not (await (await conn.execute(MIGRATIONS_LOCK)).fetchone())["locked"]:
+            await asyncio.sleep(0.1)
         try:
             await saver.setup()
         finally:

@@ -1,4 +1,5 @@
-"""The notebooks are what the generator writes, and they run top to bottom on the real model."""
+"""The notebooks are what the generator writes, and they run top to bottom on the real model;
+each suite notebook's run folder is the suite's one real-model run (``suite_folders.py``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 import nbformat
 import pandas as pd
 import pytest
+from suite_folders import check_folder
 
 from experiments.notebooks import NOTEBOOK_DIR, all_notebooks, execute, with_parameters
 from experiments.runner import run_and_save
@@ -67,7 +69,8 @@ def test_suite_notebook_runs(name, python3_kernel, tmp_path, monkeypatch):
     tables = [o for o in outputs if "text/html" in o.get("data", {})]
     assert any("Seed (MedGemma 1.5 4B)" in o["data"]["text/html"] for o in tables)
     assert any("application/vnd.plotly.v1+json" in o.get("data", {}) for o in outputs)
-    assert list(tmp_path.glob("*/*/results.parquet"))
+    [results] = tmp_path.glob("*/*/results.parquet")
+    check_folder(results.parent, token_cap=16)  # the suite's real run, as saved
 
 
 @pytest.mark.real_model
