@@ -65,6 +65,12 @@ class Rendering:
     """The English text, or its key terms joined when ``complete`` is false."""
     complete: bool
 
+    def said(self, label: str) -> str:
+        """``label: text``, saying so when only the key terms could be given."""
+        if self.complete:
+            return f"{label}: {self.text}"
+        return f"{label} (key terms only; the French text is not translated in full): {self.text}."
+
 
 def _lookup(word: str) -> str | None:
     known = glossary().english((word,))

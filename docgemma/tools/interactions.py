@@ -163,9 +163,7 @@ def format_result(
 
 
 def _said(label: str, rendering: Rendering) -> str:
-    if rendering.complete:
-        return f"{label}: {rendering.text}"
-    return f"{label} (key terms only; the French text is not translated in full): {rendering.text}."
+    return rendering.said(label)
 
 
 def graded_lines(graded: Sequence[ansm.Interaction]) -> list[str]:

@@ -27,6 +27,7 @@ from typing import Any
 from docgemma.ehr.chart import Measurement, concept_text, human_name, latest_by_code
 from docgemma.ehr.client import EHRClient, EHRError
 from docgemma.tools import ansm, drug_classes
+from docgemma.tools.ansm_english import english
 from docgemma.tools.args import PrescribeMedicationArgs
 from docgemma.tools.base import ToolContext
 from docgemma.tools.ehr_guard import ehr_client
@@ -154,9 +155,12 @@ _SEVERITY = {4: "warning", 3: "warning", 2: "caution", 1: "caution"}
 
 def _graded(drug: str, med: str, entries: list[ansm.Interaction]) -> Finding:
     top = max(entries, key=lambda i: i.rank)
-    mechanisms = "; ".join(dict.fromkeys(i.mechanism_fr for i in entries))
-    advice = "; ".join(dict.fromkeys(i.advice_fr for i in entries if i.advice_fr))
-    detail = f"Mechanism (French): {mechanisms}" + (f" Advice (French): {advice}" if advice else "")
+    said = [english(m).said("Effect") for m in dict.fromkeys(i.mechanism_fr for i in entries)]
+    said += [
+        english(a).said("Advice")
+        for a in dict.fromkeys(i.advice_fr for i in entries if i.advice_fr)
+    ]
+    detail = " ".join(s if s.endswith(".") else f"{s}." for s in said)
     return Finding(
         kind="interaction",
         severity=_SEVERITY.get(top.rank, "caution"),  # type: ignore[arg-type]

@@ -49,7 +49,7 @@ def test_a_graded_interaction_with_an_active_medication_is_a_warning():
     found, beta_blocker = [f for f in review.findings if f.kind == "interaction"]
     assert found.severity == "warning"
     assert found.title == "naproxen with warfarin (in the chart): combination not recommended"
-    assert "risque hémorragique" in found.detail and "ANSM" in (found.source or "")
+    assert "bleeding risk" in found.detail and "ANSM" in (found.source or "")
     assert beta_blocker.severity == "caution" and "bisoprolol" in beta_blocker.title
 
 
