@@ -18,10 +18,7 @@ def test_every_registered_tool_argument_has_a_grounding_marker() -> None:
 
 
 def test_the_markers_say_what_the_issue_decided() -> None:
-    assert field_grounding(REGISTRY["search_patient"].args) == {
-        "name": Grounding.PERSON_NAME,
-        "birth_date": Grounding.PHRASE,
-    }
+    assert field_grounding(REGISTRY["search_patient"].args) == {"name": Grounding.PERSON_NAME}
     assert field_grounding(REGISTRY["check_drug_interactions"].args) == {
         "drug_names": Grounding.DRUG
     }
