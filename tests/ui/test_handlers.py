@@ -123,6 +123,8 @@ async def test_the_editor_gets_the_proposed_tools_fields_only_for_the_card_shown
         ("Medication name", "metformin"),
         ("Dosage", "500 mg"),
         ("Frequency", "twice daily"),
+        ("Route", ""),
+        ("Duration", ""),
         ("Notes", ""),
     ]
     assert h.editor_fields(session, "an-older-card", None) == []
