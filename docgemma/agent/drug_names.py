@@ -3,8 +3,10 @@
 A misspelt drug ("simvastatn") that reaches a check is reported as "no interaction listed":
 the interaction reference's French spelling rules may even read it as another substance.
 A name is known when the drug dictionary (about 107k generic, brand and synonym names),
-the interaction thesaurus (ANSM) or the record's RxNorm table has it; anything else is
-checked for nothing and offered back as "did you mean …?" until the clinician confirms.
+the interaction thesaurus (ANSM) or the record's RxNorm table has it. An unknown name spelt
+nearly like a known one is checked for nothing and offered back as "did you mean …?" until
+the clinician confirms; one near no known name (a food, a product no list holds) is not a
+misspelling, and the check reports it as not in its references.
 """
 
 from __future__ import annotations
@@ -37,10 +39,10 @@ def is_known(name: str) -> bool:
     cleaned = " ".join(name.split())
     if not cleaned:
         return False
-    return bool(
-        drug_dictionary().find(cleaned)
-        or cleaned.lower() in RXNORM_CODES
-        or _thesaurus_knows(cleaned)
+    spellings = {cleaned, cleaned.replace("-", " "), cleaned.replace(" ", "-")}  # beta blockers
+    return any(
+        drug_dictionary().find(s) or s.lower() in RXNORM_CODES or _thesaurus_knows(s)
+        for s in spellings
     )
 
 
@@ -51,7 +53,8 @@ def _known_names() -> dict[int, list[str]]:
     with _lock:
         if _names is None:
             by_length: dict[int, set[str]] = {}
-            names = (w[0] for first in drug_dictionary().index.values() for w in first)
+            index = drug_dictionary().index.values()
+            names = (words[0] for first in index for words in first if len(words) == 1)
             for name in (*names, *RXNORM_CODES):
                 if " " not in name and len(name) >= 4:
                     by_length.setdefault(len(name), set()).add(name)

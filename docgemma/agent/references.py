@@ -123,8 +123,8 @@ def not_found_again(name: str) -> str:
     """The question for a follow-up about a patient the record does not hold."""
     return (
         f"I could not find a patient named '{name}' in the record, so I have no chart for "
-        "them. Could you check the spelling, give the patient's ID or date of birth, or "
-        "select them in the patient panel?"
+        "them. Could you check the spelling, search by family name alone, give the "
+        "patient's ID, or select them in the patient panel?"
     )
 
 

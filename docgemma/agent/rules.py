@@ -199,8 +199,8 @@ def ask_user_message(result: ToolResult, registry: ToolRegistry) -> str | None:
         name = result.get("entity") or result["args"].get("name", "")
         return (
             f"I could not find a patient named '{name}' in the record. Could you check the "
-            "spelling? You can also search by family name alone or with a date of birth, give "
-            "the patient's ID, or select them in the patient panel."
+            "spelling? You can also search by family name or first name alone, give the "
+            "patient's ID, or select them in the patient panel."
         )
     if error == ToolErrorType.NOT_FOUND and tool in registry and registry[tool].needs_patient:
         pid = result["args"].get("patient_id", "")

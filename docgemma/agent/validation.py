@@ -172,9 +172,10 @@ def unknown_drugs(spec: ToolSpec, args: dict[str, Any], evidence: Evidence) -> d
         for item in value if isinstance(value, list) else [value]:
             if not isinstance(item, str) or not item.strip() or condition_names().find(item):
                 continue
-            if not is_known(item):
-                if clinician_run(item, evidence.messages):
-                    found[item.strip()] = nearest_known(item)
+            if not is_known(item):  # a misspelling of a known drug; not a food or a new name,
+                near = nearest_known(item)  # which the check reports as not in its references
+                if near and clinician_run(item, evidence.messages):
+                    found[item.strip()] = near
             elif (
                 not _given(item, evidence)
                 and (word := typed_as(item, typed))

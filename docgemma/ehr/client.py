@@ -245,16 +245,10 @@ class EHRClient:
             raise EHRError("malformed", f"GET {path} did not return {resource_type}/{resource_id}")
         return found
 
-    async def search_patients(
-        self, name: str, *, birth_date: str | None = None
-    ) -> list[dict[str, Any]]:
-        """Patients whose names start with every word of ``name`` (given or family, any order),
-        born on ``birth_date`` (a day, a month or a year) when it is given."""
+    async def search_patients(self, name: str) -> list[dict[str, Any]]:
+        """Patients whose names start with every word of ``name`` (given or family, any order)."""
         words = name.split()
-        params: dict[str, Any] = {"name": words if len(words) > 1 else words[0]}
-        if birth_date:
-            params["birthdate"] = birth_date
-        return await self.search("Patient", **params, count=50)
+        return await self.search("Patient", name=words if len(words) > 1 else words[0], count=50)
 
     async def chart(self, patient_id: str) -> ChartSummary:
         patient = await self.read("Patient", patient_id)

@@ -84,11 +84,6 @@ class PatientSearchArgs(BaseModel):
         Field(min_length=1, max_length=60, description="The patient's name, e.g. John Smith"),
         Grounding.PERSON_NAME,
     ]
-    birth_date: Annotated[
-        str | None,
-        Field(None, max_length=10, description="Date of birth (1950-03-02) or year, if given"),
-        Grounding.PHRASE,
-    ]
 
 
 class PatientChartArgs(BaseModel):

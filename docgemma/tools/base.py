@@ -166,16 +166,21 @@ class ToolSpec:
 
     def signature(self) -> str:
         parts = [
-            f"{fname}: {_type_name(info.annotation)}" + ("" if info.is_required() else " = None")
+            f"{fname}: {_type_name(info.annotation)}"
+            + ("" if info.is_required() else f" = {info.default}")
             for fname, info in self.args.model_fields.items()
         ]
         return f"{self.name}({', '.join(parts)})"
 
 
 def _type_name(annotation: Any) -> str:
-    """A prompt-friendly type name: ``str``, ``list[str]``; optional types show their base."""
+    """A prompt-friendly type name: ``str``, ``list[str]``; optional types show their base, and
+    a closed vocabulary is a ``str`` (its values are in the argument schema, not in every
+    tool-choice prompt)."""
     origin = get_origin(annotation)
     args = get_args(annotation)
+    if origin is Literal:
+        return "str"
     if origin is Annotated:
         return _type_name(args[0])
     if origin in (Union, UnionType):

@@ -6,7 +6,6 @@ writes live in ``ehr_writes``. Descriptions are given in full (full descriptions
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from docgemma.ehr.chart import human_name
@@ -96,11 +95,10 @@ def next_steps(c: dict[str, Any]) -> str:
 
 
 NOT_FOUND_OFFER = (
-    "You can search again by family name alone or with a date of birth, give the patient's "
-    "ID, or select them in the patient panel."
+    "You can search again by family name or first name alone, give the patient's ID, or "
+    "select them in the patient panel."
 )
 """Offered when a name finds no one: the other ways to find the patient."""
-_DATE = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
 
 
 # ── search_patient ──
@@ -111,25 +109,14 @@ SEARCH_LABEL = "Patient Search"
 async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutcome:
     name = " ".join(args.name.split())
     require(SEARCH_LABEL, name=name)
-    born = (args.birth_date or "").strip() or None
-    if born is not None and not _DATE.fullmatch(born):
-        return error_outcome(
-            ToolErrorType.INVALID_ARGS,
-            SEARCH_LABEL,
-            entity=born,
-            detail=f"birth_date={born!r}",
-            message=f"'{born}' is not a date of birth (give it as 1950-03-02, or the year).",
-        )
-    found = await ehr_client(ctx).search_patients(name, birth_date=born)
-    candidates = [_candidate(p) for p in found]
-    who = f"{name} born {born}" if born else name
+    candidates = [_candidate(p) for p in await ehr_client(ctx).search_patients(name)]
     if not candidates:
         return error_outcome(
             ToolErrorType.NOT_FOUND,
             SEARCH_LABEL,
-            entity=who,
-            detail=f"no Patient matches {who!r}",
-            message=f"No patient named {who} was found in the electronic health record. "
+            entity=name,
+            detail=f"no Patient matches {name!r}",
+            message=f"No patient named {name} was found in the electronic health record. "
             + NOT_FOUND_OFFER,
         )
     if len(candidates) > 1:
@@ -138,12 +125,12 @@ async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutco
         return ToolOutcome(
             data={"candidates": shown},
             error_type=ToolErrorType.MULTIPLE_PATIENT_MATCHES,
-            entity=who,
+            entity=name,
             patient_matches=len(candidates),
-            error_detail=f"{len(candidates)} patients match {who!r}",
+            error_detail=f"{len(candidates)} patients match {name!r}",
             suggestions=[_describe(c) for c in shown] + ([more.strip()] if more else []),
             formatted=(
-                f"{len(candidates)} patients match {who}: "
+                f"{len(candidates)} patients match {name}: "
                 + "; ".join(map(_describe, shown))
                 + more
                 + ". Which patient is meant (date of birth or ID)?"
@@ -153,7 +140,7 @@ async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutco
     return ToolOutcome(
         data=match,
         patient_matches=1,
-        entity=who,
+        entity=name,
         formatted=f"One patient found: {_describe(match)}. {next_steps(match)}",
         sources=[Source(title=f"EHR patient record {match['patient_id']}", kind="ehr")],
     )

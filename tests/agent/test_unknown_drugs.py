@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from docgemma.agent.grounding import Evidence
+from docgemma.agent.validation import unknown_drugs
 from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.registry import build_registry
 
 from .conftest import intent, quality, run, select
 
@@ -71,3 +74,18 @@ async def test_any_other_reply_drops_the_held_request(make_agent, tools) -> None
     _, result = await run(agent, "What class of antibiotic is clarithromycin?")
     assert tools.calls == []
     assert "User query: What class of antibiotic is clarithromycin?" in llm.calls[3].prompt
+
+
+@pytest.mark.parametrize(
+    ("names", "flagged"),
+    [
+        (["simvastatn", "clarithromycin"], ["simvastatn"]),
+        (["beta blockers", "verapamil"], []),  # a class, spelt with a space
+        (["grapefruit juice", "simvastatin"], []),  # near no drug: not a misspelling
+    ],
+)
+def test_only_a_misspelling_of_a_known_drug_is_held_back(names: list, flagged: list) -> None:
+    spec = build_registry()["check_drug_interactions"]
+    query = f"Check {names[0]} with {names[1]}"
+    found = unknown_drugs(spec, {"drug_names": names}, Evidence.of({"user_query": query}))
+    assert list(found) == flagged

@@ -52,7 +52,8 @@ def test_both_variants_require_every_property_in_their_declared_order(order):
     json_schema = schema.model_json_schema()
     assert list(json_schema["properties"]) == expected
     assert json_schema["required"] == expected  # optional "notes" is required, but nullable
-    assert schema.model_validate({**{n: "x" for n in names}, "notes": None})
+    closed = {"frequency": "twice daily", "route": "oral"}  # closed fields: vocabulary values
+    assert schema.model_validate({**{n: "x" for n in names}, **closed, "notes": None})
 
 
 async def test_a_single_field_case_is_refused_not_diluted():

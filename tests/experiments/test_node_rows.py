@@ -23,8 +23,8 @@ def scripted_replies(rows) -> list[Any]:
         if row.node == "intent_classify":
             replies.append({"intent": "DIRECT", "task_summary": "s", "suggested_tool": None})
         elif row.node == "tool_select":
-            args = {
-                k: ("a different note" if k in row.free_args else v)
+            args = {  # a free text differs; a closed field keeps a value of its vocabulary
+                k: ("a different note" if k in row.free_args and k.endswith("_text") else v)
                 for k, v in expected["args"].items()
             }
             replies += [{"tool_name": expected["tool"]}, args]
