@@ -48,6 +48,12 @@ class AgentDeps:
     """The tenant's own documents (``docgemma.kb.documents.TenantDocuments``) in an API
     session with retrieval on; the knowledge-base tool searches them too."""
 
+    def answers_from_memory(self) -> bool:
+        """Whether an answer may come from the model's memory, under the unverified label:
+        the model may (``Settings.answers_from_memory``), or the request left it no source
+        to consult (every tool and the knowledge base switched off), which asks for that."""
+        return self.settings.answers_from_memory() or (not self.registry and not self.knowledge)
+
     def classifier(self, task: str) -> Classifier | None:
         """The embedding classifier for a task, when settings route that task to one."""
         if self.settings.classifier_for(task) != "embedding":  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from docgemma.agent.answer.hygiene import clean_reasoning
+from docgemma.agent.answer.hygiene import clean_reasoning, reasoning_in
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import LLMUsage, ThinkingToken
 from docgemma.agent.generation import NodeCall, generation_for
@@ -157,6 +157,8 @@ async def free_text(
                 messages, temperature=cfg.temperature, max_tokens=cfg.max_tokens
             )
             text = gen.text
+            # a reasoning model's own spans go to the thinking channel, as thinking would
+            _Thoughts(deps, node).feed(reasoning_in(text), final=True)
         else:
             shown = _Thoughts(deps, node)
             pieces: list[str] = []

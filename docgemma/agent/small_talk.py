@@ -140,7 +140,11 @@ class SmallTalk(StrEnum):
 REPLIES: dict[SmallTalk, str] = {
     SmallTalk.FAREWELL: "Goodbye. Come back any time with a clinical question.",
     SmallTalk.THANKS: "You're welcome. Ask another question whenever you need.",
-    SmallTalk.GREETING: "Hello. What clinical question can I help with?",
+    SmallTalk.GREETING: (
+        "Hello. Ask me a clinical question: I answer from the condition pages, drug labels, "
+        "the literature and the selected patient's record, and cite the source of every "
+        "statement."
+    ),
     SmallTalk.FRAGMENT: (
         "Your message seems incomplete. Please go on: what would you like to ask?"
     ),

@@ -72,8 +72,6 @@ class ToolResult(TypedDict):
     """False when validation stopped the call or the clinician rejected it."""
     unchecked: list[str]
     """What the tool was asked about and could not check (``ToolOutcome.unchecked``)."""
-    found: list[list[str]]
-    """What the result found, as the things each finding joins (``ToolOutcome.found``)."""
 
 
 class AgentInput(TypedDict, total=False):

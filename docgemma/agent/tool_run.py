@@ -91,5 +91,4 @@ def to_result(
         retry=retry,
         executed=executed,
         unchecked=list(outcome.unchecked) if not error else [],
-        found=[list(f) for f in outcome.found] if not error else [],
     )

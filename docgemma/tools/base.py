@@ -66,11 +66,8 @@ class ToolOutcome(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
     """The citable texts of ``sources``: only what addresses the question is kept."""
     unchecked: list[str] = Field(default_factory=list)
-    """What was asked about and could not be checked (a drug no reference lists): an answer
-    may name it together with this tool's ``claimed_by`` words only to say so."""
-    found: list[list[str]] = Field(default_factory=list)
-    """What the result found, as the things each finding joins (a graded interaction's two
-    drugs): an answer must not deny it in this tool's ``denied_by`` words."""
+    """What was asked about and could not be checked (a drug no reference lists): the
+    answer says so beside whatever else it reports."""
 
     @property
     def ok(self) -> bool:
@@ -150,19 +147,6 @@ class ToolSpec:
     it finds goes on the approval card. It must not raise."""
     requested_by: tuple[RequestPattern, ...] = ()
     """The words by which a question asks for this tool (the task patterns)."""
-    claimed_by: tuple[str, ...] = ()
-    """Words by which an answer presents this tool's findings. When the tool failed, an
-    answer sentence using one must say the information is unavailable: otherwise it
-    attributes to this source what another one (or the model) said. The same holds for a
-    sentence naming something the tool could not check (``ToolOutcome.unchecked``)."""
-    denied_by: tuple[str, ...] = ()
-    """Regular expressions of the sentences that deny this tool's findings ("do not
-    interact"): one naming what a finding joins, or none of it, contradicts the result."""
-    headline: str | None = None
-    """A regular expression for the result line holding this tool's main finding, with the
-    finding as its group ``finding``: the label's boxed warning, the best condition page's
-    title. An answer that does not say it has not reported this lookup, whatever else of it
-    the answer repeats."""
 
     def signature(self) -> str:
         parts = [

@@ -256,6 +256,4 @@ SPEC = ToolSpec(
             ),
         ),
     ),
-    claimed_by=("FDA", "boxed warning"),
-    headline=rf"{re.escape(BOXED_WARNING)} (?P<finding>.+)",
 )

@@ -307,9 +307,6 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         sources=sources,
         passages=passages if resolved or with_label else [],
         unchecked=unknown,
-        found=[
-            list(pair) for pair in sorted({tuple(sorted((i.drug_a, i.drug_b))) for i in graded})
-        ],
     )
 
 
@@ -331,17 +328,5 @@ SPEC = ToolSpec(
     brief_answer=True,
     requested_by=(
         RequestPattern("drug_interaction", any_of=("interaction", "combining", "together with")),
-    ),
-    claimed_by=("interact", "contraindicat", "graded"),
-    denied_by=(
-        r"\b(?:do|does|did|will|would)(?: not|n't) (?:\w+ )?interact",
-        r"\bnot known to interact",
-        r"\bno (?:(?:known|significant|clinically|relevant|major|serious|drug)[- ]){0,2}"
-        r"interactions?\b",
-        r"\b(?:can|may) (?!not\b)(?:\w+ ){0,3}(?:combined|taken|used|given)\b[^.]*\bsafely\b",
-        r"\bsafe to (?:combine|take|use|give)\b",
-        r"\b(?:are|is)(?! not\b) (?:\w+ ){0,2}compatible\b",  # seen on a graded pair
-        r"\bnot (?:been )?checked\b",
-        r"\bnot (?:in|listed in) (?:the|any) (?:\w+ )?references?\b",
     ),
 )

@@ -247,6 +247,4 @@ SPEC = ToolSpec(
         query="Which conditions fit a barking cough and noisy breathing in a toddler?",
         args={"query": "barking cough and noisy breathing in a toddler"},
     ),
-    # the best page's title: "[1] Gout — similarity 0.61; …" (renumbered beside other sources)
-    headline=rf"\[\d+\] (?P<finding>.+?){_SIMILARITY}",
 )

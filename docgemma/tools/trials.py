@@ -253,5 +253,4 @@ SPEC = ToolSpec(
     requested_by=(
         RequestPattern("clinical_trial", any_of=("trial", "recruiting", "experimental")),
     ),
-    claimed_by=("NCT", "recruiting"),
 )

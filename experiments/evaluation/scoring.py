@@ -88,8 +88,13 @@ def leak_terms() -> tuple[str, ...]:
     return (*build_registry().names, *RAW_ERROR_MARKERS)
 
 
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
+"""A question the answer quotes (what it searched for) is not put to the clinician."""
+
+
 def asks_back(text: str) -> bool:
     """The text puts a question to the clinician."""
+    text = _QUOTED.sub("", text)
     return "?" in text and bool(_ASKING.search(text))
 
 

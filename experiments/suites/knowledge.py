@@ -22,7 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, create_model
 
 from docgemma.agent.nodes.synthesize import system_prompt
-from docgemma.agent.prompts import SYNTHESIZE_USER
+from docgemma.agent.prompts import SYNTHESIZE_FROM_MEMORY_SYSTEM, SYNTHESIZE_USER
 from docgemma.llm.types import messages
 from experiments.calls import Caller
 from experiments.trial import Context, RunConfig, Strategy, trial_row
@@ -120,8 +120,9 @@ def prompt(case: KnowledgeCase, style: str) -> list:
         "tool results.\n",
         sections="",
     )
-    # as the agent would: a MedQA question is answered from memory, PubMedQA from its abstract
-    system = system_prompt(sourced=case.dataset != "medqa")
+    # the agent's prompt for an answer it writes itself (its sourced prompt asks for cited
+    # statements, not a choice); a PubMedQA abstract is in the question
+    system = system_prompt("", SYNTHESIZE_FROM_MEMORY_SYSTEM.render())
     return messages(("system", system), ("user", user))
 
 

@@ -11,7 +11,7 @@ from docgemma.agent.rules import WHICH_PATIENT
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
 
-from .conftest import intent, quality, run, select
+from .conftest import cited, intent, quality, run, select
 
 
 async def test_work_on_several_patients_asks_which_one_before_any_model_call(
@@ -90,7 +90,9 @@ async def test_an_id_and_their_med_list_check_the_named_drug_against_the_chart(
             select("check_drug_interactions"),
             {"drug_names": ["clarithromycin", "pneumonia"]},  # not the chart's drugs
             quality("success_rich"),
-            "Clarithromycin raises simvastatin levels.",
+            cited(
+                "Clarithromycin raises simvastatin levels.", "simvastatin 40 mg at bedtime", 1, 2
+            ),
         ]
     )
     message = (

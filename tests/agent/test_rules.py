@@ -52,7 +52,6 @@ def result(
         retry=False,
         executed=True,
         unchecked=extra.get("unchecked", []),
-        found=[],
     )
 
 

@@ -58,17 +58,17 @@ def test_a_confirmation_answers_a_question_the_assistant_asked() -> None:
 async def test_the_agent_answers_by_code_not_with_its_last_answer(
     make_agent, tools, message: str, kind: SmallTalk
 ) -> None:
-    llm = ScriptedBackend([intent("DIRECT", "side effects"), "Losartan: dizziness, high K."])
+    llm = ScriptedBackend([intent("DIRECT", "gout"), "Gout flares: purines, alcohol."])
     agent = make_agent(llm)
-    _, first = await run(agent, "Side effects of losartan?")
+    _, first = await run(agent, "What sets off a gout flare?", show_unverified=True)
     assert first.model_calls == 2
     _, reply = await run(agent, message)
-    assert reply.final_response == REPLIES[kind] and "Losartan" not in reply.final_response
+    assert reply.final_response == REPLIES[kind] and "purines" not in reply.final_response
     assert reply.model_calls == 0 and len(llm.calls) == 2 and tools.calls == []
     assert "Answered without the model" in [e.title for e in reply.reasoning_timeline]
 
 
 async def test_a_short_clinical_question_goes_to_the_agent(make_agent, tools) -> None:
     llm = ScriptedBackend([intent("DIRECT", "hyperkalaemia"), "Repeat the level, ECG."])
-    _, result = await run(make_agent(llm), "K 6.1 — what now?")
+    _, result = await run(make_agent(llm), "K 6.1 — what now?", show_unverified=True)
     assert result.model_calls == 2 and result.final_response.endswith("Repeat the level, ECG.")

@@ -5,7 +5,7 @@ What the clinician sees streams only after its check; confidence follows the gro
 
 from __future__ import annotations
 
-from docgemma.agent.answer.compose import GREETING_REPLY, UNVERIFIED_NOTE
+from docgemma.agent.answer.compose import UNVERIFIED_NOTE
 from docgemma.agent.events import AnswerToken, ThinkingToken
 from docgemma.agent.knowledge import Grounding
 from docgemma.llm.scripted import ScriptedBackend
@@ -139,12 +139,6 @@ async def test_a_model_that_may_answer_from_memory_does_so_labelled(settings, to
     _, result = await run(agent, "Which nerve innervates the diaphragm?")
     assert result.final_response == f"The phrenic nerve.\n\n{UNVERIFIED_NOTE}"
     assert result.confidence_level == "low"
-
-
-async def test_a_greeting_is_answered_by_code(make_agent) -> None:
-    llm = ScriptedBackend([intent("DIRECT", "greeting")])
-    _, result = await run(make_agent(llm), "Hello there")
-    assert result.final_response == GREETING_REPLY and result.model_calls == 1
 
 
 async def test_tool_names_and_raw_errors_never_reach_the_answer(make_agent, tools) -> None:

@@ -10,7 +10,7 @@ from docgemma.agent.validation import unknown_drugs
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.registry import build_registry
 
-from .conftest import intent, quality, run, select
+from .conftest import NOTHING_CITED, intent, quality, run, select
 
 ASKED = "Is there an interaction between simvastatn and clarithromycin?"
 
@@ -47,7 +47,7 @@ async def test_yes_runs_the_request_with_the_confirmed_name(make_agent, tools) -
             select("check_drug_interactions"),
             {"drug_names": ["simvastatin", "clarithromycin"]},
             quality("success_rich"),
-            "Clarithromycin raises simvastatin levels: avoid together.",
+            NOTHING_CITED,
         ]
     )
     agent = make_agent(llm)

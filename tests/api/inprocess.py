@@ -3,14 +3,16 @@ agent and the triage graph on scripted models, and a real Chroma store for the t
 documents (in the test's temporary data folder).
 
 The clinician's scripted model searches the knowledge base when the question mentions
-"protocol" or "pages" and answers directly otherwise; its answers carry a reasoning span
-(for the thinking channel) and echo the question. Triage runs over the small in-memory
-knowledge base of the triage tests.
+"protocol" or "pages" and answers directly otherwise, as a served model allowed to answer
+from memory; its direct answers carry a reasoning span (for the thinking channel) and echo
+the question, and its answers from sources cite the first source's opening words. Triage
+runs over the small in-memory knowledge base of the triage tests.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,11 +55,23 @@ def clinician_respond(messages: Sequence[Message], schema: type[BaseModel] | Non
         return {"query": query[:100]}
     if name == "ResultAssessment":
         return {"quality": "success_rich", "brief_summary": "found"}
+    if name == "CitedAnswer":
+        return cite_first_source(messages)
     if name != "text":
         raise AssertionError(f"unexpected schema {name}")
-    if "Information retrieved" in messages[-1].content:
-        return f"<think>reading what was found for {query}</think>From the sources [1]: {query}"
     return f"<think>considering {query}</think>Direct answer: {query}"
+
+
+_FIRST_SOURCE = re.compile(r"^\[1\] .*\n(.+)", re.MULTILINE)
+
+
+def cite_first_source(messages: Sequence[Message]) -> dict[str, Any]:
+    """One statement: the first source's opening words, quoted and restated."""
+    found = _FIRST_SOURCE.search(messages[-1].content)
+    if found is None:
+        return {"statements": []}
+    quote = " ".join(found.group(1).split()[:8])
+    return {"statements": [{"sources": [1], "quote": quote, "text": quote}]}
 
 
 def api_settings(base: Settings, **overrides: Any) -> Settings:
@@ -71,6 +85,7 @@ def api_settings(base: Settings, **overrides: Any) -> Settings:
         update={
             "backend": "scripted",
             "offline": True,
+            "served_answers_from_memory": True,
             "kb_corpus_dir": corpus,
             "api_keys": {hash_key(key): tenant for tenant, key in KEYS.items()},
             **overrides,

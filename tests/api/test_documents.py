@@ -62,7 +62,8 @@ async def test_without_rag_and_tools_the_model_answers_alone(app) -> None:
     async with client(app) as a:
         turn = await a.chat(QUESTION, enable_rag=False, enable_tools=False)
     assert turn.sources is None
-    assert turn.done.final_response == f"Direct answer: {QUESTION}"
+    assert turn.done.final_response.startswith(f"Direct answer: {QUESTION}")
+    assert "Unverified" in turn.done.final_response  # the model's own answer, labelled
     assert [s.decision for s in turn.steps if s.status == "decision"][0] == "DIRECT"
 
 

@@ -38,7 +38,9 @@ async def test_each_tenant_lists_and_uses_its_own_profiles(app) -> None:
         assert [p["name"] for p in await a.profiles()] == ["general", "ward7", "triage"]
         assert [p["name"] for p in await b.profiles()] == ["general", "triage"]
         turn = await a.chat("What is the usual dose of amoxicillin?", profile="ward7")
-        assert turn.done.final_response == "Direct answer: What is the usual dose of amoxicillin?"
+        assert turn.done.final_response.startswith(
+            "Direct answer: What is the usual dose of amoxicillin?"
+        )
         with pytest.raises(ApiFailure) as refused:
             await b.chat("What is the usual dose of amoxicillin?", profile="ward7")
     assert refused.value.status == 422 and refused.value.code == "unknown_profile"
@@ -50,7 +52,8 @@ async def test_a_quiet_profile_streams_no_reasoning(app) -> None:
         loud = await a.chat("What is gout?")
         quiet = await a.chat("What is gout?", profile="ward7")
     assert loud.thinking == "considering What is gout?"
-    assert quiet.thinking == "" and quiet.done.final_response == "Direct answer: What is gout?"
+    assert quiet.thinking == ""
+    assert quiet.done.final_response.startswith("Direct answer: What is gout?")
     assert [e.event for e in quiet.events if e.event == "thinking"] == []
     profiles = {p["name"]: p["stream_reasoning"] for p in await client(app).profiles()}
     assert profiles == {"general": True, "ward7": False, "triage": True}
@@ -65,7 +68,7 @@ async def test_a_quiet_profile_sends_no_think_section_on_the_plain_stream(app) -
         )
     assert reply.status_code == 200
     assert "<|im_start|>think" not in reply.text and "considering" not in reply.text
-    assert reply.text.strip().endswith("Direct answer: And gout in the knee?")
+    assert "Direct answer: And gout in the knee?" in reply.text
 
 
 async def test_triage_refuses_to_run_without_retrieval(app) -> None:

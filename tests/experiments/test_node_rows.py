@@ -50,15 +50,18 @@ async def test_rows_are_scored_per_node_and_credit_who_decided(settings) -> None
     deps = AgentDeps(settings=llm_only, llm=llm, registry=build_registry())
     frame = await evaluate_rows(rows, deps)
     table = node_accuracy(frame).set_index("node")
-    # two of the four intent rows are DIRECT; of the model's two wrong DIRECTs, code overrules
-    # the one about a patient's record ("... check his meds"); a note's free text is not scored
+    # two of the four intent rows are DIRECT; code overrules both of the model's wrong
+    # DIRECTs: one about a patient's record ("... check his meds"), one about a drug (its
+    # label answers, on a model that may not answer from memory); a note's free text is not
+    # scored
     assert table.loc["intent_classify", "accuracy"] == 0.75
     assert table.loc[["tool_select", "result_classify", "error_handler"], "accuracy"].eq(1).all()
     skip = frame.set_index("id").loc["error-drug-not-in-database"]
     assert (skip["decided_by"], skip["model_calls"]) == ("code", 0)
-    overruled = frame.set_index("id").loc["intent-find-patient-meds"]
-    assert (overruled["decided_by"], overruled["correct"]) == ("code", True)
-    others = frame[(frame["node"] != "error_handler") & (frame["id"] != overruled.name)]
+    overruled = frame.set_index("id").loc[["intent-find-patient-meds", "intent-fda-warnings"]]
+    assert list(overruled["decided_by"]) == ["code", "code"]
+    assert overruled.loc["intent-find-patient-meds", "correct"]
+    others = frame[(frame["node"] != "error_handler") & ~frame["id"].isin(overruled.index)]
     assert set(others["decided_by"]) == {"model"}
     note = json.loads(frame.set_index("id").loc["select-note-not-chart", "got"])
     assert note["args"]["note_text"] == "a different note"

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fhir_server import embedded_fhir
+from prebuilt_indexes import seed_indexes
 
 from docgemma.agent import factory
 from docgemma.agent.events import LLMUsage, TraceEvent
@@ -90,6 +91,7 @@ def app_agent(
     @asynccontextmanager
     async def make(llm: Any) -> AsyncIterator[Agent]:
         monkeypatch.setattr(factory, "create_backend", lambda _settings: llm)
+        seed_indexes(settings.data_dir)
         agent = await factory.build_agent(settings, EHRClient.from_settings(settings, fhir_url))
         try:
             yield agent

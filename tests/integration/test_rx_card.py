@@ -35,6 +35,8 @@ ARGS = {
     "frequency": "three times a day",
     "duration": "7 days",
 }
+PROPOSED = {**ARGS, "frequency": "three times daily"}
+"""What the card proposes: the frequency in the record's own vocabulary."""
 
 
 def intent(kind: str = "TOOL_NEEDED") -> dict[str, Any]:
@@ -55,7 +57,7 @@ async def test_the_card_carries_the_chart_check(app_agent) -> None:
     async with app_agent(ScriptedBackend(proposal())) as agent:
         events, result = await turn(agent, ORDER, patient_id=PATIENT)
     pending = result.pending_approval
-    assert pending is not None and pending.args == ARGS
+    assert pending is not None and pending.args == PROPOSED
     review = pending.review
     assert review is not None and "Maria Garcia (mgarcia-001)" in review.checked
     [inr] = review.warnings
@@ -84,7 +86,7 @@ async def test_after_a_rejection_asking_again_gives_a_new_card(app_agent) -> Non
     assert declined.final_response.startswith("Not saved: you declined the proposed Prescription")
     assert "Reason given: check INR." in declined.final_response
     second = again.pending_approval
-    assert second is not None and second.args == ARGS
+    assert second is not None and second.args == PROPOSED
     assert second.idempotency_key != first.pending_approval.idempotency_key
     assert second.review is not None and second.review.warnings
     assert "Please review and approve" in again.final_response
@@ -111,8 +113,8 @@ async def test_after_approval_the_patient_panel_shows_the_new_order(
         for r in search(fhir, "MedicationRequest", patient=PATIENT)
         if "amoxicillin" in str(r["medicationCodeableConcept"])
     ]
-    assert order["dosageInstruction"][0]["text"] == "500 mg three times a day for 7 days"
+    assert order["dosageInstruction"][0]["text"] == "500 mg three times daily for 7 days"
     shown = await panel.adopted(session)  # the redraw after the decision
     assert shown is not None
     chart, _picker = shown
-    assert "amoxicillin 500 mg three times a day for 7 days" in chart
+    assert "amoxicillin 500 mg three times daily for 7 days" in chart

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -75,14 +74,13 @@ async def test_a_page_sharing_a_word_with_the_question_is_returned(
 
 
 async def test_the_page_naming_the_described_signs_comes_first(ctx: ToolContext) -> None:
-    """By similarity alone shingles came ninth, after eczema and chickenpox (eval kb-04)."""
+    """By similarity alone shingles came ninth, after eczema and chickenpox."""
     query = (
         "What do the condition pages say about a blistering band of rash on one side of the chest?"
     )
     outcome = await SPEC.run(SPEC.args(query=query), ctx)
     assert outcome.data["pages"][0]["page_id"] == "shingles"
-    assert SPEC.headline is not None  # the main finding the answer must name
-    assert re.match(SPEC.headline, outcome.formatted.splitlines()[1])["finding"] == "Shingles"
+    assert "Shingles" in outcome.formatted.splitlines()[1]
 
 
 def test_registered_once_with_its_label_example_and_no_ehr_write() -> None:

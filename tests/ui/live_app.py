@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from prebuilt_indexes import seed_indexes
 
 from docgemma.config import Settings
 
@@ -46,13 +47,19 @@ def running_app(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    seed_indexes(data_dir)
     settings = Settings(data_dir=data_dir, host="127.0.0.1", port=port, offline=True, **overrides)
     app_module = load_app_module()
     kwargs = {"agent_factory": agent_factory} if agent_factory is not None else {}
     if triage_factory is not None:
         kwargs["triage_factory"] = triage_factory
     server = uvicorn.Server(
-        uvicorn.Config(app_module.create_app(settings, **kwargs), log_level="warning")
+        uvicorn.Config(
+            app_module.create_app(settings, **kwargs),
+            log_level="warning",
+            # a page's open event stream would otherwise hold the shutdown for its full wait
+            timeout_graceful_shutdown=2,
+        )
     )
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="docgemma-app"
@@ -67,7 +74,10 @@ def running_app(
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(timeout=15)
+        thread.join(timeout=5)
+        if thread.is_alive():
+            server.force_exit = True
+            thread.join(timeout=10)
 
 
 @contextmanager

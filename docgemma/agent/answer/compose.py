@@ -43,10 +43,6 @@ UNVERIFIED_NOTE = (
     "⚠️ *Unverified: written from the model's own memory, not from a source. Check it "
     "against a trusted reference before acting on it.*"
 )
-GREETING_REPLY = (
-    "Hello. Ask me a clinical question: I answer from the condition pages, drug labels, the "
-    "literature and the selected patient's record, and cite the source of every statement."
-)
 DIGEST_CHARS = 500
 
 

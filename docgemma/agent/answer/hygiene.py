@@ -54,6 +54,11 @@ def clean(text: str, labels: Mapping[str, str]) -> str:
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"\n{3,}", "\n\n", text)).strip()
 
 
+def reasoning_in(text: str) -> str:
+    """The reasoning a model wrote inside its answer (a served reasoning model's spans)."""
+    return "\n".join(m.group(0) for m in _THINKING.finditer(text))
+
+
 def clean_reasoning(text: str, labels: Mapping[str, str]) -> str:
     """Reasoning as the thinking channel shows it: its words kept, delimiters, turn tokens
     and internal tool names not."""

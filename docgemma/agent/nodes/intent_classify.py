@@ -115,7 +115,7 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
     overruled = ""
     if result.intent == "DIRECT" and needs_record(state["user_query"], context):
         overruled = "only the patient's record can answer this"
-    elif result.intent == "DIRECT" and drugs and not deps.settings.answers_from_memory():
+    elif result.intent == "DIRECT" and drugs and not deps.answers_from_memory():
         overruled = "a question about a drug is answered from its label, not from memory"
     if overruled:
         reason += f" as DIRECT; overruled: {overruled}"

@@ -25,7 +25,6 @@ from docgemma.agent.answer.sources import Passage, gather, prompt_text
 from docgemma.agent.answer.statements import Checked
 from docgemma.agent.answer.write import Written, write_cited
 from docgemma.agent.cant_miss_opening import open_with_cant_miss
-from docgemma.agent.conditions import condition_names
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
@@ -43,8 +42,6 @@ from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
 
 _NODE = "synthesize"
-GREETING_WORDS = 6
-"""A message this short that names no drug or condition asks nothing clinical."""
 
 
 def is_brief(results: list[ToolResult], registry: ToolRegistry) -> bool:
@@ -84,18 +81,6 @@ def memory_messages(state: AgentState, deps: AgentDeps) -> list[Message]:
     return [Message(role="system", content=system), Message(role="user", content=user)]
 
 
-def asks_nothing_clinical(state: AgentState) -> bool:
-    """A short message naming no drug and no condition ("Hello", "Thanks"): there is no
-    question to look up, so code says what the assistant answers from."""
-    query = state["user_query"]
-    drugs = (state.get("extracted_entities") or {}).get("drug_mentions")
-    return (
-        len(hygiene.words(query)) <= GREETING_WORDS
-        and not drugs
-        and not condition_names().find(query)
-    )
-
-
 @dataclass
 class Answer:
     text: str
@@ -129,7 +114,7 @@ async def _memory(state: AgentState, deps: AgentDeps, declined: str) -> Answer:
         how = f"no source answers; the model's own answer was not shown ({'; '.join(bad)}); by code"
         return Answer(declined, how, calls=out.calls)
     thought = f" after thinking ({out.thinking_tokens} tokens)" if out.thinking_tokens else ""
-    if deps.settings.answers_from_memory():
+    if deps.answers_from_memory():
         return Answer(
             f"{text}\n\n{compose.UNVERIFIED_NOTE}",
             f"written from the model's memory (this model may){thought}",
@@ -190,11 +175,7 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
                 compose.render(written.kept), how, grounding, [p.source() for p in passages],
                 calls, written.dropped, streamed=True,
             )  # fmt: skip
-    may = deps.settings.answers_from_memory()
-    if not passages and not may and not deps.show_unverified and asks_nothing_clinical(state):
-        return Answer(
-            compose.GREETING_REPLY, "asks nothing clinical; answered by code", calls=calls
-        )
+    may = deps.answers_from_memory()
     declined = compose.decline(
         passages,
         compose.searched(results, looked_up),

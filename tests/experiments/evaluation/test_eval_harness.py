@@ -71,8 +71,7 @@ async def test_recorded_label_reaches_the_model_and_the_turn_scores_full(eval_se
             "Dofetilide can cause torsade de pointes with QT prolongation.",
         ),
         (
-            "placed for at least 3 days in a facility that provides creatinine clearance "
-            "calculation, continuous electrocardiographic monitoring",
+            "for at least 3 days in a facility that provides creatinine clearance calculation",
             "Start it only in a facility with continuous ECG monitoring for at least 3 days.",
         ),
     ]
@@ -132,9 +131,9 @@ async def test_ehr_outage_and_direct_cases_through_evaluate(eval_settings):
 
     def respond(messages: Sequence[Message], schema: type | None) -> Any:
         text = " ".join(str(m.content) for m in messages)
-        return (direct if "opioid" in text else chart)._next(messages, schema)
+        return (direct if "diaphragm" in text else chart)._next(messages, schema)
 
-    cases = [CASES["failure-08"], CASES["direct-13"]]
+    cases = [CASES["failure-08"], CASES["direct-03"]]
     frame = await evaluate(cases, eval_settings, ScriptedBackend(responder=respond), classifiers={})
     outage, answer = frame.to_dict("records")
     assert outage["tools_called"] == "get_patient_chart" and not outage["forbidden"]

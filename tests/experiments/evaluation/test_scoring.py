@@ -24,6 +24,7 @@ def test_a_question_back_is_asking(text):
 def test_a_statement_or_a_rhetorical_line_is_not_asking():
     assert not asks_back("Which drugs interact: warfarin and ibuprofen.")
     assert not asks_back("Is it safe? Yes, at this dose.")
+    assert not asks_back("Searched: the condition pages (“Which nerve supplies the diaphragm?”).")
 
 
 @pytest.mark.parametrize(
