@@ -131,6 +131,7 @@ def new_server(
         "PYTHONPATH": str(ROOT),  # this checkout's docgemma, not the installed one
         "DOCGEMMA_DATA_DIR": str(data_dir or folder / f"var-{number}"),
         "DOCGEMMA_BACKEND": "scripted",
+        "DOCGEMMA_SERVED_ANSWERS_FROM_MEMORY": "true",  # scripted_app's direct answers
         "DOCGEMMA_OFFLINE": "true",
         "DOCGEMMA_FHIR_URL": url,
         "DOCGEMMA_FHIR_TOKEN": token,

@@ -12,7 +12,6 @@ runs over the small in-memory knowledge base of the triage tests.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -36,7 +35,7 @@ from docgemma.llm.types import Message
 from docgemma.tools.registry import build_registry
 from docgemma.triage.service import TriageService
 
-from .scripted_app import query_of
+from .scripted_app import cite_first_source, query_of
 
 KEYS = {"clinic-a": "key-a-" + "x" * 20, "clinic-b": "key-b-" + "y" * 20}
 SEARCH_WORDS = ("protocol", "pages")
@@ -60,18 +59,6 @@ def clinician_respond(messages: Sequence[Message], schema: type[BaseModel] | Non
     if name != "text":
         raise AssertionError(f"unexpected schema {name}")
     return f"<think>considering {query}</think>Direct answer: {query}"
-
-
-_FIRST_SOURCE = re.compile(r"^\[1\] .*\n(.+)", re.MULTILINE)
-
-
-def cite_first_source(messages: Sequence[Message]) -> dict[str, Any]:
-    """One statement: the first source's opening words, quoted and restated."""
-    found = _FIRST_SOURCE.search(messages[-1].content)
-    if found is None:
-        return {"statements": []}
-    quote = " ".join(found.group(1).split()[:8])
-    return {"statements": [{"sources": [1], "quote": quote, "text": quote}]}
 
 
 def api_settings(base: Settings, **overrides: Any) -> Settings:

@@ -4,11 +4,12 @@ HTTP, checkpointer, store) on a scripted model.
 ``uvicorn --factory scripted_app:create --app-dir tests/api``; configured by ``DOCGEMMA_*``
 variables like the real server. The model's replies follow the clinician's message:
 an ``abc-123`` chart question uses the record tool, ``prescribe`` proposes an order,
-anything else is answered directly. Triage turns (``mode=triage``) search the real
-knowledge base, the model choosing the first value each schema allows. Clinician
-answers carry a reasoning span (for the thinking channel) and echo the question (so
-tests can tell sessions apart); a message with
-``slowly`` streams its answer one word every 0.3 s.
+anything else is answered directly; the server runs it as a served model that may answer
+from memory, so a direct answer carries the unverified label (``direct``). Triage turns
+(``mode=triage``) search the real knowledge base, the model choosing the first value each
+schema allows. Clinician answers carry a reasoning span (for the thinking channel) and
+echo the question (so tests can tell sessions apart); a message with ``slowly`` streams
+its answer one word every 0.3 s.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any, get_args, get_origin
 from fastapi import FastAPI
 from pydantic import BaseModel
 
+from docgemma.agent.answer.compose import UNVERIFIED_NOTE
 from docgemma.api import create_api
 from docgemma.api.runtime import agent_runtime
 from docgemma.config import get_settings
@@ -36,6 +38,11 @@ ORDER = {
     "frequency": "twice daily",
 }
 _QUERY = re.compile(r"(?:User query|Clinician's question): (.*)")
+
+
+def direct(question: str) -> str:
+    """The scripted model's direct answer to ``question`` as the clinician reads it."""
+    return f"Direct answer: {question}\n\n{UNVERIFIED_NOTE}"
 
 
 def query_of(messages: Sequence[Message]) -> str:
@@ -79,11 +86,23 @@ def respond(messages: Sequence[Message], schema: type[BaseModel] | None) -> Any:
         return {"patient_id": PATIENT}
     if name == "ResultAssessment":
         return {"quality": "success_rich", "brief_summary": "found"}
+    if name == "CitedAnswer":
+        return cite_first_source(messages)
     if name != "text":
         raise AssertionError(f"unexpected schema {name}")
-    if "Information retrieved" in messages[-1].content:
-        return f"<think>weighing the record for {query}</think>Per the record [1]: {query}"
     return f"<think>considering {query}</think>Direct answer: {query}"
+
+
+_FIRST_SOURCE = re.compile(r"^\[1\] .*\n(.+)", re.MULTILINE)
+
+
+def cite_first_source(messages: Sequence[Message]) -> dict[str, Any]:
+    """One statement: the first source's opening words, quoted and restated."""
+    found = _FIRST_SOURCE.search(messages[-1].content)
+    if found is None:
+        return {"statements": []}
+    quote = " ".join(found.group(1).split()[:8])
+    return {"statements": [{"sources": [1], "quote": quote, "text": quote}]}
 
 
 class ScriptedModel(ScriptedBackend):

@@ -14,6 +14,7 @@ from docgemma.api.client import ApiFailure, DocGemmaClient, Turn
 from docgemma.api.stream_events import TokenEvent
 
 from .conftest import KEYS, Server
+from .scripted_app import direct
 
 
 def auth(tenant: str = "clinic-a") -> dict[str, str]:
@@ -92,7 +93,7 @@ async def test_a_client_that_hangs_up_cancels_the_run_and_nothing_is_stored(
     server: Server,
 ) -> None:
     async with DocGemmaClient(server.url, KEYS["clinic-a"]) as api:
-        first = await api.chat("Hello")
+        first = await api.chat("What is gout?")
         turn = Turn()
         tokens = 0
         async for event in api.stream_chat(
@@ -104,15 +105,18 @@ async def test_a_client_that_hangs_up_cancels_the_run_and_nothing_is_stored(
         assert turn.done is None
         await asyncio.sleep(4)  # longer than the rest of the slow answer would take
         history = await api.history(first.session_id)
-        assert [m["content"] for m in history["messages"]] == ["Hello", "Direct answer: Hello"]
+        assert [m["content"] for m in history["messages"]] == [
+            "What is gout?",
+            direct("What is gout?"),
+        ]
         started = time.monotonic()
         after = await api.chat("Still there?", session_id=first.session_id)
         assert time.monotonic() - started < 10  # the thread's lock was released
         history = await api.history(first.session_id)
-    assert after.done.final_response == "Direct answer: Still there?"
+    assert after.done.final_response == direct("Still there?")
     assert [m["content"] for m in history["messages"]][2:] == [
         "Still there?",
-        "Direct answer: Still there?",
+        direct("Still there?"),
     ]
 
 
@@ -135,5 +139,5 @@ async def test_another_tenants_session_is_404_and_untouched(server: Server) -> N
         history = await a.history(mine.session_id)
     assert [m["content"] for m in history["messages"]] == [
         "Private question of clinic A",
-        "Direct answer: Private question of clinic A",
+        direct("Private question of clinic A"),
     ]

@@ -69,7 +69,7 @@ async def test_the_app_serves_the_api_beside_the_page(tmp_path: Path) -> None:
             health = await api.health()
         page = httpx.get(f"{base}/", timeout=30)
         anonymous = httpx.get(f"{base}/api/v1/sessions", timeout=30)
-    assert turn.done.final_response.startswith("Per the record [1]:")
+    assert turn.done.final_response.endswith("[1]")  # a statement citing the record
     assert "abc-123" in turn.sources.sources[0].title  # read from the app's own FHIR mount
     assert [m["role"] for m in history["messages"]] == ["user", "assistant"]
     assert health["model_loaded"] and health["fhir_reachable"]

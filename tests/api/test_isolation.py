@@ -12,7 +12,7 @@ import pytest
 from docgemma.api.client import ApiFailure, DocGemmaClient
 
 from .conftest import KEYS, Server
-from .scripted_app import PATIENT
+from .scripted_app import PATIENT, direct
 
 TENANTS = ["clinic-a", "clinic-b", "clinic-c"]
 
@@ -21,10 +21,10 @@ async def conversation(server: Server, tenant: str, n: int) -> tuple[str, str, l
     marker = f"{tenant}-session-{n}"
     async with DocGemmaClient(server.url, KEYS[tenant]) as api:
         first = await api.chat(f"first question of {marker}")
-        assert first.done.final_response == f"Direct answer: first question of {marker}"
+        assert first.done.final_response == direct(f"first question of {marker}")
         second = await api.chat(f"second question of {marker}", session_id=first.session_id)
         assert second.done.session_id == first.session_id
-        assert second.answer.strip() == f"Direct answer: second question of {marker}"
+        assert second.answer.strip() == direct(f"second question of {marker}")
     return tenant, first.session_id, [f"first question of {marker}", f"second question of {marker}"]
 
 
@@ -39,9 +39,9 @@ async def test_twenty_concurrent_sessions_stay_apart(server: Server) -> None:
             said = [m["content"] for m in history["messages"]]
             assert said == [
                 asked[0],
-                f"Direct answer: {asked[0]}",
+                direct(asked[0]),
                 asked[1],
-                f"Direct answer: {asked[1]}",
+                direct(asked[1]),
             ]
             for other in TENANTS:
                 if other != tenant:

@@ -15,7 +15,7 @@ from docgemma.api.client import ApiFailure, DocGemmaClient
 from docgemma.api.stream_events import SourcesEvent, StepEvent
 
 from .conftest import KEYS, Server, medication_requests
-from .scripted_app import PATIENT, TRIAGE_REPLY
+from .scripted_app import PATIENT, TRIAGE_REPLY, direct
 
 
 def client(server: Server, tenant: str = "clinic-a") -> DocGemmaClient:
@@ -27,7 +27,7 @@ async def test_a_direct_question_streams_steps_tokens_and_done(server: Server) -
         turn = await api.chat("What is the usual adult dose of amoxicillin?")
     assert turn.session_id and turn.done is not None
     assert turn.done.session_id == turn.session_id
-    assert turn.done.final_response == "Direct answer: What is the usual adult dose of amoxicillin?"
+    assert turn.done.final_response == direct("What is the usual adult dose of amoxicillin?")
     assert turn.answer.strip() == turn.done.final_response  # the token channel is the answer
     assert turn.thinking == "considering What is the usual adult dose of amoxicillin?"
     assert "<think>" not in turn.answer and "considering" not in turn.answer
@@ -51,9 +51,8 @@ async def test_a_tool_question_cites_the_record_it_read(server: Server) -> None:
     assert turn.sources is not None
     [source] = turn.sources.sources
     assert source.n == 1 and PATIENT in source.title and source.kind == "ehr"
-    assert turn.done.final_response.startswith("Per the record [1]:")
+    assert turn.done.final_response.endswith("[1]")  # a statement citing the record
     assert turn.done.citations == [source]
-    assert turn.thinking.startswith("weighing the record")
 
 
 async def test_approval_round_trip_writes_once_and_a_used_id_is_409(
@@ -113,9 +112,9 @@ async def test_history_has_only_what_was_said_never_the_reasoning(server: Server
     said = [(m["role"], m["content"]) for m in history["messages"]]
     assert said == [
         ("user", "Is ibuprofen safe in asthma?"),
-        ("assistant", "Direct answer: Is ibuprofen safe in asthma?"),
+        ("assistant", direct("Is ibuprofen safe in asthma?")),
         ("user", "And naproxen?"),
-        ("assistant", "Direct answer: And naproxen?"),
+        ("assistant", direct("And naproxen?")),
     ]
     assert "considering" not in json.dumps(history)
     assert history["session"]["title"] == "Is ibuprofen safe in asthma?"
@@ -128,7 +127,7 @@ async def test_export_as_markdown_and_json(server: Server) -> None:
         markdown = await api.export(turn.session_id)
         as_json = json.loads(await api.export(turn.session_id, "json"))
     assert markdown.startswith(f"# Summarise the chart of patient {PATIENT}")
-    assert "**Clinician**" in markdown and "Per the record [1]" in markdown
+    assert "**Clinician**" in markdown and "[1]" in markdown
     assert "1. EHR chart of" in markdown and "weighing" not in markdown
     assert as_json["id"] == turn.session_id
     assert [m["role"] for m in as_json["messages"]] == ["user", "assistant"]
