@@ -8,8 +8,8 @@ anything else is answered directly; the server runs it as a served model that ma
 from memory, so a direct answer carries the unverified label (``direct``). Triage turns
 (``mode=triage``) search the real knowledge base, the model choosing the first value each
 schema allows. Clinician answers carry a reasoning span (for the thinking channel) and
-echo the question (so tests can tell sessions apart); a message with ``slowly`` streams
-its answer one word every 0.3 s.
+echo the question (so tests can tell sessions apart); a message with ``slowly`` is
+answered at one word every 0.3 s.
 """
 
 from __future__ import annotations
@@ -106,6 +106,12 @@ def cite_first_source(messages: Sequence[Message]) -> dict[str, Any]:
 
 
 class ScriptedModel(ScriptedBackend):
+    async def generate(self, messages: Sequence[Message], **kwargs: Any) -> Any:
+        made = await super().generate(messages, **kwargs)
+        if "slowly" in query_of(messages):  # as long as streaming it word by word would take
+            await asyncio.sleep(0.3 * len(made.text.split()))
+        return made
+
     async def stream(self, messages: Sequence[Message], **kwargs: Any) -> AsyncIterator[str]:
         slow = "slowly" in query_of(messages)
         async for piece in super().stream(messages, **kwargs):
