@@ -32,6 +32,10 @@ class PromptLog:
         self.prompts.append(self.inner.render(messages))
         return await self.inner.structured(messages, schema, **kw)
 
+    async def generate(self, messages: Sequence[Message], **kw: Any) -> Any:
+        self.prompts.append(self.inner.render(messages))
+        return await self.inner.generate(messages, **kw)
+
     def stream(self, messages: Sequence[Message], **kw: Any) -> AsyncIterator[str]:
         self.prompts.append(self.inner.render(messages))
         return self.inner.stream(messages, **kw)

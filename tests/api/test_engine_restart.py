@@ -16,7 +16,7 @@ import pytest
 
 from docgemma.agent.answer.compose import FALLBACK_MESSAGE
 from docgemma.api.client import DocGemmaClient, Turn
-from docgemma.api.stream_events import TokenEvent
+from docgemma.api.stream_events import ThinkingEvent, TokenEvent
 
 from .conftest import KEYS, Server, medication_requests
 
@@ -70,14 +70,16 @@ async def test_a_killed_engine_loses_no_conversation_and_no_pending_write(
 ) -> None:
     before = len(medication_requests(fhir_server, "abc-123"))
     async with DocGemmaClient(engine_server.url, KEYS["clinic-a"], timeout=600) as api:
-        proposed = await api.chat("Prescribe metformin 500mg for abc-123")
+        proposed = await api.chat("Prescribe metformin 500 mg twice daily for abc-123")
         assert proposed.approval is not None and proposed.done.approval_pending
         first = engine_pid(engine_server.proc.pid)
 
         killed, states = [], []
         watcher: asyncio.Task[None] | None = None
-        async for event in api.stream_chat("What is hypertension?", turn := Turn()):
-            if isinstance(event, TokenEvent) and not killed:
+        # the model's own answer, thought out first: the engine dies while it writes
+        asked = {"thinking": True, "show_unverified": True}
+        async for event in api.stream_chat("What is hypertension?", turn := Turn(), **asked):
+            if isinstance(event, (ThinkingEvent, TokenEvent)) and not killed:
                 os.kill(first, signal.SIGKILL)
                 killed.append(first)
                 watcher = asyncio.create_task(model_states(engine_server.url, "ok", states))
@@ -90,7 +92,9 @@ async def test_a_killed_engine_loses_no_conversation_and_no_pending_write(
         assert engine_server.proc.poll() is None  # the server never went down
         assert engine_pid(engine_server.proc.pid) != first
 
-        again = await api.chat("What is hypertension?", session_id=turn.session_id)
+        again = await api.chat(
+            "What is hypertension?", session_id=turn.session_id, show_unverified=True
+        )
         assert again.done is not None and FALLBACK_MESSAGE not in again.done.final_response
         history = await api.history(turn.session_id)
         assert [m["content"] for m in history["messages"] if m["role"] == "user"] == [

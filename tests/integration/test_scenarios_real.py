@@ -218,7 +218,7 @@ async def test_prescription_is_proposed_and_nothing_written(
     before = search(fhir, "MedicationRequest", patient="abc-123")
     provenance_before = search(fhir, "Provenance", patient="abc-123")
     events, result, _ = await run_scenario(
-        app_agent, real_llm, "Prescribe metformin 500mg for abc-123"
+        app_agent, real_llm, "Prescribe metformin 500 mg twice daily for abc-123"
     )
     pending = result.pending_approval
     assert pending is not None and pending.tool == "prescribe_medication"

@@ -102,6 +102,8 @@ async def _memory(state: AgentState, deps: AgentDeps, declined: str) -> Answer:
             deps, _NODE, "synthesize", memory_messages(state, deps), thinking=deps.thinking
         )
     except llm_calls.ModelFailure as exc:
+        if str(exc) == llm_calls.UNAVAILABLE:
+            raise  # said as such: asking again in a moment may give the answer asked for
         return Answer(
             declined, "no source answers; the model's own answer failed; by code", calls=exc.calls
         )
@@ -110,10 +112,13 @@ async def _memory(state: AgentState, deps: AgentDeps, declined: str) -> Answer:
     bad = hygiene.defects(
         text, question=state["user_query"], instructions=SYNTHESIZE_FROM_MEMORY_SYSTEM.render()
     )
-    if bad:
-        how = f"no source answers; the model's own answer was not shown ({'; '.join(bad)}); by code"
-        return Answer(declined, how, calls=out.calls)
     thought = f" after thinking ({out.thinking_tokens} tokens)" if out.thinking_tokens else ""
+    if bad:
+        how = (
+            f"no source answers; the model's own answer{thought} was not shown "
+            f"({'; '.join(bad)}); by code"
+        )
+        return Answer(declined, how, calls=out.calls)
     if deps.answers_from_memory():
         return Answer(
             f"{text}\n\n{compose.UNVERIFIED_NOTE}",
