@@ -186,7 +186,9 @@ async def test_real_model_proposal_approved_end_to_end(
 ) -> None:
     settings.backend = "llamacpp"  # default routing for the embedded model
     async with app_agent(RecordingLLM(real_llm)) as agent:
-        _, proposed = await turn(agent, "Prescribe metformin 500 mg twice daily for abc-123", "real")
+        _, proposed = await turn(
+            agent, "Prescribe metformin 500 mg twice daily for abc-123", "real"
+        )
         pending = proposed.pending_approval
         assert pending is not None and pending.args["patient_id"] == PATIENT
         assert writes.new_requests() == []
