@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from prebuilt_indexes import seed_indexes
 
 from .conftest import TOOL_NAMES
 
@@ -20,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_ask_json_on_the_real_stack(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOCGEMMA_")}
     env.update(DOCGEMMA_DATA_DIR=str(tmp_path / "var"), DOCGEMMA_OFFLINE="true")
+    seed_indexes(tmp_path / "var")  # as set-up leaves the data folder
     done = subprocess.run(
-        [sys.executable, "-m", "docgemma", "ask", "What is hypertension?", "--json"],
+        [sys.executable, "-m", "docgemma", "ask", "What are the symptoms of pneumonia?", "--json"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -34,8 +36,10 @@ def test_ask_json_on_the_real_stack(tmp_path: Path) -> None:
     assert out["intent"] == "DIRECT" and out["tool_calls"] == []
     assert out["final_response"].strip()
     assert not any(name in out["final_response"] for name in TOOL_NAMES)
-    assert out["model_calls"] == 1  # the answer; routing came from the embedding classifier
-    assert [step["title"] for step in out["timeline"]][-1] == "Wrote the answer"
+    # the cited answer (a second call if a statement failed its check); routing came from
+    # the embedding classifier
+    assert out["model_calls"] in (1, 2)
+    assert "Wrote the answer" in [step["title"] for step in out["timeline"]]
     assert out["pending_approval"] is None and out["errors"] == []
     assert (tmp_path / "var" / "fhir.db").is_file()  # the embedded EHR ran in the data folder
     assert (tmp_path / "var" / "checkpoints.sqlite").is_file()
