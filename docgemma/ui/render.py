@@ -112,6 +112,12 @@ def approval_card(
     note = " *(edited)*" if edited else ""
     summary = f"{request.summary} *(as first proposed; the table has your edits)*"
     check = review_markdown(request.review, edited=edited)
+    if check and args.get("patient_id") != request.args.get("patient_id"):
+        # another patient's chart says nothing about this write: not shown beside it
+        check = (
+            "**Chart check.** The edit changed the patient: the write is checked against "
+            "their chart when you approve."
+        )
     return (
         f"### Approval needed: {request.tool_label}{note}\n\n"
         f"{untrusted.plain(summary) if edited else untrusted.plain(request.summary)}\n\n"

@@ -43,9 +43,14 @@ async def wait_for(backend: EngineBackend, state: str, timeout: float = 120.0) -
 
 
 async def test_the_engine_computes_what_the_in_process_backend_computes(
-    engine: EngineBackend, real_llm
+    engine: EngineBackend,
 ) -> None:
-    """Greedy text, a constrained object and token counts: the same either side."""
+    """Greedy text, a constrained object and token counts: the same either side. The
+    in-process model is a fresh one, as the engine's is: the suite's shared model carries
+    the state other tests leave in it."""
+    from docgemma.llm.llamacpp import LlamaCppBackend
+
+    real_llm = LlamaCppBackend(model_file("gemma3-270m"), n_ctx=2048, seed=0)
     here = await real_llm.generate(QUESTION, temperature=0.0, max_tokens=24)
     there = await engine.generate(QUESTION, temperature=0.0, max_tokens=24)
     assert there.text == here.text and there.usage == here.usage
@@ -56,6 +61,7 @@ async def test_the_engine_computes_what_the_in_process_backend_computes(
     assert streamed == here.text
     assert engine.count_tokens("metformin 500 mg") == real_llm.count_tokens("metformin 500 mg")
     assert engine.render(QUESTION) == real_llm.render(QUESTION)
+    real_llm._llm.close()
 
 
 async def test_a_killed_engine_ends_the_call_and_comes_back(engine: EngineBackend) -> None:
