@@ -35,7 +35,7 @@ from docgemma.llm.types import Message
 from docgemma.tools.registry import build_registry
 from docgemma.triage.service import TriageService
 
-from .scripted_app import cite_first_source, query_of
+from .scripted_app import answer_reply, query_of
 
 KEYS = {"clinic-a": "key-a-" + "x" * 20, "clinic-b": "key-b-" + "y" * 20}
 SEARCH_WORDS = ("protocol", "pages")
@@ -52,13 +52,7 @@ def clinician_respond(messages: Sequence[Message], schema: type[BaseModel] | Non
         return {"tool_name": "search_knowledge_base"}
     if name == "KnowledgeBaseArgs":
         return {"query": query[:100]}
-    if name == "ResultAssessment":
-        return {"quality": "success_rich", "brief_summary": "found"}
-    if name == "CitedAnswer":
-        return cite_first_source(messages)
-    if name != "text":
-        raise AssertionError(f"unexpected schema {name}")
-    return f"<think>considering {query}</think>Direct answer: {query}"
+    return answer_reply(name, messages, query)
 
 
 def api_settings(base: Settings, **overrides: Any) -> Settings:

@@ -84,6 +84,12 @@ def respond(messages: Sequence[Message], schema: type[BaseModel] | None) -> Any:
         return ORDER
     if name == "PatientChartArgs":
         return {"patient_id": PATIENT}
+    return answer_reply(name, messages, query)
+
+
+def answer_reply(name: str, messages: Sequence[Message], query: str) -> Any:
+    """What both scripted clinician models say once a lookup is chosen: the result is good,
+    the cited answer quotes source 1, a direct answer echoes the question."""
     if name == "ResultAssessment":
         return {"quality": "success_rich", "brief_summary": "found"}
     if name == "CitedAnswer":

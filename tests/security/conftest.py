@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "ui"))  # the shared live_app
 
 from gradio_http import run  # noqa: E402
 from live_app import running_app  # noqa: E402
+from prebuilt_indexes import seed_indexes  # noqa: E402
 from ui_fakes import FakeAgent  # noqa: E402
 
 from docgemma.agent import factory  # noqa: E402
@@ -71,6 +72,7 @@ def live_app_with(tmp_path_factory, agent):
             test measures the process."""
             folder = tmp_path_factory.mktemp("app")
             if settled:
+                seed_indexes(folder)  # the copy, opened here rather than built
                 settings = Settings(data_dir=folder, offline=True, **overrides)
                 prepare_index(settings)
                 prepare_knowledge_base(settings)

@@ -54,12 +54,7 @@ def running_app(
     if triage_factory is not None:
         kwargs["triage_factory"] = triage_factory
     server = uvicorn.Server(
-        uvicorn.Config(
-            app_module.create_app(settings, **kwargs),
-            log_level="warning",
-            # a page's open event stream would otherwise hold the shutdown for its full wait
-            timeout_graceful_shutdown=2,
-        )
+        uvicorn.Config(app_module.create_app(settings, **kwargs), log_level="warning")
     )
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="docgemma-app"
@@ -74,10 +69,7 @@ def running_app(
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(timeout=5)
-        if thread.is_alive():
-            server.force_exit = True
-            thread.join(timeout=10)
+        thread.join(timeout=15)
 
 
 @contextmanager
