@@ -191,9 +191,10 @@ class Settings(BaseSettings):
         "(measured: python -m experiments.grounding_threshold)",
     )
     page_grounding_threshold: float = Field(
-        0.65,
-        description="Cosine similarity above which a condition page grounds a direct answer "
-        "(measured: python -m experiments.grounding_threshold)",
+        0.55,
+        description="Cosine similarity above which a condition page grounds a direct answer, "
+        "if it also passes the relevance check (measured: python -m "
+        "experiments.grounding_threshold)",
     )
     relevance_threshold: float = Field(
         0.35,

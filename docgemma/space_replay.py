@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 INSTALL_SCRIPT = "docgemma/install_steps.py"
 PORT_VARIABLE = "GRADIO_SERVER_PORT"
-QUESTION = "What is the first-line treatment for type 2 diabetes?"
+QUESTION = "What are the symptoms of pneumonia?"
+"""Answered from the offline condition pages, so the replay needs no service but the app."""
 API_KEY = "space-replay-key"
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 from pydantic import BaseModel
 
+from docgemma.agent.knowledge import about_the_question
 from docgemma.config import Settings
 from docgemma.kb import Role, get_knowledge_base
 from docgemma.kb.quality import load_eval_queries
@@ -55,68 +56,81 @@ class Probe:
     covered: bool
     """The best passage answers the question (its own study, or it holds a key fact)."""
     kind: str
+    relevant: bool = True
+    """The passage passes the relevance check that a grounding also needs
+    (``docgemma.agent.knowledge.about_the_question``)."""
 
 
 def _holds_a_key_fact(text: str, case: EvalCase) -> bool:
     return any(any(alt.lower() in text.lower() for alt in fact) for fact in case.key_facts)
 
 
-def probe(search, paraphrases: list[Paraphrase], direct: list[EvalCase]) -> list[Probe]:
+def probe(
+    settings: Settings, search, paraphrases: list[Paraphrase], direct: list[EvalCase]
+) -> list[Probe]:
     """The best passage for every question, and whether it covers the question."""
     titles = {a.id: a.title for a in load_abstracts()}
     probes = []
     for item in paraphrases:
         (hit,) = search(item.question, k=1)
         own = hit.title == titles[item.id]
-        probes.append(Probe(item.question, hit.similarity, own, "paraphrase"))
+        relevant = about_the_question(settings, item.question, hit.title, hit.text)
+        probes.append(Probe(item.question, hit.similarity, own, "paraphrase", relevant))
     for case in direct:
         (hit,) = search(case.query, k=1)
         covered = _holds_a_key_fact(f"{hit.title} {hit.text}", case)
-        probes.append(Probe(case.query, hit.similarity, covered, "direct"))
+        relevant = about_the_question(settings, case.query, hit.title, hit.text)
+        probes.append(Probe(case.query, hit.similarity, covered, "direct", relevant))
     return probes
 
 
-def page_probes(search, direct: list[EvalCase]) -> list[Probe]:
+def page_probes(settings: Settings, search, direct: list[EvalCase]) -> list[Probe]:
     """The best condition page for every question, and whether it covers the question."""
+    asked = [(q.query, q.expected, None) for q in load_eval_queries()]
+    asked += [(c.query, None, c) for c in direct]
     probes = []
-    for item in load_eval_queries():
-        hits = search(item.query, role=Role.CLINICIAN, k=1)
-        if hits:
-            probes.append(
-                Probe(item.query, hits[0].score, hits[0].page_id == item.expected, "paraphrase")
-            )
-    for case in direct:
-        hits = search(case.query, role=Role.CLINICIAN, k=1)
-        if hits:
-            covered = _holds_a_key_fact(f"{hits[0].title} {hits[0].content}", case)
-            probes.append(Probe(case.query, hits[0].score, covered, "direct"))
+    for query, expected, case in asked:
+        hits = search(query, role=Role.CLINICIAN, k=1)
+        if not hits:
+            continue
+        hit = hits[0]
+        relevant = about_the_question(settings, query, hit.title, hit.content)
+        if case is None:
+            probes.append(Probe(query, hit.score, hit.page_id == expected, "paraphrase", relevant))
+        else:
+            covered = _holds_a_key_fact(f"{hit.title} {hit.content}", case)
+            probes.append(Probe(query, hit.score, covered, "direct", relevant))
     return probes
 
 
 def sweep(probes: list[Probe], thresholds: tuple[float, ...] = THRESHOLDS) -> pd.DataFrame:
-    """Per threshold: right and wrong groundings, per question set."""
+    """Per threshold, with and without the relevance check: right and wrong groundings,
+    per question set."""
     frame = pd.DataFrame([p.__dict__ for p in probes])
-    para = frame[frame["kind"] == "paraphrase"]
-    direct = frame[frame["kind"] == "direct"]
     rows = []
-    for t in thresholds:
-        grounded = frame[frame["similarity"] >= t]
-        rows.append(
-            {
-                "threshold": t,
-                "known-answer questions on their own source": int(
-                    ((para["similarity"] >= t) & para["covered"]).sum()
-                ),
-                "on a wrong source": int(((para["similarity"] >= t) & ~para["covered"]).sum()),
-                "direct questions grounded": int((direct["similarity"] >= t).sum()),
-                "direct, passage without the answer": int(
-                    ((direct["similarity"] >= t) & ~direct["covered"]).sum()
-                ),
-                "wrong share of groundings": round(float((~grounded["covered"]).mean()), 2)
-                if len(grounded)
-                else None,
-            }
-        )
+    for gated in (False, True):
+        for t in thresholds:
+            passes = (frame["similarity"] >= t) & (frame["relevant"] if gated else True)
+            para, direct = (
+                passes & (frame["kind"] == "paraphrase"),
+                passes & (frame["kind"] == "direct"),
+            )
+            grounded = frame[passes]
+            rows.append(
+                {
+                    "relevance check": "yes" if gated else "no",
+                    "threshold": t,
+                    "known-answer questions on their own source": int(
+                        (para & frame["covered"]).sum()
+                    ),
+                    "on a wrong source": int((para & ~frame["covered"]).sum()),
+                    "direct questions grounded": int(direct.sum()),
+                    "direct, passage without the answer": int((direct & ~frame["covered"]).sum()),
+                    "wrong share of groundings": round(float((~grounded["covered"]).mean()), 2)
+                    if len(grounded)
+                    else None,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -127,14 +141,14 @@ def main(argv: list[str] | None = None) -> int:
     index = get_index(settings.data_dir, settings.literature_index_size)
     paraphrases = load_jsonl(PARAPHRASES, Paraphrase)
     direct = [c for c in load_eval_cases(split="dev") if c.category == "direct"]
-    probes = probe(index.search, paraphrases, direct)
+    probes = probe(settings, index.search, paraphrases, direct)
     sys.stdout.write(
         f"Literature index ({settings.literature_index_size} abstracts), "
         f"{len(paraphrases)} paraphrases and {len(direct)} direct questions; "
         f"current threshold {settings.grounding_threshold}\n\n"
     )
     sys.stdout.write(markdown_table(sweep(probes)) + "\n\n")
-    pages = page_probes(get_knowledge_base(settings).search, direct)
+    pages = page_probes(settings, get_knowledge_base(settings).search, direct)
     sys.stdout.write(
         f"Condition pages, {sum(p.kind == 'paraphrase' for p in pages)} symptom descriptions "
         f"and {len(direct)} direct questions; current threshold "

@@ -51,10 +51,11 @@ def _free_port() -> int:
 
 @pytest.mark.real_model
 @pytest.mark.timeout(2700)  # a fresh machine compiles the portable engine first (minutes)
-def test_the_replayed_space_names_its_model_and_answers_a_diabetes_question(tmp_path) -> None:
-    """From an empty folder to a correct answer: minutes with the engine wheel and pip
+def test_the_replayed_space_names_its_model_and_answers_from_its_offline_pages(tmp_path) -> None:
+    """From an empty folder to a correct, cited answer: minutes with the engine wheel and pip
     caches filled (after ``make test``); a clean machine compiles the engine first."""
     workdir = tmp_path / "space"
     outcome = space_replay.replay(workdir, port=_free_port())
     assert PROFILES[DEFAULT_PROFILE].label in outcome.page
-    assert "metformin" in outcome.done.get("final_response", "").lower(), outcome.done
+    assert "cough" in outcome.done.get("final_response", "").lower(), outcome.done
+    assert any("Pneumonia" in c.get("title", "") for c in outcome.done["citations"]), outcome.done

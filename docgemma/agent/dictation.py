@@ -231,8 +231,10 @@ def restate(spec: ToolSpec, args: dict[str, Any], messages: Sequence[str]) -> Re
                 changed[name] = meant
         elif kind is Grounding.VERBATIM:
             meant = clinician_run(value, asked) if isinstance(value, str) else None
-            if meant is None and name == "duration":
-                meant = next((d for m in asked if (d := durations(m))), [None])[0]
+            if name == "duration":  # a length of time the clinician stated, nothing else
+                stated = [d for m in asked for d in durations(m)]
+                if meant not in stated + [d.split(None, 1)[-1] for d in stated]:
+                    meant = stated[0] if stated else None
             if meant is None and value is not None and required:
                 missing.append(name)
             elif meant != value:

@@ -5,7 +5,9 @@ knowledge answer rests on a retrieved passage, cited, or says that none covers i
 offline sources are asked, in order: the condition pages of the knowledge base (above
 ``Settings.page_grounding_threshold``; written for symptoms and when to get help, they
 cover "What are the symptoms of pneumonia?"), then the literature index (above
-``Settings.grounding_threshold``).
+``Settings.grounding_threshold``). Either passage must also be about the question by the
+measure the tools' sources pass (``docgemma.tools.relevance``): the nearest page to "What is
+the first-line treatment for X?" is X's symptoms page, close in words but no answer.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from docgemma.config import Settings
 from docgemma.kb import Role, get_knowledge_base
 from docgemma.tools.literature_index import PROVENANCE, get_index
+from docgemma.tools.relevance import judge
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +44,13 @@ KnowledgeSource = Callable[[str], Awaitable[Grounding | None]]
 """The best passage covering a question, or None when nothing covers it well enough."""
 
 
+def about_the_question(settings: Settings, question: str, title: str, text: str) -> bool:
+    """The passage is about what was asked: close to it and holding its topic words
+    (``docgemma.tools.relevance``), its title counted as part of it."""
+    [verdict] = judge([question], [f"{title}. {text}"])
+    return verdict.relevant(settings.relevance_threshold, settings.relevance_coverage)
+
+
 def page_passage(settings: Settings, question: str) -> Grounding | None:
     """The best-matching section of the condition page that covers ``question``, if any."""
     kb = get_knowledge_base(settings)
@@ -48,6 +58,8 @@ def page_passage(settings: Settings, question: str) -> Grounding | None:
     if not hits or hits[0].score < settings.page_grounding_threshold:
         return None
     hit = hits[0]
+    if not about_the_question(settings, question, hit.title, hit.content):
+        return None
     return Grounding(hit.title, hit.content, round(hit.score, 3), hit.source, kind="reference")
 
 
@@ -57,6 +69,8 @@ def index_passage(settings: Settings, question: str) -> Grounding | None:
     if not hits or hits[0].similarity < settings.grounding_threshold:
         return None
     hit = hits[0]
+    if not about_the_question(settings, question, hit.title, hit.text):
+        return None
     return Grounding(hit.title, hit.text, round(hit.similarity, 3), PROVENANCE)
 
 

@@ -82,3 +82,43 @@ def typed_as_name(value: str, messages: Sequence[str]) -> bool:
 def is_person_name(value: str, messages: Sequence[str]) -> bool:
     """A person's name the clinician typed (``messages``: theirs, this turn's first)."""
     return name_words_ok(value) and typed_as_name(value, messages)
+
+
+_WORD = re.compile(r"[^\s,;:!?()]+")
+_TITLE_WORDS = frozenset({"patient", "pt", "mr", "mrs", "ms", "miss", "mx", "dr"})
+
+
+def _name_word(word: str) -> bool:
+    lower = word.lower().strip(".")
+    return bool(_NAME_WORD.fullmatch(word)) and not (
+        lower in NOT_NAME_WORDS or lower in FILLER_WORDS or lower in STOP_WORDS
+    )
+
+
+def introduced_names(message: str) -> list[str]:
+    """The names the message introduces: the run of name words right after the words that
+    introduce one ("find", "patient", "Mrs"), titles left out, in the order typed.
+
+    Read by code when the model's name is not one the clinician typed: a message that
+    introduces exactly one name says whom to search for.
+    """
+    words = [w.group(0) for w in _WORD.finditer(message)]
+    starts = [w.start() for w in _WORD.finditer(message)]
+    found: list[str] = []
+    taken = 0  # words before this belong to a name already read
+    for i in range(len(words)):
+        if i < taken or not _CUE.search(message[: starts[i]]):
+            continue
+        run: list[str] = []
+        for j in range(i, len(words)):
+            text = words[j]
+            if not run and text.lower().strip(".") in _TITLE_WORDS:
+                continue
+            if len(run) == MAX_NAME_WORDS or not _name_word(text):
+                break
+            run.append(_POSSESSIVE.sub("", text))
+            taken = j + 1
+        name = " ".join(w for w in run if w)
+        if name and name_words_ok(name) and name not in found:
+            found.append(name)
+    return found

@@ -19,7 +19,7 @@ from docgemma.agent.dictation import clinician_run, restate
 from docgemma.agent.drug_names import is_known, nearest_known, typed_as
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence, ground_args
-from docgemma.agent.person_names import without_title
+from docgemma.agent.person_names import introduced_names, is_person_name, without_title
 from docgemma.agent.references import points_to_record_medications
 from docgemma.agent.rules import unknown_drug_question
 from docgemma.tools.base import ToolSpec
@@ -118,17 +118,18 @@ def restated_args(
 ) -> tuple[dict[str, Any], list[str]]:
     """The arguments the clinician's words give, and the required ones they do not.
 
-    A person's name loses its title ("patient Ana Duarte"); a write's closed, dictated and
+    A person's name loses its title ("patient Ana Duarte"), and one the clinician never
+    typed gives way to the name the message introduces; a write's closed, dictated and
     verbatim fields are read from the clinician's words (``dictation.restate``).
     """
     kinds = field_grounding(spec.args)
     changed: dict[str, Any] = {}
     for name, kind in kinds.items():
         value = args.get(name)
-        if kind is Grounding.PERSON_NAME and isinstance(value, str):
-            bare = without_title(value)
-            if bare and bare != value:
-                changed[name] = bare
+        if kind is Grounding.PERSON_NAME:
+            meant = _person_meant(value, evidence)
+            if meant and meant != value:
+                changed[name] = meant
         more = record_medications(spec, name, value, evidence) if kind is Grounding.DRUG else None
         if more:
             changed[name] = more
@@ -137,6 +138,17 @@ def restated_args(
         restatement = restate(spec, args, evidence.messages or (evidence.query,))
         return changed | restatement.changed, restatement.missing
     return changed, []
+
+
+def _person_meant(value: Any, evidence: Evidence) -> str | None:
+    """The name to search for: the model's, without its title, when the clinician typed it
+    as a name; else the one name this message introduces ("find patient …"), if only one."""
+    bare = without_title(value) if isinstance(value, str) else ""
+    messages = evidence.messages or (evidence.query,)
+    if bare and is_person_name(bare, messages):
+        return bare
+    introduced = introduced_names(evidence.query)
+    return introduced[0] if len(introduced) == 1 else bare or None
 
 
 def record_medications(

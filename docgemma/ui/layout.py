@@ -23,7 +23,7 @@ from docgemma.ui.triage_tab import TRIAGE_CSS, TriageHandlers, triage_tab
 from docgemma.ui.untrusted import NAME_CHARS, NO_LATEX
 
 EXAMPLES = (
-    "What is hypertension?",
+    "What are the symptoms of pneumonia?",
     "Check FDA warnings for dofetilide",
     "Find patient John Smith, check his chart, and verify metformin safety",
     "Check FDA warnings for amiodarone",

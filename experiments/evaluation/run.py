@@ -93,11 +93,14 @@ async def evaluate_all(
     settings: Settings,
     llm: LLMBackend,
     on_row: Callable[[pd.DataFrame], None] | None = None,
+    on_session: Callable[[pd.DataFrame], None] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The cases, then the sessions, on one environment (its indexes are built once)."""
+    """The cases, then the sessions, on one environment (its indexes are built once);
+    ``on_row`` gets the case rows so far after each case, ``on_session`` the turn rows so
+    far after each session."""
     async with EvalEnvironment(settings, llm) as env:
         frame = await cases_on(env, cases, on_row) if cases else pd.DataFrame()
-        turns = await sessions_on(env, sessions) if sessions else pd.DataFrame()
+        turns = await sessions_on(env, sessions, on_session) if sessions else pd.DataFrame()
     return frame, turns
 
 
@@ -230,15 +233,21 @@ def run_eval(
     folder = results_folder(results_dir, model)
     revision = git_revision()
     ran = splits_of(split)
-    empty = pd.DataFrame()
+    so_far = {"cases": pd.DataFrame(), "turns": pd.DataFrame()}
+
+    def keep(what: str) -> Callable[[pd.DataFrame], None]:
+        """Saves the folder after every case and every session: a stopped run keeps its rows."""
+
+        def saved(rows: pd.DataFrame) -> None:
+            so_far[what] = rows
+            save(so_far["cases"], so_far["turns"], settings, model, folder, revision, ran)
+
+        return saved
+
     try:
         frame, turns = event_loop.run(
             evaluate_all(
-                cases,
-                chosen,
-                settings,
-                llm,
-                on_row=lambda rows: save(rows, empty, settings, model, folder, revision, ran),
+                cases, chosen, settings, llm, on_row=keep("cases"), on_session=keep("turns")
             )
         )
     finally:

@@ -20,7 +20,7 @@ import logging
 import math
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
@@ -275,8 +275,13 @@ def turn_passed(row: dict[str, Any]) -> bool:
     return not (row["leaked"] or row["degenerate"] or row["forbidden"] or row["error"])
 
 
-async def sessions_on(env: EvalEnvironment, sessions: list[Session]) -> pd.DataFrame:
-    """One scored row per turn of every session, through the API served on ``env``."""
+async def sessions_on(
+    env: EvalEnvironment,
+    sessions: list[Session],
+    on_session: Callable[[pd.DataFrame], None] | None = None,
+) -> pd.DataFrame:
+    """One scored row per turn of every session, through the API served on ``env``;
+    ``on_session`` gets the rows so far after each session."""
     rows: list[dict[str, Any]] = []
     env.services.reset()
     async with served_api(env) as url, DocGemmaClient(url, KEY, timeout=3600) as api:
@@ -291,6 +296,8 @@ async def sessions_on(env: EvalEnvironment, sessions: list[Session]) -> pd.DataF
                 sum(r["turn_ok"] for r in found),
                 len(found),
             )
+            if on_session is not None:
+                on_session(pd.DataFrame(rows))
     return pd.DataFrame(rows)
 
 
@@ -300,10 +307,11 @@ async def evaluate_sessions(
     llm: LLMBackend,
     *,
     classifiers: dict[str, Any] | None = None,
+    on_session: Callable[[pd.DataFrame], None] | None = None,
 ) -> pd.DataFrame:
     """``sessions_on`` a fresh evaluation environment."""
     async with EvalEnvironment(settings, llm, classifiers=classifiers) as env:
-        return await sessions_on(env, sessions)
+        return await sessions_on(env, sessions, on_session)
 
 
 def session_table(turns: pd.DataFrame) -> pd.DataFrame:

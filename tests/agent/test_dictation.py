@@ -133,8 +133,27 @@ def test_a_note_nobody_dictated_is_asked_for() -> None:
             {"notes": "take it with food", "duration": None},
             [],
         ),
+        (
+            "Prescribe metformin 500 mg twice daily for abc-123",
+            {"frequency": "twice daily", "duration": "123"},
+            {"duration": None},
+            [],
+        ),
+        (
+            "Start amoxicillin 500 mg three times a day for 5 days for abc-123",
+            {"frequency": "three times daily", "duration": "5 days"},
+            {},
+            [],
+        ),
     ],
-    ids=["abbreviations", "route-stated", "no-frequency", "notes-and-invented-duration"],
+    ids=[
+        "abbreviations",
+        "route-stated",
+        "no-frequency",
+        "notes-and-invented-duration",
+        "an-id-is-no-duration",
+        "the-stated-duration",
+    ],
 )  # fmt: skip
 def test_a_prescriptions_fields_are_the_clinicians(
     message: str, proposal: dict, changed: dict, missing: list

@@ -52,3 +52,25 @@ async def test_a_source_too_slow_means_no_grounding(settings, monkeypatch) -> No
 
     monkeypatch.setattr(knowledge, "PASSAGES", (slow,))
     assert await offline_knowledge(settings, timeout_s=0.05)("Asthma?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "page"),
+    [
+        ("What are the symptoms of pneumonia?", "Pneumonia"),
+        ("What causes gout?", "Gout"),
+        ("What is the first-line treatment for type 2 diabetes?", None),  # a symptoms page
+        ("What is the half-life of amiodarone?", None),
+    ],
+)
+def test_a_condition_page_grounds_only_the_question_it_answers(settings, question, page) -> None:
+    """Real pages and embedder: the nearest section is used when it is close to the question
+    and about it; otherwise the answer has no page to rest on."""
+    found = knowledge.page_passage(settings, question)
+    assert (found.title if found else None) == page
+
+
+def test_the_nearest_passage_must_also_be_about_the_question(settings) -> None:
+    title, text = "Gout", "A build-up of uric acid forms sharp crystals in the joints."
+    assert knowledge.about_the_question(settings, "What causes gout?", title, text)
+    assert not knowledge.about_the_question(settings, "How is psoriasis treated?", title, text)

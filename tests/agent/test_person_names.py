@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.person_names import is_person_name, without_title
+from docgemma.agent.person_names import introduced_names, is_person_name, without_title
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,21 @@ def test_other_words_are_not_a_name(value: str, message: str) -> None:
 def test_a_title_and_a_possessive_are_not_part_of_the_name() -> None:
     assert without_title("patient Amara Okonkwo") == "Amara Okonkwo"
     assert without_title("Mrs. Okonkwo's") == "Okonkwo"
+
+
+@pytest.mark.parametrize(
+    ("message", "names"),
+    [
+        ("Search for patient James Wilson", ["James Wilson"]),
+        ("Find patient Maria Garcia and check her chart", ["Maria Garcia"]),
+        ("find raj patel's chart", ["raj patel"]),
+        ("Search for Mrs. Ana Duarte", ["Ana Duarte"]),
+        ("Look up John Smith, then Jane Doe", ["John Smith"]),
+        ("Look up John Smith, then find Jane Doe", ["John Smith", "Jane Doe"]),
+        ("Prescribe metformin 500 mg twice daily for abc-123", []),
+        ("Find her chart", []),
+        ("What is hypertension?", []),
+    ],
+)
+def test_a_message_introduces_the_names_after_its_cue_words(message: str, names: list) -> None:
+    assert introduced_names(message) == names

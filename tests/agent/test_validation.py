@@ -180,3 +180,30 @@ def test_a_trial_search_for_a_drug_searches_the_condition_asked_for(
     )
     assert verdict.ok and verdict.narrowed == ({"condition": meant} if meant else {})
     assert parsed is not None and parsed.model_dump()["condition"] == (meant or value)
+
+
+@pytest.mark.parametrize(
+    ("proposed", "searched"),
+    [
+        ("search_patient_james_wilson_user_query", "James Wilson"),  # not typed: the message's
+        ("patient James Wilson", "James Wilson"),  # the title is left out
+        ("Wilson", "Wilson"),  # typed as a name: the model's choice stands
+    ],
+)
+def test_a_name_search_is_for_a_name_the_clinician_typed(proposed: str, searched: str) -> None:
+    state = {"user_query": "Search for patient James Wilson"}
+    verdict, parsed = validate_call(
+        REGISTRY["search_patient"], {"name": proposed}, evidence=Evidence.of(state), has_image=False
+    )
+    assert verdict.ok and parsed is not None and parsed.model_dump() == {"name": searched}
+
+
+def test_a_message_that_introduces_no_name_asks_for_it() -> None:
+    state = {"user_query": "Pull up the chart of the lady in bed four"}
+    verdict, _ = validate_call(
+        REGISTRY["search_patient"],
+        {"name": "lady in bed four"},
+        evidence=Evidence.of(state),
+        has_image=False,
+    )
+    assert not verdict.ok and verdict.missing_fields == ["name"]

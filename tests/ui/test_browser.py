@@ -133,7 +133,7 @@ def png_file(tmp_path):
 def test_page_loads_with_tabs_examples_and_settings(browser, fake_url):
     page = open_page(browser, fake_url)
     assert page.get_by_role("tab", name="Clinician assistant").is_visible()
-    assert page.get_by_role("button", name="What is hypertension?").is_visible()
+    assert page.get_by_role("button", name="What are the symptoms of pneumonia?").is_visible()
     page.get_by_text("Settings").click()
     assert "Offline" in page.locator("#settings-info").inner_text()
     shot(page, "01_loaded")
@@ -268,7 +268,7 @@ def test_the_answer_appears_word_by_word_and_thinking_follows_the_switch(
 
 def test_direct_question_on_the_real_model(browser, real_url):
     page = open_page(browser, real_url)
-    page.get_by_role("button", name="What is hypertension?").click()
+    page.get_by_role("button", name="What are the symptoms of pneumonia?").click()
     page.locator("#chat [data-testid='user']").first.wait_for(timeout=10_000)
     finish(page, 240_000)
     answer = last_bot_text(page)

@@ -78,7 +78,17 @@ def eval_settings(settings: Settings) -> Settings:
 
 async def test_a_rejected_then_approved_write_through_the_api_scores_every_turn(eval_settings):
     llm = ScriptedBackend(responder=respond)
-    turns = await evaluate_sessions([SESSION], eval_settings, llm, classifiers={})
+    seen: list[int] = []  # the rows handed on after each session: what a stopped run keeps
+    again = SESSION.model_copy(update={"id": "scripted-write-again"})
+    turns = await evaluate_sessions(
+        [SESSION, again],
+        eval_settings,
+        llm,
+        classifiers={},
+        on_session=lambda t: seen.append(len(t)),
+    )
+    assert seen == [2, 4]
+    turns = turns[turns["session_id"] == SESSION.id]
     first, second = turns.to_dict("records")
     for row in (first, second):
         assert row["tools_called"] == "prescribe_medication" and row["tool_exact"]
