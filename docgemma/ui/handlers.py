@@ -39,7 +39,7 @@ from docgemma.ui.patients import PatientMatch
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card, start_problem
 from docgemma.ui.session import FOREIGN, SessionState, TurnRunner
 from docgemma.ui.turns import Recorder, decide, user_messages, user_turn
-from docgemma.ui.uploads import UploadRejected, parse_submission
+from docgemma.ui.uploads import UploadRejected, parse_submission, vision_notice
 
 log = logging.getLogger(__name__)
 BUSY = "Please wait for the current answer to finish."
@@ -195,17 +195,21 @@ class Handlers:
             yield session.history, keep, _error(str(exc))
             return
         session.attached = None  # a picked stored image goes with this message only
-        cleared, hidden = gr.MultimodalTextbox(value=None), gr.update(value="", visible=False)
+        cleared, beside = gr.MultimodalTextbox(value=None), gr.update(value="", visible=False)
         shown = session.history + user_messages(submission)
         if not self._agent_ready():  # a visible step, not a silent wait, while the model loads
             shown = [*shown, {"role": "assistant", "content": LOADING_MODEL}]
-        yield shown, cleared, hidden
+        yield shown, cleared, beside
         agent = profiled(await self._agent(), session, self._profiles)
         if agent is None:
             yield session.history, keep, _error(self._backend_down())
             return
+        notice = vision_notice(submission, agent)
+        if notice:  # beside the input from the start of the turn, not only in the answer
+            beside = gr.update(value=f"ℹ️ {notice}", visible=True)
+            yield shown, cleared, beside
         async for history in user_turn(session, agent, submission, record=self._record):
-            yield history, cleared, hidden
+            yield history, cleared, beside
 
     async def _agent(self) -> TurnRunner | None:
         try:

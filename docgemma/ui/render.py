@@ -12,6 +12,10 @@ from docgemma.ui.card_review import NOT_GIVEN, review_markdown
 from docgemma.ui.patients import PatientMatch
 
 _CITATION = re.compile(r"\[(\d{1,2})\](?!\()")
+_HEADING = re.compile(r"^ {0,3}(#{1,6}(?:[ \t].*)?)$")
+_BOLD_LINE = re.compile(r"^\*\*[^*]+\*\*:?[ \t]*$")
+"""A line that is all bold: the way models most often write a heading."""
+_FENCE = re.compile(r"^ {0,3}(?:```|~~~)")
 FALLBACK_NOTICE = (
     "The language model was unavailable for this turn, so this answer was assembled "
     "without it. Please try again shortly."
@@ -54,6 +58,26 @@ def link_citations(text: str, sources: list[Source]) -> str:
     return _CITATION.sub(sub, text)
 
 
+def headings_apart(text: str) -> str:
+    """Every heading at the margin after a blank line (code blocks left as they are).
+
+    Markdown reads a line right under a list item, or indented to its text, as more of
+    that item; a model's heading after a numbered list would end up inside its last item.
+    """
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        heading = None if fenced else _HEADING.match(line)
+        if heading or (not fenced and _BOLD_LINE.match(line)):
+            line = heading.group(1) if heading else line
+            if out and out[-1].strip():
+                out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
 def sources_block(sources: list[Source]) -> str:
     if not sources:
         return ""
@@ -76,7 +100,7 @@ def answer_markdown(result: TurnResult) -> str:
     if result.fallback_used:
         notices.append(FALLBACK_NOTICE)
     parts = [f"> ℹ️ {untrusted.markdown(n)}" for n in notices]
-    answer = untrusted.markdown(result.final_response.strip())
+    answer = headings_apart(untrusted.markdown(result.final_response.strip()))
     parts.append(link_citations(answer, result.sources_used) or "_(no answer)_")
     if answer and not result.clarification_requested:
         level = result.confidence_level

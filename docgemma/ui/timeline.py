@@ -6,6 +6,10 @@ Gradio's convention (``title``, ``status`` pending/done, ``duration``, ``id`` an
 ``parent_id`` for nesting): one root "Reasoning" message, one child per graph step,
 and tool calls and errors nested under the step that made them. With thinking on,
 the model's reasoning is one more top-level message, "Thinking", apart from the answer.
+
+Gradio marks a thought ``aria-busy`` while its content is empty and shows a finished
+step's time only when it is above zero; so once a step is done it always has some text,
+and a step too quick to time says "done" where its duration would be.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from docgemma.ui import untrusted
 Status = Literal["pending", "done"]
 ROOT_TITLE = "Reasoning"
 THINKING_TITLE = "Thinking"
+FINISHED = "Done."
+"""The text of a finished step that recorded nothing else (see the module's note)."""
 
 
 @dataclass
@@ -112,7 +118,8 @@ class Timeline:
             root_meta["duration"] = self.total
         done = sum(1 for s in self.steps if s.status == "done")
         root_meta["log"] = f"{done}/{len(self.steps)} steps"
-        out = [{"role": "assistant", "content": "", "metadata": root_meta}]
+        summary = f"{done} of {len(self.steps)} steps done." if self.closed else ""
+        out = [{"role": "assistant", "content": summary, "metadata": root_meta}]
         for step in self.steps:
             meta: dict[str, Any] = {
                 "title": step.title,
@@ -120,9 +127,13 @@ class Timeline:
                 "parent_id": f"{self.turn}-{step.parent}" if step.parent else root_id,
                 "status": step.status,
             }
-            if step.duration is not None:
+            if step.duration:
                 meta["duration"] = step.duration
+            elif step.status == "done":
+                meta["log"] = "done"
             content = untrusted.markdown("\n\n".join(step.lines))  # tool args, errors: untrusted
+            if not content and step.status == "done":
+                content = FINISHED
             out.append({"role": "assistant", "content": content, "metadata": meta})
         if self.thinking.strip():
             out.append(self._thinking_message())

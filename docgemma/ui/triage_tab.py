@@ -33,9 +33,13 @@ log = logging.getLogger(__name__)
 NOT_GIVEN = "Not given"
 AGE_CHOICES = [NOT_GIVEN, *(a.value for a in AgeBand)]
 SEX_CHOICES = [NOT_GIVEN, *(s.value for s in Sex)]
+BANNER_TEXT = "#ffffff"
+"""The banner's text colour: on every severity's colour it keeps WCAG AA contrast (4.5:1).
+It is set inline on each element, since Gradio's ``.prose *`` rule outranks the class and
+would paint the label in the page's body colour."""
 TRIAGE_CSS = """
 #triage-notice { border-left: 4px solid #b00020; padding-left: 8px; }
-.triage-banner { color: #fff; padding: 12px 16px; border-radius: 8px; font-size: 1.1em; }
+.triage-banner { padding: 12px 16px; border-radius: 8px; font-size: 1.1em; }
 """
 _MARKUP = re.compile(r"[\[\]()<>*_`#|\\]")
 
@@ -103,8 +107,8 @@ def banner_html(answer: TriageAnswer) -> str:
         flags = "<br>Emergency warning signs: " + html.escape("; ".join(answer.red_flags))
     return (
         f'<div class="triage-banner" data-severity="{html.escape(answer.severity.name)}" '
-        f'style="background:{answer.severity.colour}">'
-        f"<strong>{html.escape(answer.severity.value)}</strong> — "
+        f'style="background:{answer.severity.colour};color:{BANNER_TEXT}">'
+        f'<strong style="color:{BANNER_TEXT}">{html.escape(answer.severity.value)}</strong> — '
         f"{html.escape(answer.severity.action)}{flags}</div>"
     )
 

@@ -22,6 +22,10 @@ from docgemma.transcript import MAX_MESSAGE_CHARS
 
 log = logging.getLogger(__name__)
 UNREADABLE = "The attached file could not be read; please attach it again."
+NO_VISION = (
+    "The current model cannot read images: the attached image stays in the conversation "
+    "but is not analysed, and the question is answered from its text alone."
+)
 
 
 class UploadRejected(ValueError):
@@ -54,6 +58,19 @@ class Attachment:
     image: ImageInput
     image_path: str
     label: str
+
+
+def vision_notice(submission: Submission, agent: Any) -> str | None:
+    """The notice for an image sent to a model that cannot read it (None otherwise).
+
+    Said beside the input as the message goes, so the clinician need not wait for the
+    answer's notices to learn the image was not looked at. An agent that does not say
+    which model it runs (a double) gets none.
+    """
+    llm = getattr(getattr(agent, "deps", None), "llm", None)
+    if submission.image is None or llm is None or getattr(llm, "supports_vision", True):
+        return None
+    return NO_VISION
 
 
 def parse_submission(

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from live_app import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
 from PIL import Image
-from ui_fakes import FakeAgent, direct_events, tool_events
+from ui_fakes import FakeAgent, direct_events, reading_events, tool_events
 
 ON_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
 pytestmark = [
@@ -162,6 +162,22 @@ def test_tool_question_fills_the_timeline_live_then_completes(browser, fake_url,
     assert "Sources" in last_bot_text(page)
     assert page.locator("button.follow-up:visible").count() == 3
     shot(page, "03_timeline_done")
+
+
+def test_a_finished_turn_leaves_no_step_busy(browser, fake_url, fake_agent):
+    """The first step takes well under 10 ms; once the turn is over it still reads as done."""
+    page = open_page(browser, fake_url)
+    events = fake_agent.events
+    fake_agent.events = reading_events() + direct_events("Hypertension is high blood pressure.")
+    try:
+        ask(page, "What is hypertension?")
+    finally:
+        fake_agent.events = events
+    page.get_by_text("Reasoning").last.click()
+    first = page.locator("#chat [role='button']", has_text="Reading the question").last
+    first.wait_for(timeout=5_000)
+    assert "done" in first.inner_text()
+    assert page.locator("#chat [aria-busy='true']").count() == 0
 
 
 def test_image_upload_reaches_the_agent_and_the_chat(browser, fake_url, fake_agent, tmp_path):

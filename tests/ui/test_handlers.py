@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import gradio as gr
 import pytest
@@ -19,6 +20,7 @@ from docgemma.ui.handlers import Handlers
 from docgemma.ui.patients import EHRUnavailable, PatientMatch
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL
 from docgemma.ui.session import SessionState
+from docgemma.ui.uploads import NO_VISION
 
 
 class Directory:
@@ -205,6 +207,29 @@ async def test_an_upload_over_the_limit_gets_the_friendly_message(tmp_path, monk
     outs = await collect(h.submit({"text": "look", "files": [str(big)]}, session, None))
     _, _, error = outs[-1]
     assert "the limit is 0.1 MB" in error["value"] and not agent.calls
+
+
+@pytest.mark.parametrize("vision", [False, True])
+async def test_an_image_for_a_model_that_cannot_read_it_is_said_beside_the_input_at_once(
+    tmp_path, monkeypatch, vision
+):
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))  # the file is where uploads land
+    agent = FakeAgent()
+    agent.deps = SimpleNamespace(llm=SimpleNamespace(supports_vision=vision))
+    h = handlers(tmp_path, agent)
+    photo = tmp_path / "lesion.png"
+    Image.new("RGB", (64, 64), (180, 90, 60)).save(photo)
+    session = SessionState()
+    outs = await collect(h.submit({"text": "what is it?", "files": [str(photo)]}, session, None))
+    said = [n for n, (_, _, note) in enumerate(outs) if NO_VISION in str(note.get("value"))]
+    if vision:
+        assert not said
+        return
+    first = said[0]  # before the agent's first event, and still there at the end
+    assert first <= 1 and said == list(range(first, len(outs)))
+    assert outs[-1][2]["visible"] is True
+    _, _, note = (await collect(h.submit({"text": "and now?", "files": []}, session, None)))[-1]
+    assert note["visible"] is False and not note["value"]
 
 
 def test_the_settings_panel_names_the_model_profile(tmp_path):

@@ -7,7 +7,13 @@ import pytest
 from docgemma.agent.outcome import ApprovalRequest, TurnResult
 from docgemma.tools.base import Source
 from docgemma.ui.patients import PatientMatch
-from docgemma.ui.render import FALLBACK_NOTICE, answer_markdown, approval_card, link_citations
+from docgemma.ui.render import (
+    FALLBACK_NOTICE,
+    answer_markdown,
+    approval_card,
+    headings_apart,
+    link_citations,
+)
 
 SOURCES = [
     Source(title="A trial", url="https://clinicaltrials.gov/study/NCT1", kind="trial"),
@@ -123,3 +129,26 @@ def test_the_card_shows_every_field_of_the_record_and_the_chart_check():
     assert warning < info and "⚠️ **Warning**" in check and "*(ANSM)*" in check
     edited = approval_card(req, args, edited=True, fields=PrescribeMedicationArgs.model_fields)
     assert "Chart check (of the proposal as first made)" in edited
+
+
+LIST_THEN_HEADINGS = (
+    "Options:\n1. Rest\n2. Fluids\n**When to seek help**\nIf it gets worse.\n\n"
+    "1. Paracetamol\n   ### Follow-up\nSee the GP."
+)
+
+
+def test_a_heading_after_a_numbered_list_starts_its_own_block():
+    md = answer_markdown(TurnResult(final_response=LIST_THEN_HEADINGS))
+    assert "2. Fluids\n\n**When to seek help**\n" in md
+    assert "1. Paracetamol\n\n### Follow-up\n" in md
+    markdown_it = pytest.importorskip("markdown_it")
+    page = markdown_it.MarkdownIt("commonmark").render(md)
+    assert "<li>Fluids</li>" in page and "<li>Paracetamol</li>" in page
+    assert "<p><strong>When to seek help</strong>" in page and "<h3>Follow-up</h3>" in page
+
+
+def test_headings_in_code_and_headed_text_stay_as_written():
+    code = "```\n1. step\n# a comment\n```"
+    assert headings_apart(code) == code
+    assert headings_apart("## Dose\n\nText") == "## Dose\n\nText"
+    assert headings_apart("Text\n#hashtag") == "Text\n#hashtag"

@@ -112,6 +112,9 @@ def test_a_baby_under_three_months_changes_the_advice(browser, fake_url):
     banner = page.locator("#triage-banner .triage-banner")
     assert banner.get_attribute("data-severity") == "A_AND_E"
     assert "A baby under 3 months with a high temperature" in banner.inner_text()
+    # the page's own rules must not repaint the label in the body colour (contrast)
+    label = banner.locator("strong").evaluate("e => getComputedStyle(e).color")
+    assert label == "rgb(255, 255, 255)"
     bot = page.locator("#triage-chat [data-testid='bot']").last.inner_text()
     assert bot.startswith("Call 999 or go to A&E now")
 

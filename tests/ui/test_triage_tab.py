@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
+import pytest
+
 from docgemma.severity import Severity
 from docgemma.triage.answer import SourceOut, TriageAnswer
 from docgemma.triage.patient_text import FALLBACK_MESSAGE
@@ -13,6 +17,61 @@ from docgemma.ui.triage_tab import (
     demographics_from,
     sources_markdown,
 )
+
+AA_NORMAL_TEXT = 4.5
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of a ``#rrggbb`` colour."""
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+class TextColours(HTMLParser):
+    """Each piece of text with the colour and background its elements set inline.
+
+    Only an element's own inline ``color`` counts: Gradio's ``.prose *`` rule sets every
+    element's colour to the page's, so an inherited one would not reach the text.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[dict[str, str]] = []
+        self.texts: list[tuple[str, str | None, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        style = dict(attrs).get("style") or ""
+        rules = dict(r.split(":", 1) for r in style.split(";") if ":" in r)
+        if tag != "br":
+            self.stack.append({k.strip(): v.strip() for k, v in rules.items()})
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag != "br":
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and self.stack:
+            background = next(
+                (s["background"] for s in reversed(self.stack) if "background" in s), None
+            )
+            self.texts.append((data.strip(), self.stack[-1].get("color"), background))
+
+
+@pytest.mark.parametrize("severity", list(Severity))
+def test_banner_text_meets_wcag_aa_contrast_on_every_severity(severity):
+    answer = TriageAnswer(answer="x", severity=severity, red_flags=["Chest pain"])
+    parser = TextColours()
+    parser.feed(banner_html(answer))
+    assert severity.value in [text for text, _, _ in parser.texts]
+    for text, colour, background in parser.texts:
+        assert colour and background, f"{text!r} has no colour of its own"
+        assert contrast(colour, background) >= AA_NORMAL_TEXT, (text, colour, background)
 
 
 def test_banner_shows_severity_action_and_escaped_flags():

@@ -5,7 +5,14 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from ui_fakes import PRESCRIPTION, FakeAgent, thinking_events, tool_events
+from ui_fakes import (
+    PRESCRIPTION,
+    FakeAgent,
+    direct_events,
+    reading_events,
+    thinking_events,
+    tool_events,
+)
 
 from docgemma.agent.outcome import TurnResult
 from docgemma.config import Settings
@@ -53,6 +60,28 @@ async def test_tool_steps_appear_pending_then_done():
         if m.get("metadata", {}).get("title") == "Drug Safety Report"
     ]
     assert statuses[0] == "pending" and statuses[-1] == "done"
+
+
+def shown_busy(message):
+    """Gradio's rule for a thought's title: ``aria-busy`` while its content is empty."""
+    return message["content"] in ("", None)
+
+
+def shown_finished(message):
+    """What Gradio draws on a thought's title: no spinner, and a time or a log beside it."""
+    meta = message["metadata"]
+    return meta["status"] == "done" and bool(meta.get("duration") or meta.get("log"))
+
+
+async def test_a_finished_turn_shows_every_step_finished_and_none_busy():
+    events = reading_events() + tool_events() + direct_events("Dofetilide is an antiarrhythmic.")
+    session, agent = SessionState(), FakeAgent(events=events)
+    await collect(user_turn(session, agent, Submission("dofetilide?"), clock()))
+    steps = [m for m in session.history if m.get("metadata")]
+    assert steps[1]["metadata"]["title"] == "Reading the question"
+    assert [m["metadata"]["title"] for m in steps if shown_busy(m)] == []
+    assert [m["metadata"]["title"] for m in steps if not shown_finished(m)] == []
+    assert steps[1]["metadata"]["log"] == "done" and "duration" not in steps[1]["metadata"]
 
 
 async def test_image_and_patient_reach_the_agent_and_the_history(tmp_path):
