@@ -9,6 +9,7 @@ import socket
 import pytest
 
 from docgemma import space_replay
+from docgemma.agent.answer.compose import NO_SOURCE, NOT_ANSWERED
 from docgemma.profiles import DEFAULT_PROFILE, PROFILES
 from docgemma.space_replay import Dockerfile
 
@@ -52,10 +53,13 @@ def _free_port() -> int:
 @pytest.mark.real_model
 @pytest.mark.timeout(2700)  # a fresh machine compiles the portable engine first (minutes)
 def test_the_replayed_space_names_its_model_and_answers_from_its_offline_pages(tmp_path) -> None:
-    """From an empty folder to a correct, cited answer: minutes with the engine wheel and pip
-    caches filled (after ``make test``); a clean machine compiles the engine first."""
+    """From an empty folder to an answer resting on the page that covers the question:
+    minutes with the engine wheel and pip caches filled (after ``make test``); a clean
+    machine compiles the engine first. What the answer holds is the evaluation's to
+    measure; here it must be an answer, not a decline, and cite the pneumonia page."""
     workdir = tmp_path / "space"
     outcome = space_replay.replay(workdir, port=_free_port())
     assert PROFILES[DEFAULT_PROFILE].label in outcome.page
-    assert "cough" in outcome.done.get("final_response", "").lower(), outcome.done
+    answer = outcome.done.get("final_response", "")
+    assert answer.strip() and not answer.startswith((NO_SOURCE, NOT_ANSWERED)), outcome.done
     assert any("Pneumonia" in c.get("title", "") for c in outcome.done["citations"]), outcome.done
