@@ -6,8 +6,8 @@ offline sources are asked, in order: the condition pages of the knowledge base (
 ``Settings.page_grounding_threshold``; written for symptoms and when to get help, they
 cover "What are the symptoms of pneumonia?"), then the literature index (above
 ``Settings.grounding_threshold``). Either passage must also be about the question by the
-measure the tools' sources pass (``docgemma.tools.relevance``): the nearest page to "What is
-the first-line treatment for X?" is X's symptoms page, close in words but no answer.
+measure the tools' sources pass (``docgemma.tools.relevance``), so a close passage on
+another topic does not count; both thresholds were measured with that check in place.
 """
 
 from __future__ import annotations
