@@ -18,7 +18,9 @@ from docgemma.topic_words import FILLER_WORDS, STOP_WORDS
 
 MAX_NAME_WORDS = 4
 _NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’.\-]*(?:['’.\-][^\W\d_]+)*\.?")
-_TITLE = re.compile(r"^(?:(?:patient|pt|mr|mrs|ms|miss|mx|dr)\.?\s+)+", re.IGNORECASE)
+TITLE_WORDS = ("patient", "pt", "mr", "mrs", "ms", "miss", "mx", "dr")
+"""Words written before a name that are not part of it."""
+_TITLE = re.compile(rf"^(?:(?:{'|'.join(TITLE_WORDS)})\.?\s+)+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _NOT_NAME_WORDS_TEXT = (
     "chart charts record records file files note notes lab labs result results med meds "
@@ -51,15 +53,17 @@ def without_title(value: str) -> str:
 def name_words_ok(value: str) -> bool:
     """One to four words, each of which can be part of a person's name."""
     words = value.split()
-    if not 1 <= len(words) <= MAX_NAME_WORDS:
+    if not 1 <= len(words) <= MAX_NAME_WORDS or not all(map(_name_word, words)):
         return False
-    for word in words:
-        lower = word.lower().strip(".")
-        if not _NAME_WORD.fullmatch(word) or lower in NOT_NAME_WORDS:
-            return False
-        if lower in FILLER_WORDS or lower in STOP_WORDS:
-            return False
     return not drug_dictionary().find(value)
+
+
+def _name_word(word: str) -> bool:
+    """One word that can be part of a person's name."""
+    lower = word.lower().strip(".")
+    return bool(_NAME_WORD.fullmatch(word)) and not (
+        lower in NOT_NAME_WORDS or lower in FILLER_WORDS or lower in STOP_WORDS
+    )
 
 
 def typed_as_name(value: str, messages: Sequence[str]) -> bool:
@@ -85,14 +89,6 @@ def is_person_name(value: str, messages: Sequence[str]) -> bool:
 
 
 _WORD = re.compile(r"[^\s,;:!?()]+")
-_TITLE_WORDS = frozenset({"patient", "pt", "mr", "mrs", "ms", "miss", "mx", "dr"})
-
-
-def _name_word(word: str) -> bool:
-    lower = word.lower().strip(".")
-    return bool(_NAME_WORD.fullmatch(word)) and not (
-        lower in NOT_NAME_WORDS or lower in FILLER_WORDS or lower in STOP_WORDS
-    )
 
 
 def introduced_names(message: str) -> list[str]:
@@ -102,17 +98,17 @@ def introduced_names(message: str) -> list[str]:
     Read by code when the model's name is not one the clinician typed: a message that
     introduces exactly one name says whom to search for.
     """
-    words = [w.group(0) for w in _WORD.finditer(message)]
-    starts = [w.start() for w in _WORD.finditer(message)]
+    matches = list(_WORD.finditer(message))
+    words = [m.group(0) for m in matches]
     found: list[str] = []
     taken = 0  # words before this belong to a name already read
-    for i in range(len(words)):
-        if i < taken or not _CUE.search(message[: starts[i]]):
+    for i, match in enumerate(matches):
+        if i < taken or not _CUE.search(message[: match.start()]):
             continue
         run: list[str] = []
         for j in range(i, len(words)):
             text = words[j]
-            if not run and text.lower().strip(".") in _TITLE_WORDS:
+            if not run and text.lower().strip(".") in TITLE_WORDS:
                 continue
             if len(run) == MAX_NAME_WORDS or not _name_word(text):
                 break
