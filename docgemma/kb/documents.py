@@ -36,7 +36,12 @@ class DocumentInfo(BaseModel):
     kind: DocumentKind
     passages: int
     chars: int
+    # whole milliseconds: the store may not give back a float's last digits
     added_at: float
+
+
+def _to_millis(seconds: float) -> float:
+    return round(seconds, 3)
 
 
 class DocumentPassage(BaseModel):
@@ -93,7 +98,7 @@ class TenantDocuments:
                     kind=DocumentKind(meta["kind"]),
                     passages=1,
                     chars=int(meta["chars"]),
-                    added_at=float(meta["added_at"]),
+                    added_at=_to_millis(float(meta["added_at"])),
                 )
             else:
                 doc.passages += 1
@@ -116,7 +121,7 @@ class TenantDocuments:
                 kind=kind,
                 passages=len(cut),
                 chars=len(text),
-                added_at=time.time(),
+                added_at=_to_millis(time.time()),
             )
             # the title and heading give a passage its topic, as a condition page's do
             vectors = self.embedder.embed(
