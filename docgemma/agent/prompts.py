@@ -135,14 +135,14 @@ SYNTHESIZE_SYSTEM = Prompt(
     """\
 You are a clinical decision-support assistant answering a clinician. Answer only from the
 numbered sources you are given, as a list of statements. For each statement:
-- sources: the numbers of the sources it rests on;
-- quote: at most 15 words copied exactly from one of those sources, showing the fact;
+- quote: the sentence of a source that shows the fact, exactly as the source has it;
 - text: the fact, stated plainly for a clinician, saying no more than the quote shows.
 Put the facts that answer the question first. Use the sources' numbers, doses and names
 exactly. If the sources do not answer the question, give no statements.""",
 )
-"""The answer as cited statements (``answer.statements.CitedAnswer``); code checks every
-quote against its source, so the guidelines ask only for what the check can hold."""
+"""The answer as cited statements (``answer.quotes.answer_schema``): the grammar offers the
+sources' sentences as quotes and code checks each statement against its quote, so the
+guidelines ask only for what the check can hold."""
 
 SYNTHESIZE_SOURCES_USER = Prompt(
     "synthesize_sources_user",
@@ -158,9 +158,9 @@ SYNTHESIZE_RETRY = Prompt(
     """\
 These statements were not accepted:
 ${failures}
-Write them again only if a source supports them: copy the quote word for word from a
-source the statement cites, and state no number the quote does not have. Give no
-statements if the sources do not support them.""",
+Write them again only if a source supports them: choose as the quote the source sentence
+that shows the fact, and state nothing, and no number, that the quote does not have. Give
+no statements if the sources do not support them.""",
 )
 
 SYNTHESIZE_FROM_MEMORY_SYSTEM = Prompt(

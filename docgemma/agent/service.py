@@ -22,7 +22,6 @@ from langgraph.types import Command, Interrupt
 from pydantic import BaseModel
 
 from docgemma.agent.answer.compose import FALLBACK_MESSAGE
-from docgemma.agent.answer.statements import CitedAnswer
 from docgemma.agent.classifiers import load_classifiers
 from docgemma.agent.deps import AgentDeps, PatientSummaryFn
 from docgemma.agent.entities import drug_dictionary
@@ -88,7 +87,6 @@ def response_schemas(registry: ToolRegistry) -> list[type[BaseModel]]:
         ResultAssessment,
         RetryStrategy,
         ImageFindings,
-        CitedAnswer,
     ]
     if len(registry):
         schemas += [registry.selection_model(), registry.selection_model(allow_none=True)]

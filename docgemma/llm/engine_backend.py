@@ -31,7 +31,7 @@ from docgemma.llm.engine_process import (
 )
 from docgemma.llm.engine_wire import LINE_LIMIT, encode, raise_error, read
 from docgemma.llm.errors import ModelUnavailable
-from docgemma.llm.grammar import gbnf
+from docgemma.llm.grammar import GrammarCache, gbnf
 from docgemma.llm.llamacpp import existing_model
 from docgemma.llm.schema import token_budget, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T
@@ -75,7 +75,7 @@ class EngineBackend:
         self.chat_format = self.engine.chat_format
         self._render, self._turn_stops = chat_format.get_format(self.chat_format)
         self._vocab = _vocabulary(model_path)
-        self._grammars: dict[type[BaseModel], str] = {}
+        self._grammars: GrammarCache[type[BaseModel], str] = GrammarCache()
 
     @property
     def state(self) -> EngineState:
@@ -94,10 +94,7 @@ class EngineBackend:
         return len(self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def _grammar(self, schema: type[BaseModel]) -> str:
-        text = self._grammars.get(schema)
-        if text is None:
-            text = self._grammars[schema] = gbnf(schema)
-        return text
+        return self._grammars.get(schema, lambda: gbnf(schema))
 
     # ── calls ──
     def prepare(self, schemas: Sequence[type[BaseModel]]) -> None:

@@ -15,6 +15,9 @@ fields; free text belongs in plain generation.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -48,3 +51,35 @@ def gbnf(schema: type[BaseModel]) -> str:
             "string or object somewhere), so its token budget is not an upper bound"
         )
     return text
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+GRAMMARS_KEPT = 64
+"""Compiled grammars a backend keeps. Most schemas are fixed, but an answer's schema is
+built per turn from its sources, so an unbounded cache would grow with every turn."""
+
+
+class GrammarCache(Generic[K, V]):
+    """The most recently used ``GRAMMARS_KEPT`` grammars, by schema or grammar text."""
+
+    def __init__(self, size: int = GRAMMARS_KEPT) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        if key in self._items:
+            self._items.move_to_end(key)
+            return self._items[key]
+        value = make()
+        self._items[key] = value
+        if len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items

@@ -29,7 +29,7 @@ from docgemma.llm.errors import (
     SchemaNotSupported,
 )
 from docgemma.llm.fair_lock import FairLock
-from docgemma.llm.grammar import gbnf
+from docgemma.llm.grammar import GrammarCache, gbnf
 from docgemma.llm.llamacpp_prefix import PrefixStates
 from docgemma.llm.llamacpp_sampling import (
     FastGrammarLlama,
@@ -110,8 +110,8 @@ class LlamaCppBackend:
         self.chat_format = fmt
         self._render, self._turn_stops = chat_format.get_format(fmt)
         self._lock = FairLock()  # model calls run in the order they were asked
-        self._grammars: dict[type[BaseModel], Any] = {}
-        self._grammar_texts: dict[str, Any] = {}
+        self._grammars: GrammarCache[type[BaseModel], Any] = GrammarCache()
+        self._grammar_texts: GrammarCache[str, Any] = GrammarCache()
         self.prefixes = PrefixStates(self._llm)
 
     # ── schemas ──
@@ -121,30 +121,26 @@ class LlamaCppBackend:
 
     def _grammar(self, schema: type[BaseModel]) -> Any:
         """The compiled grammar of ``schema`` (see ``grammar.gbnf`` for its string rule)."""
-        grammar = self._grammars.get(schema)
-        if grammar is None:
-            grammar = self.compile_grammar(gbnf(schema), schema.__name__)
-            self._grammars[schema] = grammar
-        return grammar
+        return self._grammars.get(
+            schema, lambda: self.compile_grammar(gbnf(schema), schema.__name__)
+        )
 
     def compile_grammar(self, text: str, name: str = "schema") -> Any:
         """GBNF text compiled and checked once; the engine process receives grammars as text."""
-        grammar = self._grammar_texts.get(text)
-        if grammar is None:
-            from llama_cpp import LlamaGrammar
+        return self._grammar_texts.get(text, lambda: self._compiled(text, name))
 
-            try:
-                grammar = LlamaGrammar.from_string(text, verbose=False)
-            except ValueError as exc:
-                raise SchemaNotSupported(
-                    f"{name}: llama.cpp grammar conversion failed: {exc}"
-                ) from exc
-            if not grammar_loads(self._llm._model, grammar):
-                raise SchemaNotSupported(
-                    f"{name}: llama.cpp refused the grammar (too many repetitions: "
-                    "lower the max_length of long string fields)"
-                )
-            self._grammar_texts[text] = grammar
+    def _compiled(self, text: str, name: str) -> Any:
+        from llama_cpp import LlamaGrammar
+
+        try:
+            grammar = LlamaGrammar.from_string(text, verbose=False)
+        except ValueError as exc:
+            raise SchemaNotSupported(f"{name}: llama.cpp grammar conversion failed: {exc}") from exc
+        if not grammar_loads(self._llm._model, grammar):
+            raise SchemaNotSupported(
+                f"{name}: llama.cpp refused the grammar (too many repetitions: "
+                "lower the max_length of long string fields)"
+            )
         return grammar
 
     # ── calls ──

@@ -19,7 +19,9 @@ from pydantic import BaseModel
 from docgemma.llm.schema import check_bounded, validated
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
 
-Reply = str | dict[str, Any] | BaseModel | Exception
+Reply = str | dict[str, Any] | BaseModel | Exception | Callable[..., Any]
+"""A reply, or a function of the call's messages and schema that gives one (for a schema
+built at the call, such as an answer whose quotes are the turn's source sentences)."""
 Responder = Callable[[Sequence[Message], type[BaseModel] | None], Reply]
 
 
@@ -64,6 +66,8 @@ class ScriptedBackend:
         else:
             what = schema.__name__ if schema else "free text"
             raise AssertionError(f"scripted backend has no reply queued for a {what} call")
+        if callable(reply) and not isinstance(reply, (BaseModel, type)):
+            reply = reply(messages, schema)
         if isinstance(reply, Exception):
             raise reply
         return reply

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from docgemma.config import Settings
 from docgemma.llm import chat_format
 from docgemma.llm.errors import ConfigurationError
+from docgemma.llm.grammar import GrammarCache
 from docgemma.llm.schema import check_bounded, token_budget, validated
 from docgemma.llm.threads import iterate_in_thread
 from docgemma.llm.types import Generation, Message, StructuredGeneration, T, Usage
@@ -62,7 +63,7 @@ class TransformersBackend:
             ) from exc
         self._outlines_model = outlines.from_transformers(self._hf, self._tokenizer)
         self._outlines = outlines
-        self._generators: dict[type[BaseModel], Any] = {}
+        self._generators: GrammarCache[type[BaseModel], Any] = GrammarCache()
         self._format = (
             None if chat_format_name == "auto" else chat_format.get_format(chat_format_name)
         )
@@ -78,10 +79,11 @@ class TransformersBackend:
             self._generator(schema)
 
     def _generator(self, schema: type[BaseModel]) -> Any:
-        if schema not in self._generators:
-            check_bounded(schema)
-            self._generators[schema] = self._outlines.Generator(self._outlines_model, schema)
-        return self._generators[schema]
+        return self._generators.get(schema, lambda: self._new_generator(schema))
+
+    def _new_generator(self, schema: type[BaseModel]) -> Any:
+        check_bounded(schema)
+        return self._outlines.Generator(self._outlines_model, schema)
 
     def render(self, messages: Sequence[Message], *, add_generation_prompt: bool = True) -> str:
         if any(m.images for m in messages):
@@ -244,4 +246,4 @@ class TransformersBackend:
             yield piece
 
     async def aclose(self) -> None:
-        self._generators.clear()
+        self._generators = GrammarCache()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from scripted_quotes import answering
 
 from docgemma.agent.outcome import TurnResult
 from docgemma.agent.service import Agent
@@ -60,9 +61,9 @@ def prompts(llm: ScriptedBackend) -> list[str]:
     return [call.prompt for call in llm.calls]
 
 
-def cited(text: str, quote: str, *sources: int) -> dict[str, Any]:
-    """A cited answer of one statement: ``quote`` copied from source 1 (or ``sources``)."""
-    return {"statements": [{"sources": list(sources or (1,)), "quote": quote, "text": text}]}
+def cited(text: str, quote: str) -> Callable[..., dict[str, Any]]:
+    """A cited answer of one statement quoting the source sentence that holds ``quote``."""
+    return answering((quote, text))
 
 
 NOTHING_CITED: dict[str, Any] = {"statements": []}

@@ -90,9 +90,7 @@ async def test_an_id_and_their_med_list_check_the_named_drug_against_the_chart(
             select("check_drug_interactions"),
             {"drug_names": ["clarithromycin", "pneumonia"]},  # not the chart's drugs
             quality("success_rich"),
-            cited(
-                "Clarithromycin raises simvastatin levels.", "simvastatin 40 mg at bedtime", 1, 2
-            ),
+            cited("She takes simvastatin 40 mg at bedtime.", "simvastatin 40 mg at bedtime"),
         ]
     )
     message = (
@@ -104,7 +102,7 @@ async def test_an_id_and_their_med_list_check_the_named_drug_against_the_chart(
     ((checked, _),) = tools.calls_to("check_drug_interactions")
     assert chart == {"patient_id": "5521"}
     assert checked["drug_names"] == ["clarithromycin", "simvastatin", "amlodipine"]
-    assert result.final_response.startswith("Clarithromycin raises simvastatin levels.")
+    assert result.final_response.startswith("She takes simvastatin 40 mg at bedtime.")
 
 
 @pytest.mark.parametrize(

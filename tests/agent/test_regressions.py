@@ -6,6 +6,7 @@ import re
 
 import httpx
 import pytest
+from scripted_quotes import answering
 
 from docgemma.agent.answer.compose import FALLBACK_MESSAGE, NO_SOURCE
 from docgemma.agent.events import Decision
@@ -185,16 +186,13 @@ async def test_tool_names_are_scrubbed_from_the_answer(make_agent, tools) -> Non
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich"),
-            {
-                "statements": [
-                    {
-                        "sources": [1],
-                        "quote": "risk of Torsade de Pointes",
-                        "text": "According to [check_drug_safety] via get_patient_chart: "
-                        "Torsade de Pointes risk.",
-                    }
-                ]
-            },
+            answering(
+                (
+                    "risk of Torsade de Pointes",
+                    "According to [check_drug_safety] via get_patient_chart: "
+                    "Torsade de Pointes risk.",
+                )
+            ),
         ]
     )
     _, result = await run(make_agent(llm), "Check FDA warnings for dofetilide")
@@ -209,7 +207,7 @@ async def test_empty_model_output_gets_a_decline_never_an_empty_bubble(
 ) -> None:
     """An empty statement, twice (the draft and its retry): code answers that the sources
     found do not answer the question, and says what was searched."""
-    blank = {"statements": [{"sources": [1], "quote": "risk of Torsade", "text": empty}]}
+    blank = answering(("risk of Torsade", empty))
     llm = ScriptedBackend(
         [
             intent(tool="check_drug_safety"),
@@ -377,11 +375,7 @@ async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
         "check_drug_interactions",
         ToolOutcome(formatted="Dofetilide + azithromycin: additive QT prolongation."),
     )
-    said = {
-        "sources": [1],
-        "quote": "additive QT prolongation",
-        "text": "Expect additive QT prolongation.",
-    }
+    said = answering(("additive QT prolongation", "Expect additive QT prolongation."))
     llm = ScriptedBackend(
         [
             intent(tool="check_drug_safety"),
@@ -391,7 +385,7 @@ async def test_a_failed_first_tool_does_not_end_a_multi_tool_turn(
             select(proposal),
             {"drug_names": ["dofetilide", "azithromycin"]},
             quality("success_rich"),
-            {"statements": [said]},
+            said,
         ]
     )
     query = "Check the FDA warnings for dofetilide and its interaction with azithromycin"

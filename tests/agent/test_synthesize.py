@@ -5,6 +5,8 @@ What the clinician sees streams only after its check; confidence follows the gro
 
 from __future__ import annotations
 
+from scripted_quotes import answering
+
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
 from docgemma.agent.events import AnswerToken, ThinkingToken
 from docgemma.agent.knowledge import Grounding
@@ -18,22 +20,10 @@ LABEL = ToolOutcome(
     "for at least 3 days in a facility.",
     sources=[Source(title="FDA drug label: dofetilide", url="https://label.example", kind="label")],
 )
-GOOD = {
-    "sources": [1],
-    "quote": "risk of Torsade de Pointes",
-    "text": "Dofetilide carries a boxed warning for Torsade de Pointes.",
-}
-WRONG_DOSE = {
-    "sources": [1],
-    "quote": "ECG monitoring for at least 3 days",
-    "text": "Monitor the ECG for at least 30 days.",
-}
-INVENTED = {"sources": [1], "quote": "no interaction with warfarin", "text": "It is safe."}
-FIXED = {
-    "sources": [1],
-    "quote": "ECG monitoring for at least 3 days",
-    "text": "Start it with ECG monitoring for at least 3 days.",
-}
+GOOD = ("risk of Torsade de Pointes", "Dofetilide carries a boxed warning for Torsade de Pointes.")
+WRONG_DOSE = ("ECG monitoring for at least 3 days", "Monitor the ECG for at least 30 days.")
+INVENTED = ("risk of Torsade de Pointes", "It does not interact with warfarin, so it is safe.")
+FIXED = ("ECG monitoring for at least 3 days", "Start it with ECG monitoring for at least 3 days.")
 
 
 def lookup(*answers: object) -> ScriptedBackend:
@@ -56,9 +46,9 @@ async def test_verified_statements_stream_with_their_markers_at_high_confidence(
     make_agent, tools
 ) -> None:
     tools.queue("check_drug_safety", LABEL)
-    llm = lookup({"statements": [GOOD]})
+    llm = lookup(answering(GOOD))
     events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
-    assert result.final_response == GOOD["text"] + " [1]" == streamed(events)
+    assert result.final_response == GOOD[1] + " [1]" == streamed(events)
     assert result.confidence_level == "high"
     assert [s.title for s in result.sources_used] == ["FDA drug label: dofetilide"]
     assert "[1] FDA drug label: dofetilide" in llm.calls[-1].prompt
@@ -67,20 +57,20 @@ async def test_verified_statements_stream_with_their_markers_at_high_confidence(
 
 async def test_a_failed_statement_is_retried_once_and_never_shown(make_agent, tools) -> None:
     tools.queue("check_drug_safety", LABEL)
-    llm = lookup({"statements": [GOOD, WRONG_DOSE]}, {"statements": [FIXED]})
+    llm = lookup(answering(GOOD, WRONG_DOSE), answering(FIXED))
     events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
     retry = llm.calls[-1].messages[-1].content
     assert "Monitor the ECG for at least 30 days." in retry and "30" in retry
     assert "30 days" not in streamed(events) and "30 days" not in result.final_response
-    assert result.final_response == f"- {GOOD['text']} [1]\n- {FIXED['text']} [1]"
-    assert result.left_out == [WRONG_DOSE["text"]]
+    assert result.final_response == f"- {GOOD[1]} [1]\n- {FIXED[1]} [1]"
+    assert result.left_out == [WRONG_DOSE[1]]
     assert result.confidence_level == "medium"
     assert result.model_calls == 6
 
 
 async def test_when_every_statement_fails_twice_the_answer_declines(make_agent, tools) -> None:
     tools.queue("check_drug_safety", LABEL)
-    llm = lookup({"statements": [INVENTED]}, {"statements": [INVENTED]})
+    llm = lookup(answering(INVENTED), answering(INVENTED))
     events, result = await run(make_agent(llm), "Does dofetilide interact with warfarin?")
     answer = result.final_response
     assert "It is safe" not in answer and "It is safe" not in streamed(events)
@@ -107,12 +97,8 @@ async def test_a_direct_question_is_answered_from_the_passage_the_code_found(mak
     async def knowledge(question: str) -> Grounding:
         return Grounding("Croup", page, 0.7, "Croup — demonstration page", kind="reference")
 
-    statement = {
-        "sources": [1],
-        "quote": "a barking cough",
-        "text": "Croup causes a barking cough.",
-    }
-    llm = ScriptedBackend([intent("DIRECT"), {"statements": [statement]}])
+    said = answering(("a barking cough", "Croup causes a barking cough."))
+    llm = ScriptedBackend([intent("DIRECT"), said])
     _, result = await run(make_agent(llm, knowledge=knowledge), "What are the signs of croup?")
     assert result.final_response == "Croup causes a barking cough. [1]"
     assert result.sources_used[0].title == "Croup — demonstration page"
@@ -143,9 +129,9 @@ async def test_a_model_that_may_answer_from_memory_does_so_labelled(settings, to
 
 async def test_tool_names_and_raw_errors_never_reach_the_answer(make_agent, tools) -> None:
     tools.queue("check_drug_safety", LABEL)
-    named = {**GOOD, "text": "The check_drug_safety report shows a risk of Torsade de Pointes."}
-    raw = {**FIXED, "text": "Traceback: KeyError: dose; ECG monitoring for at least 3 days."}
-    llm = lookup({"statements": [named, raw]}, {"statements": []})
+    named = (GOOD[0], "The check_drug_safety report shows a risk of Torsade de Pointes.")
+    raw = (FIXED[0], "Traceback: KeyError: dose; ECG monitoring for at least 3 days.")
+    llm = lookup(answering(named, raw), {"statements": []})
     events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
     for text in (result.final_response, streamed(events)):
         assert "check_drug_safety" not in text and "Traceback" not in text
@@ -162,7 +148,7 @@ async def test_a_drug_question_goes_to_a_source_on_a_model_that_may_not_recall(
             select("check_drug_safety"),
             {"drug_name": "dofetilide"},
             quality("success_rich"),
-            {"statements": [GOOD]},
+            answering(GOOD),
         ]
     )
     _, result = await run(make_agent(llm), "How does dofetilide work?")
@@ -174,11 +160,24 @@ async def test_a_drug_question_goes_to_a_source_on_a_model_that_may_not_recall(
 async def test_thinking_streams_apart_before_the_cited_answer(make_agent, tools, settings) -> None:
     settings.thinking_family = "generic"
     tools.queue("check_drug_safety", LABEL)
-    llm = lookup("Look for the boxed warning in check_drug_safety.</think>", {"statements": [GOOD]})
+    llm = lookup("Look for the boxed warning in check_drug_safety.</think>", answering(GOOD))
     events, result = await run(
         make_agent(llm), "FDA warnings for dofetilide?", thinking=True, thinking_budget=40
     )
     thought = "".join(e.text for e in events if isinstance(e, ThinkingToken))
     assert "boxed warning" in thought and "check_drug_safety" not in thought
     assert "Your reasoning so far" in llm.calls[-1].messages[-1].content
-    assert result.final_response == GOOD["text"] + " [1]"
+    assert result.final_response == GOOD[1] + " [1]"
+
+
+async def test_a_statement_the_length_limit_cut_shows_only_its_whole_sentences(
+    make_agent, tools
+) -> None:
+    from docgemma.agent.answer.statements import STATEMENT_CHARS
+
+    tools.queue("check_drug_safety", LABEL)
+    whole = "Dofetilide carries a boxed warning for Torsade de Pointes."
+    cut = f"{whole} It must be started with monitoring of the ECG " + "and " * 60
+    llm = lookup(answering((GOOD[0], cut[:STATEMENT_CHARS])))
+    _, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
+    assert result.final_response == f"{whole} [1]"

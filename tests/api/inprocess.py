@@ -52,7 +52,7 @@ def clinician_respond(messages: Sequence[Message], schema: type[BaseModel] | Non
         return {"tool_name": "search_knowledge_base"}
     if name == "KnowledgeBaseArgs":
         return {"query": query[:100]}
-    return answer_reply(name, messages, query)
+    return answer_reply(schema, query)
 
 
 def api_settings(base: Settings, **overrides: Any) -> Settings:

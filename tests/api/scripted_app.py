@@ -84,31 +84,27 @@ def respond(messages: Sequence[Message], schema: type[BaseModel] | None) -> Any:
         return ORDER
     if name == "PatientChartArgs":
         return {"patient_id": PATIENT}
-    return answer_reply(name, messages, query)
+    return answer_reply(schema, query)
 
 
-def answer_reply(name: str, messages: Sequence[Message], query: str) -> Any:
+def answer_reply(schema: type[BaseModel] | None, query: str) -> Any:
     """What both scripted clinician models say once a lookup is chosen: the result is good,
     the cited answer quotes source 1, a direct answer echoes the question."""
+    name = schema.__name__ if schema else "text"
     if name == "ResultAssessment":
         return {"quality": "success_rich", "brief_summary": "found"}
-    if name == "CitedAnswer":
-        return cite_first_source(messages)
+    if schema is not None and name == "CitedAnswer":
+        return cite_first_source(schema)
     if name != "text":
         raise AssertionError(f"unexpected schema {name}")
     return f"<think>considering {query}</think>Direct answer: {query}"
 
 
-_FIRST_SOURCE = re.compile(r"^\[1\] .*\n(.+)", re.MULTILINE)
-
-
-def cite_first_source(messages: Sequence[Message]) -> dict[str, Any]:
-    """One statement: the first source's opening words, quoted and restated."""
-    found = _FIRST_SOURCE.search(messages[-1].content)
-    if found is None:
-        return {"statements": []}
-    quote = " ".join(found.group(1).split()[:8])
-    return {"statements": [{"sources": [1], "quote": quote, "text": quote}]}
+def cite_first_source(schema: type[BaseModel]) -> dict[str, Any]:
+    """One statement: the first sentence the answer may quote (source 1's first), restated."""
+    statement = get_args(schema.model_fields["statements"].annotation)[0]
+    first = get_args(statement.model_fields["quote"].annotation)[0]
+    return {"statements": [{"quote": first, "text": first}]}
 
 
 class ScriptedModel(ScriptedBackend):

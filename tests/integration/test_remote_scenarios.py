@@ -12,6 +12,7 @@ import httpx
 import pytest
 import respx
 from recorded import recorded
+from scripted_quotes import statements
 
 from docgemma.config import Settings
 from docgemma.llm.scripted import ScriptedBackend
@@ -47,8 +48,7 @@ def safety_model(drug: str) -> ScriptedBackend:
     def respond(_: Sequence[Message], schema: type | None) -> Any:
         fields = set(schema.model_fields) if schema else set()
         if "statements" in fields:
-            quote, text = SAID[drug]
-            return {"statements": [{"sources": [1], "quote": quote, "text": text}]}
+            return statements(schema, [SAID[drug]])
         if "intent" in fields:
             return {"intent": "TOOL_NEEDED", "task_summary": "FDA warnings", "suggested_tool": None}
         if "tool_name" in fields:

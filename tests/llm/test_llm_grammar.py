@@ -143,3 +143,21 @@ def test_outputs_stay_within_their_budgets_across_the_schemas(real_llm: Any) -> 
         assert gen.finish_reason == "stop", (schema.__name__, gen.text)
         assert gen.usage.completion_tokens < budget
         assert isinstance(json.loads(gen.text), dict)
+
+
+def test_the_grammar_cache_keeps_the_most_recently_used_and_makes_each_once() -> None:
+    from docgemma.llm.grammar import GrammarCache
+
+    made: list[str] = []
+
+    def make(key: str) -> str:
+        made.append(key)
+        return key.upper()
+
+    cache: GrammarCache[str, str] = GrammarCache(size=2)
+    assert cache.get("a", lambda: make("a")) == "A"
+    cache.get("b", lambda: make("b"))
+    cache.get("a", lambda: make("a"))  # used again: "b" is now the oldest
+    cache.get("c", lambda: make("c"))
+    assert made == ["a", "b", "c"] and len(cache) == 2
+    assert "a" in cache and "c" in cache and "b" not in cache

@@ -97,12 +97,24 @@ def defects(text: str, *, question: str, instructions: str = "") -> list[str]:
     return found
 
 
-def unfinished_end(text: str) -> str:
-    """A long text the token limit stopped, ended at its last complete sentence."""
-    if len(words(text)) < _CUT_MIN_WORDS or re.search(r"[.!?)\]:*]\s*$", text):
+def finished(text: str) -> bool:
+    """``text`` ends as a sentence or list item does."""
+    return bool(re.search(r"[.!?)\]:*]\s*$", text))
+
+
+def whole_sentences(text: str) -> str:
+    """``text`` up to the end of its last complete sentence; empty when it has none."""
+    if finished(text):
         return text
     cut = max(text.rfind(". "), text.rfind(".\n"), text.rfind("? "), text.rfind("! "))
-    return text[: cut + 1] if cut > 0 else text
+    return text[: cut + 1] if cut > 0 else ""
+
+
+def unfinished_end(text: str) -> str:
+    """A long text the token limit stopped, ended at its last complete sentence."""
+    if len(words(text)) < _CUT_MIN_WORDS:
+        return text
+    return whole_sentences(text) or text
 
 
 def same(a: str, b: str) -> bool:

@@ -127,15 +127,18 @@ def gather(
     return numbering.passages
 
 
+def shown(passage: Passage) -> str:
+    """The head of a source that the prompt shows, cut at a word."""
+    text = passage.text
+    if len(text) > PASSAGE_CHARS:
+        text = text[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
+    return text.strip()
+
+
 def prompt_text(passages: Sequence[Passage]) -> str:
     """The numbered sources as the model reads them."""
     blocks = []
     for p in passages:
-        text = (
-            p.text
-            if len(p.text) <= PASSAGE_CHARS
-            else p.text[:PASSAGE_CHARS].rsplit(" ", 1)[0] + " …"
-        )
         head = f"[{p.n}] {p.title}" + (f" ({p.label})" if p.label and p.label != p.title else "")
-        blocks.append(f"{head}\n{text.strip()}")
+        blocks.append(f"{head}\n{shown(p)}")
     return "\n\n".join(blocks)

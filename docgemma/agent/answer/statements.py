@@ -1,16 +1,22 @@
 """The answer as statements, each with its sources and a verbatim quote, checked by code.
 
-The model fills ``CitedAnswer`` under the grammar: for each statement, first the numbers of
-the sources it rests on, then a short quote copied from one of them, then the statement.
-Code then holds each statement to three rules a reviewer would apply to any cited text:
+The model writes each statement after choosing its quote among the sources' own
+sentences (``quotes``); the sources a statement rests on are those that hold its quote.
+Code then holds each statement to the rules a reviewer would apply to any cited text:
 
 - the quote is in a source the statement cites (compared after folding case, accents,
   Unicode forms, punctuation and spacing; an ellipsis may join pieces of one passage);
 - every number in the statement is in its quote or the question, so a dose or a value
   cannot change between the source and the answer;
+- it says something the question does not;
+- it says "not", "no", "never" or the like only when its quote does, so a statement
+  cannot turn what its source affirms ("combination not recommended", "increases the
+  risk") into a denial ("they do not interact");
 - most of the statement's content words are in the sources it cites or the question
-  (``MIN_WORD_SHARE``), and it shares one with its quote, so the statement is made of what
-  its sources say and the quote is about it.
+  (``MIN_WORD_SHARE``), and half of them are in its quote or the question
+  (``MIN_QUOTE_SHARE``), so the statement is made of what its sources say and the quote
+  is the sentence that says it. A source's title and label count as its words, so a
+  statement may say where its fact comes from.
 
 A statement that breaks one is dropped with the reason, which the retry tells the model.
 """
@@ -28,27 +34,24 @@ from docgemma.agent.answer.sources import CITATION, Passage
 from docgemma.topic_words import FILLER_WORDS, STEM_CHARS, STOP_WORDS
 
 MAX_STATEMENTS = 5
-QUOTE_CHARS = 100
+MAX_SOURCES = 3
+QUOTE_CHARS = 200
+"""The longest quote: a sentence of a source, or a clause of a longer one."""
 STATEMENT_CHARS = 240
 MIN_QUOTE_WORDS = 2
 """One word proves nothing: it is in the source whatever the statement says."""
 MIN_WORD_SHARE = 0.6
 """Share of a statement's content words that its cited sources or the question must hold."""
+MIN_QUOTE_SHARE = 0.5
+"""Share of a statement's content words that its quote or the question must hold."""
 
 
 class Statement(BaseModel):
-    """One fact for the clinician, with where it comes from (sources and quote first)."""
+    """One fact for the clinician, with where it comes from."""
 
-    sources: list[int] = Field(
-        min_length=1, max_length=3, description="Numbers of the sources this statement rests on"
-    )
-    quote: str = Field(
-        max_length=QUOTE_CHARS,
-        description="A few words copied exactly from one of those sources that show the fact",
-    )
-    text: str = Field(
-        max_length=STATEMENT_CHARS, description="The statement, in plain clinical English"
-    )
+    sources: list[int] = Field(min_length=1, max_length=MAX_SOURCES)
+    quote: str = Field(max_length=QUOTE_CHARS)
+    text: str = Field(max_length=STATEMENT_CHARS)
 
 
 class CitedAnswer(BaseModel):
@@ -62,6 +65,9 @@ _NON_WORD = re.compile(r"[\W_]+")
 _ELLIPSIS = re.compile(r"\.{3,}|…")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"[a-z]+")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|absent)\b|n['’]t\b", re.I
+)
 
 
 def normalise(text: str) -> str:
@@ -133,11 +139,16 @@ def check(statement: Statement, passages: Sequence[Passage], question: str) -> C
         return Checked(
             statement, cited, f"its numbers {', '.join(sorted(extra))} are not in its quote"
         )
-    cited_text = " ".join(f"{p.label} {p.title} {p.text}" for p in map(by_number.get, cited))
-    if word_share(text, f"{cited_text} {question}") < MIN_WORD_SHARE:
+    if not content_stems(text) - content_stems(question):
+        return Checked(statement, cited, "it only restates the question")
+    if _NEGATION.search(text) and not _NEGATION.search(statement.quote):
+        return Checked(statement, cited, "it denies what its quote does not")
+    named = " ".join(f"{p.label} {p.title}" for p in map(by_number.get, cited))
+    cited_text = " ".join(by_number[n].text for n in cited)
+    if word_share(text, f"{named} {cited_text} {question}") < MIN_WORD_SHARE:
         return Checked(statement, cited, "it says things its sources do not")
-    if content_stems(text) and not content_stems(text) & content_stems(statement.quote):
-        return Checked(statement, cited, "its quote is not about what it says")
+    if word_share(text, f"{named} {statement.quote} {question}") < MIN_QUOTE_SHARE:
+        return Checked(statement, cited, "its quote does not say it")
     return Checked(statement, cited)
 
 

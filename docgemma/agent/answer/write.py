@@ -1,9 +1,11 @@
 """The model writes the answer as cited statements; only statements that pass are shown.
 
-One constrained call gives the statements. Each is cleaned (``hygiene``) and held to its
-sources (``statements.check``); those that pass stream at once as ``AnswerToken`` events,
-so what the clinician sees is never withdrawn. If some failed, the model is told which
-and why and writes once more; what passes then is added. Nothing else is retried.
+One constrained call gives the statements, each quoting a sentence chosen among the
+sources' own (``quotes``); with nothing to quote there is no call. Each is cleaned
+(``hygiene``) and held to its sources (``statements.check``); those that pass stream at
+once as ``AnswerToken`` events, so what the clinician sees is never withdrawn. If some
+failed, the model is told which and why and writes once more; what passes then is added.
+Nothing else is retried.
 """
 
 from __future__ import annotations
@@ -14,8 +16,15 @@ from dataclasses import dataclass, field
 from docgemma.agent import llm_calls
 from docgemma.agent.answer import hygiene
 from docgemma.agent.answer.compose import render
+from docgemma.agent.answer.quotes import (
+    Quotable,
+    answer_schema,
+    attributed,
+    quotables,
+    resolved,
+)
 from docgemma.agent.answer.sources import Passage
-from docgemma.agent.answer.statements import Checked, CitedAnswer, check
+from docgemma.agent.answer.statements import STATEMENT_CHARS, Checked, CitedAnswer
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import AnswerToken
 from docgemma.agent.prompts import SYNTHESIZE_RETRY
@@ -34,17 +43,20 @@ class Written:
 
 def _screen(
     answer: CitedAnswer,
+    choices: Sequence[Quotable],
     passages: Sequence[Passage],
     question: str,
     instructions: str,
     labels: dict[str, str],
     kept: Sequence[Checked],
 ) -> list[Checked]:
-    """Each statement cleaned, checked for degenerate text, then held to its sources;
-    one that repeats a statement already kept is left out silently."""
+    """Each statement cleaned, checked for degenerate text, then held to a sentence of its
+    sources; one that repeats a statement already kept is left out silently."""
     out: list[Checked] = []
     for statement in answer.statements:
         text = hygiene.clean(statement.text, labels)
+        if len(statement.text) >= STATEMENT_CHARS:  # the length limit stopped it
+            text = hygiene.whole_sentences(text)
         if any(hygiene.same(text, k.statement.text) for k in [*kept, *out]):
             continue
         statement = statement.model_copy(update={"text": text})
@@ -52,7 +64,7 @@ def _screen(
         if bad:
             out.append(Checked(statement, tuple(statement.sources), "; ".join(bad)))
         else:
-            out.append(check(statement, passages, question))
+            out.append(attributed(statement, choices, passages, question))
     return out
 
 
@@ -82,6 +94,10 @@ async def write_cited(
     that failed. ``ModelFailure`` propagates when the model is unavailable."""
     labels = deps.registry.labels()
     written = Written()
+    choices = quotables(passages)
+    if not choices:
+        return written
+    schema = answer_schema(choices)
     messages = list(messages)
     if deps.thinking is not None:
         reasoning, tokens = await llm_calls.think(deps, node, messages, deps.thinking)
@@ -90,9 +106,9 @@ async def write_cited(
             last = messages[-1]
             notes = f"\n\nYour reasoning so far:\n{hygiene.clean(reasoning, labels)}"
             messages[-1] = Message(role=last.role, content=last.content + notes)
-    answer, calls = await llm_calls.structured(deps, node, "synthesize", messages, CitedAnswer)
+    said, calls = await llm_calls.structured(deps, node, "synthesize", messages, schema)
     written.calls += calls
-    first = _screen(answer, passages, question, instructions, labels, [])
+    first = _screen(resolved(said, choices), choices, passages, question, instructions, labels, [])
     written.kept = [c for c in first if c.ok]
     _show(node, written.kept, 0)
     failed = [c for c in first if not c.ok]
@@ -101,12 +117,14 @@ async def write_cited(
     written.retried = True
     retry = [
         *messages,
-        Message(role="assistant", content=answer.model_dump_json()),
+        Message(role="assistant", content=said.model_dump_json()),
         Message(role="user", content=SYNTHESIZE_RETRY.render(failures=_failures(failed))),
     ]
-    again, calls = await llm_calls.structured(deps, node, "synthesize", retry, CitedAnswer)
+    again, calls = await llm_calls.structured(deps, node, "synthesize", retry, schema)
     written.calls += calls
-    second = _screen(again, passages, question, instructions, labels, written.kept)
+    second = _screen(
+        resolved(again, choices), choices, passages, question, instructions, labels, written.kept
+    )
     passed = [c for c in second if c.ok]
     _show(node, passed, len(written.kept))
     written.kept += passed

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from docgemma.agent.answer.hygiene import clean, clean_reasoning, defects, unfinished_end
+from docgemma.agent.answer.hygiene import (
+    clean,
+    clean_reasoning,
+    defects,
+    unfinished_end,
+    whole_sentences,
+)
 
 LABELS = {"check_drug_safety": "Drug Safety Report"}
 INSTRUCTIONS = "Answer only from the numbered sources you are given, as a list of statements."
@@ -40,3 +46,9 @@ def test_an_unfinished_long_text_ends_at_its_last_sentence() -> None:
     text = "Croup is common. " * 15 + "It usually"
     assert unfinished_end(text).endswith("Croup is common.")
     assert unfinished_end("Short and bare") == "Short and bare"
+
+
+def test_whole_sentences_drops_a_cut_off_tail_or_everything_when_none_is_whole() -> None:
+    assert whole_sentences("Croup is common. It causes a barking") == "Croup is common."
+    assert whole_sentences("It causes a barking") == ""
+    assert whole_sentences("Croup is common.") == "Croup is common."

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from scripted_quotes import statements
 
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
 from docgemma.config import Settings
@@ -25,7 +26,7 @@ CASES = {c.id: c for c in load_eval_cases()}
 
 
 Said = list[tuple[str, str]]
-"""Cited statements as (quote from source 1, statement)."""
+"""Cited statements as (words of the quoted source sentence, statement)."""
 
 
 def scripted(intent: str, tool: str | None, args: dict, answer: str | Said) -> ScriptedBackend:
@@ -37,8 +38,7 @@ def scripted(intent: str, tool: str | None, args: dict, answer: str | Said) -> S
         if schema is None:
             return answer
         if "statements" in fields:
-            said = [] if isinstance(answer, str) else answer
-            return {"statements": [{"sources": [1], "quote": q, "text": t} for q, t in said]}
+            return statements(schema, [] if isinstance(answer, str) else answer)
         if "intent" in fields:
             return {"intent": intent, "task_summary": "task", "suggested_tool": None}
         if "tool_name" in fields:
@@ -111,7 +111,7 @@ async def test_injected_outage_is_retried_and_the_boxed_warning_reaches_the_answ
 async def test_a_statement_its_source_does_not_hold_is_never_scored(eval_settings):
     case = CASES["interact-01"]  # the thesaurus finds a bleeding risk; the answer denies it
     args = {"drug_names": ["warfarin", "ibuprofen"]}
-    denial = [("warfarin and ibuprofen do not interact", "Warfarin and ibuprofen do not interact.")]
+    denial = [("warfarin + ibuprofen", "Warfarin and ibuprofen do not interact.")]
     llm = scripted("TOOL_NEEDED", "check_drug_interactions", args, denial)
     async with EvalEnvironment(eval_settings, llm, classifiers={}) as env:
         record = await env.run(case)
