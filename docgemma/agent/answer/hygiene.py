@@ -79,6 +79,11 @@ def scripts(text: str) -> set[str]:
     return {(unicodedata.name(ch, "UNKNOWN").split(" ")[0]) for ch in set(text) if ch.isalpha()}
 
 
+_OPEN_END = re.compile(r"\b(?:a|an|the|and|or|of|with|to)\W*$")
+"""A text ending on an article or a joining word ("…, and a.") stopped mid-phrase; lower
+case only, so "hepatitis A." is a finished sentence."""
+
+
 def defects(text: str, *, question: str, instructions: str = "") -> list[str]:
     """What makes ``text`` unusable, in words for the timeline; empty when it is fine."""
     said = words(text)
@@ -94,6 +99,8 @@ def defects(text: str, *, question: str, instructions: str = "") -> list[str]:
         found.append("text in an unexpected script")
     if _RAW_ERROR.search(text):
         found.append("raw error text")
+    if _OPEN_END.search(text):
+        found.append("breaks off mid-phrase")
     return found
 
 

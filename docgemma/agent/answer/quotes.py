@@ -115,10 +115,13 @@ def sentences(text: str) -> list[str]:
 
 def quotables(passages: Sequence[Passage]) -> list[Quotable]:
     """Every piece of the shown sources that a statement may quote, once, with the
-    sources that hold it."""
+    sources that hold it; a result's heading, repeated in each of its sources, is none."""
     found: dict[str, tuple[str, list[int]]] = {}
     for passage in passages:
+        shared = set(sentences(passage.heading))
         for piece in sentences(shown(passage)):
+            if piece in shared:
+                continue
             choice = ascii_form(piece)
             if len(choice.split()) < MIN_CHOICE_WORDS:
                 continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from docgemma.agent.state import ToolResult
@@ -37,6 +37,9 @@ class Passage:
     url: str | None = None
     label: str = ""
     """The clinical label of the lookup that found it."""
+    heading: str = ""
+    """The heading of a result that lists several sources, repeated in each one's text: it
+    gives each passage its context but is not what any one source says."""
 
     def source(self) -> dict[str, Any]:
         """The sources-list entry (``tools.base.Source`` as JSON)."""
@@ -46,8 +49,9 @@ class Passage:
         return entry
 
 
-def _split(text: str, count: int) -> dict[int, str]:
-    """A result's text cut at its own ``[k]`` markers: the heading joined to each passage."""
+def _split(text: str, count: int) -> tuple[str, dict[int, str]]:
+    """A result's text cut at its own ``[k]`` markers: its heading, and the heading joined to
+    each passage."""
     heading: list[str] = []
     parts: dict[int, list[str]] = {}
     current: int | None = None
@@ -59,7 +63,7 @@ def _split(text: str, count: int) -> dict[int, str]:
             line = line[marker.end() :].strip()
         (parts[current] if current is not None else heading).append(line)
     head = "\n".join(heading).strip()
-    return {
+    return head, {
         k: "\n".join(p for p in (head, "\n".join(lines).strip()) if p) for k, lines in parts.items()
     }
 
@@ -72,18 +76,24 @@ class Numbering:
         self._by_title: dict[tuple[str, str | None], int] = {}
 
     def add(
-        self, title: str, text: str, kind: str, url: str | None = None, label: str = ""
+        self,
+        title: str,
+        text: str,
+        kind: str,
+        url: str | None = None,
+        label: str = "",
+        heading: str = "",
     ) -> None:
         key = (title, url)
         if key in self._by_title:  # the same source again: its texts are joined
             i = self._by_title[key] - 1
             old = self.passages[i]
             joined = old.text if text in old.text else f"{old.text}\n{text}"
-            self.passages[i] = Passage(old.n, old.title, joined, old.kind, old.url, old.label)
+            self.passages[i] = replace(old, text=joined)
             return
         n = len(self.passages) + 1
         self._by_title[key] = n
-        self.passages.append(Passage(n, title, text, kind, url, label))
+        self.passages.append(Passage(n, title, text, kind, url, label, heading))
 
     def add_result(self, result: ToolResult) -> None:
         listed = result["sources"]
@@ -91,15 +101,18 @@ class Numbering:
         if not listed:
             self.add(result["tool_label"], text or "", "reference", label=result["tool_label"])
             return
-        split = _split(result["formatted_result"], len(listed)) if len(listed) > 1 else {}
+        head, split = (
+            _split(result["formatted_result"], len(listed)) if len(listed) > 1 else ("", {})
+        )
         for k, source in enumerate(listed, 1):
-            own = split.get(k, result["formatted_result"])
+            own = split.get(k)
             self.add(
                 source["title"],
-                own,
+                own or result["formatted_result"],
                 source.get("kind", "reference"),
                 source.get("url"),
                 result["tool_label"],
+                head if own else "",
             )
 
 

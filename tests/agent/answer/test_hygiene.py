@@ -52,3 +52,9 @@ def test_whole_sentences_drops_a_cut_off_tail_or_everything_when_none_is_whole()
     assert whole_sentences("Croup is common. It causes a barking") == "Croup is common."
     assert whole_sentences("It causes a barking") == ""
     assert whole_sentences("Croup is common.") == "Croup is common."
+
+
+def test_a_text_ending_on_an_article_or_joining_word_broke_off() -> None:
+    assert "breaks off mid-phrase" in defects("A stiff neck, drowsiness, and a.", question="")
+    assert "breaks off mid-phrase" in defects("Give it with", question="")
+    assert not defects("Vaccinate against hepatitis A.", question="")

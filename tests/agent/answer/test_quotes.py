@@ -15,10 +15,12 @@ from docgemma.agent.answer.quotes import (
     resolved,
     sentences,
 )
-from docgemma.agent.answer.sources import PASSAGE_CHARS, Passage
+from docgemma.agent.answer.sources import PASSAGE_CHARS, Passage, gather
 from docgemma.agent.answer.statements import QUOTE_CHARS, Statement, check
 from docgemma.llm.grammar import gbnf
 from docgemma.llm.schema import check_bounded, schema_key_order, token_budget
+
+from ..fakes import tool_result
 
 LABEL = Passage(
     1,
@@ -127,3 +129,15 @@ def test_a_statement_no_offered_sentence_holds_keeps_its_own_failure() -> None:
     wrong = Statement(sources=[1], quote=choices[0].text, text="Give 10 mg/kg once daily.")
     checked = attributed(wrong, choices, [LABEL], "enoxaparin dose?")
     assert not checked.ok and "10" in checked.failure and checked.statement.quote == choices[0].text
+
+
+def test_the_heading_every_source_of_a_result_repeats_is_not_offered() -> None:
+    pages = tool_result(
+        "search_knowledge_base",
+        "Condition pages on croup (demonstration content, not medical advice.):\n"
+        "[1] Croup page\n    Croup causes a barking cough.\n"
+        "[2] Cold page\n    A cold causes a runny nose.",
+        sources=[{"title": "Croup page"}, {"title": "Cold page"}],
+    )
+    offered = {q.text: q.sources for q in quotables(gather([pages]))}
+    assert offered == {"Croup causes a barking cough.": (1,), "A cold causes a runny nose.": (2,)}

@@ -28,6 +28,7 @@ def test_a_result_listing_several_sources_is_cut_at_its_own_markers() -> None:
     assert "Oral dexamethasone" in first.text and "Heliox showed" not in first.text
     assert "Heliox showed no clear benefit" in second.text and "Oral dexa" not in second.text
     assert first.text.startswith("Literature on")  # the heading goes with each
+    assert first.heading == second.heading == "Literature on “croup” — offline index:"
     assert (first.n, second.n) == (1, 2) and second.source()["url"] == "https://x/2"
 
 
