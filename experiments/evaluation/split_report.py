@@ -54,7 +54,8 @@ SESSION_HEADLINE = (
 FIGURE_METRICS = ("route_ok", "tool_exact", "key_fact_recall", "key_fact_recall_model")
 
 
-def _mean(frame: pd.DataFrame, metric: str) -> float:
+def metric_mean(frame: pd.DataFrame, metric: str) -> float:
+    """The mean of a per-case metric over its known values; NaN when there are none."""
     if frame.empty or metric not in frame:
         return math.nan
     values = pd.to_numeric(frame[metric], errors="coerce").dropna()
@@ -65,7 +66,7 @@ def gap_table(rows: dict[str, pd.DataFrame], metrics: tuple[str, ...]) -> pd.Dat
     """One row per metric: its dev and test means, and the gap (test − dev)."""
     table = []
     for metric in metrics:
-        dev, test = (_mean(rows.get(s, pd.DataFrame()), metric) for s in SPLITS)
+        dev, test = (metric_mean(rows.get(s, pd.DataFrame()), metric) for s in SPLITS)
         table.append({"metric": metric, "dev": dev, "test": test, "gap (test - dev)": test - dev})
     return pd.DataFrame(table)
 
@@ -140,7 +141,7 @@ def summary_markdown(
 
 def _session_gap(turns: dict[str, pd.DataFrame], sessions: dict[str, pd.DataFrame]) -> pd.DataFrame:
     table = gap_table(turns, tuple(m for m in SESSION_HEADLINE if m != "session_ok"))
-    dev, test = (_mean(sessions.get(s, pd.DataFrame()), "session_ok") for s in SPLITS)
+    dev, test = (metric_mean(sessions.get(s, pd.DataFrame()), "session_ok") for s in SPLITS)
     extra = pd.DataFrame(
         [{"metric": "session_ok", "dev": dev, "test": test, "gap (test - dev)": test - dev}]
     )
@@ -172,7 +173,7 @@ def category_figures(cases: pd.DataFrame, turns: pd.DataFrame) -> dict[str, Any]
         fig = go.Figure()
         for split, frame in splits.items():
             part = frame[frame["category"] == category]
-            values = [_mean(part, m) for m in FIGURE_METRICS]
+            values = [metric_mean(part, m) for m in FIGURE_METRICS]
             fig.add_bar(name=f"{split} (n={len(part)})", x=list(FIGURE_METRICS), y=values)
         fig.update_layout(
             title=f"{category}: dev and test",

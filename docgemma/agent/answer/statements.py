@@ -84,7 +84,7 @@ def quote_in(quote: str, source: str) -> bool:
     pieces = [p for p in pieces if p]
     if not pieces or sum(len(p.split()) for p in pieces) < MIN_QUOTE_WORDS:
         return False
-    haystack = f" {normalise(source)} "
+    haystack = f" {normalise(CITATION.sub(' ', source))} "  # a tool's own [k] markers are no words
     return all(f" {p} " in haystack for p in pieces)
 
 

@@ -143,3 +143,7 @@ def test_a_statement_that_only_restates_the_question_fails() -> None:
     s = said("When should a child with croup see a doctor?", "A barking cough", [2])
     checked = check(s, [PAGE], "When should a child with croup see a doctor?")
     assert not checked.ok and checked.failure == "it only restates the question"
+
+
+def test_a_tools_own_source_markers_are_not_words_of_the_source() -> None:
+    assert quote_in("the risk of bleeding rises", "[1] Label: the risk [2] of bleeding rises.")
