@@ -31,6 +31,7 @@ from docgemma.agent.answer.sources import CITATION, Passage, shown
 from docgemma.agent.answer.statements import (
     MAX_SOURCES,
     MAX_STATEMENTS,
+    MIN_QUOTE_WORDS,
     QUOTE_CHARS,
     STATEMENT_CHARS,
     Checked,
@@ -40,15 +41,13 @@ from docgemma.agent.answer.statements import (
     word_share,
 )
 
-MIN_CHOICE_WORDS = 3
-"""A shorter piece (a heading, a lone value) shows no fact on its own."""
 MAX_QUOTES = 120
 """Choices offered at most, in source order, so the grammar stays small."""
 ALTERNATIVES = 5
 """Sentences tried when the one the model points at does not hold its statement."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*")
-_CLAUSE_END = re.compile(r"(?<=[,:])\s+")
+_CLAUSE_END = re.compile(r"(?<=[,:;])\s+")
 _BULLET = re.compile(r"^(?:[-*•]\s+|\d{1,2}[.)]\s+)")
 _ASCII = str.maketrans(
     {
@@ -123,7 +122,7 @@ def quotables(passages: Sequence[Passage]) -> list[Quotable]:
             if piece in shared:
                 continue
             choice = ascii_form(piece)
-            if len(choice.split()) < MIN_CHOICE_WORDS:
+            if len(choice.split()) < MIN_QUOTE_WORDS:  # a lone word or heading shows no fact
                 continue
             if choice in found:
                 if passage.n not in found[choice][1]:

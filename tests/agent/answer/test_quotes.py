@@ -7,7 +7,6 @@ from pydantic import ValidationError
 
 from docgemma.agent.answer.quotes import (
     MAX_QUOTES,
-    MIN_CHOICE_WORDS,
     answer_schema,
     ascii_form,
     attributed,
@@ -16,7 +15,7 @@ from docgemma.agent.answer.quotes import (
     sentences,
 )
 from docgemma.agent.answer.sources import PASSAGE_CHARS, Passage, gather
-from docgemma.agent.answer.statements import QUOTE_CHARS, Statement, check
+from docgemma.agent.answer.statements import MIN_QUOTE_WORDS, QUOTE_CHARS, Statement, check
 from docgemma.llm.grammar import gbnf
 from docgemma.llm.schema import check_bounded, schema_key_order, token_budget
 
@@ -47,7 +46,7 @@ def test_sentences_and_list_items_are_offered_without_markers_or_headings() -> N
         "Monitor anti-Xa levels in renal impairment.",
         "Avoid in active major bleeding",
     ]
-    assert all(len(q.split()) >= MIN_CHOICE_WORDS for q in offered)
+    assert all(len(q.split()) >= MIN_QUOTE_WORDS for q in offered)
 
 
 def test_a_long_sentence_is_offered_as_its_clauses_each_within_the_quote_length() -> None:
@@ -140,4 +139,14 @@ def test_the_heading_every_source_of_a_result_repeats_is_not_offered() -> None:
         sources=[{"title": "Croup page"}, {"title": "Cold page"}],
     )
     offered = {q.text: q.sources for q in quotables(gather([pages]))}
-    assert offered == {"Croup causes a barking cough.": (1,), "A cold causes a runny nose.": (2,)}
+    assert not any("demonstration" in q for q in offered)
+    assert offered["Croup causes a barking cough."] == (1,)
+    assert offered["A cold causes a runny nose."] == (2,)
+
+
+def test_a_long_list_line_of_a_chart_is_cut_between_its_items() -> None:
+    labs = "; ".join(f"Lab{n} {n}.{n} mmol/L (2026-10-0{n % 9 + 1})" for n in range(12))
+    chart = Passage(6, "Patient record", f"Allergies: penicillin\nLatest labs: {labs}")
+    offered = [q.text for q in quotables([chart])]
+    assert offered[0] == "Allergies: penicillin"
+    assert all(p.endswith(";") or p.endswith(")") for p in offered[1:])
