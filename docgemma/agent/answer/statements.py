@@ -8,7 +8,7 @@ Code then holds each statement to the rules a reviewer would apply to any cited 
   Unicode forms, punctuation and spacing; an ellipsis may join pieces of one passage);
 - every number in the statement is in its quote or the question, so a dose or a value
   cannot change between the source and the answer;
-- it says something the question does not;
+- it says something the question does not (a word or a number);
 - it says "not", "no", "never" or the like only when its quote does, so a statement
   cannot turn what its source affirms ("combination not recommended", "increases the
   risk") into a denial ("they do not interact");
@@ -139,7 +139,7 @@ def check(statement: Statement, passages: Sequence[Passage], question: str) -> C
         return Checked(
             statement, cited, f"its numbers {', '.join(sorted(extra))} are not in its quote"
         )
-    if not content_stems(text) - content_stems(question):
+    if not content_stems(text) - content_stems(question) and not numbers(text) - numbers(question):
         return Checked(statement, cited, "it only restates the question")
     if _NEGATION.search(text) and not _NEGATION.search(statement.quote):
         return Checked(statement, cited, "it denies what its quote does not")

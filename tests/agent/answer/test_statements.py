@@ -143,6 +143,9 @@ def test_a_statement_that_only_restates_the_question_fails() -> None:
     s = said("When should a child with croup see a doctor?", "A barking cough", [2])
     checked = check(s, [PAGE], "When should a child with croup see a doctor?")
     assert not checked.ok and checked.failure == "it only restates the question"
+    chart = Passage(3, "Patient record", "Latest labs: INR 2.6 (2025-05-29); potassium 4.1 mmol/L")
+    value = said("The patient's INR is 2.6.", "Latest labs: INR 2.6 (2025-05-29);", [3])
+    assert check(value, [chart], "What is her current INR?").ok  # the value is what it adds
 
 
 def test_a_tools_own_source_markers_are_not_words_of_the_source() -> None:
