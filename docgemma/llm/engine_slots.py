@@ -29,7 +29,7 @@ from docgemma.llm.engine_backend import EngineBackend
 from docgemma.llm.engine_process import ModelRestarted, exit_reason
 from docgemma.llm.errors import ConfigurationError, ModelUnavailable, SchemaNotSupported
 from docgemma.llm.llamacpp import call_seed
-from docgemma.llm.llamacpp_sampling import grammar_loads
+from docgemma.llm.llamacpp_sampling import checked_grammar
 from docgemma.llm.openai_request import completion_stop_fields, usage_of
 
 log = logging.getLogger(__name__)
@@ -77,19 +77,8 @@ class SlotsEngineBackend(EngineBackend):
 
     # ── schemas: checked here, with the same llama.cpp grammar parser the server runs ──
     def prepare(self, schemas: Sequence[type[BaseModel]]) -> None:
-        from llama_cpp import LlamaGrammar
-
         for schema in schemas:
-            text = self._grammar(schema)
-            try:
-                grammar = LlamaGrammar.from_string(text, verbose=False)
-            except ValueError as exc:
-                raise SchemaNotSupported(f"{schema.__name__}: grammar failed: {exc}") from exc
-            if not grammar_loads(self._vocab._model, grammar):
-                raise SchemaNotSupported(
-                    f"{schema.__name__}: llama.cpp refused the grammar (too many repetitions: "
-                    "lower the max_length of long string fields)"
-                )
+            checked_grammar(self._vocab._model, self._grammar(schema), schema.__name__)
 
     # ── calls ──
     def _payload(self, request: dict[str, Any], *, stream: bool) -> dict[str, Any]:

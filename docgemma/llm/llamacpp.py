@@ -26,7 +26,6 @@ from docgemma.llm import chat_format
 from docgemma.llm.errors import (
     ConfigurationError,
     ModelUnavailable,
-    SchemaNotSupported,
 )
 from docgemma.llm.fair_lock import FairLock
 from docgemma.llm.grammar import GrammarCache, gbnf
@@ -34,7 +33,7 @@ from docgemma.llm.llamacpp_prefix import PrefixStates
 from docgemma.llm.llamacpp_sampling import (
     FastGrammarLlama,
     StopOnTokens,
-    grammar_loads,
+    checked_grammar,
     special_stop_ids,
 )
 from docgemma.llm.schema import token_budget, validated
@@ -127,21 +126,7 @@ class LlamaCppBackend:
 
     def compile_grammar(self, text: str, name: str = "schema") -> Any:
         """GBNF text compiled and checked once; the engine process receives grammars as text."""
-        return self._grammar_texts.get(text, lambda: self._compiled(text, name))
-
-    def _compiled(self, text: str, name: str) -> Any:
-        from llama_cpp import LlamaGrammar
-
-        try:
-            grammar = LlamaGrammar.from_string(text, verbose=False)
-        except ValueError as exc:
-            raise SchemaNotSupported(f"{name}: llama.cpp grammar conversion failed: {exc}") from exc
-        if not grammar_loads(self._llm._model, grammar):
-            raise SchemaNotSupported(
-                f"{name}: llama.cpp refused the grammar (too many repetitions: "
-                "lower the max_length of long string fields)"
-            )
-        return grammar
+        return self._grammar_texts.get(text, lambda: checked_grammar(self._llm._model, text, name))
 
     # ── calls ──
     def render(self, messages: Sequence[Message], *, add_generation_prompt: bool = True) -> str:

@@ -19,6 +19,8 @@ import llama_cpp
 import numpy as np
 from llama_cpp import Llama, LlamaGrammar
 
+from docgemma.llm.errors import SchemaNotSupported
+
 _TIERS = (32, 4096, 32768)
 """How many top-logit tokens to test after the best one fails; the full vocabulary comes last."""
 
@@ -107,6 +109,21 @@ class FastGrammarLlama(Llama):
         if grammar is None or not plain:
             return super()._init_sampler(*args, **kwargs)
         return GreedyGrammarSampler(self._model, grammar, self._n_vocab)
+
+
+def checked_grammar(model: Any, text: str, name: str) -> LlamaGrammar:
+    """GBNF ``text`` parsed and accepted by llama.cpp for ``model``; ``SchemaNotSupported``
+    says which step refused it."""
+    try:
+        grammar = LlamaGrammar.from_string(text, verbose=False)
+    except ValueError as exc:
+        raise SchemaNotSupported(f"{name}: llama.cpp grammar conversion failed: {exc}") from exc
+    if not grammar_loads(model, grammar):
+        raise SchemaNotSupported(
+            f"{name}: llama.cpp refused the grammar (too many repetitions: "
+            "lower the max_length of long string fields)"
+        )
+    return grammar
 
 
 def special_stop_ids(llm: Llama, stops: Sequence[str]) -> frozenset[int]:
