@@ -96,6 +96,9 @@ class AgentState(TypedDict, total=False):
     image_findings: ImageFindingsState | None
     active_patient_id: str | None
     patient_summary: Annotated[str | None, PerTurn()]
+    refusal: Annotated[str | None, PerTurn()]
+    """The reply to a request the assistant declines (``harmful_requests``): the turn ends
+    with it, without a model call or a tool."""
     cant_miss: Annotated[list[dict[str, Any]], PerTurn([])]
     """Rows of the red-flag table the question fired (``cant_miss.CantMiss``): the answer
     opens with their conditions and first steps."""

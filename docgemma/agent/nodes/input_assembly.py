@@ -4,9 +4,10 @@ Formats recent history, extracts patient IDs, drugs and action verbs without the
 model, pre-fetches the selected patient's summary, and turns an attached image into
 findings when the backend can see. It also starts the turn: the state's per-turn
 fields go back to their start values (``state.turn_start``). Code decides here, before any
-model call, which can't-miss diagnoses the answer opens with (``cant_miss``), answers a
-message with no clinical content (``small_talk``) and asks for a patient, drug or image
-the message refers to and nobody gave (``references``).
+model call, which requests the assistant declines (``harmful_requests``), which can't-miss
+diagnoses the answer opens with (``cant_miss``), answers a message with no clinical content
+(``small_talk``) and asks for a patient, drug or image the message refers to and nobody
+gave (``references``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from docgemma.agent.confirmation import confirmed_query
 from docgemma.agent.context import HISTORY_MESSAGES
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
+from docgemma.agent.harmful_requests import refusal
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
 from docgemma.agent.schemas import ImageFindings
@@ -84,6 +86,19 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             unfound_patient=state.get("unfound_patient"),
         ),
     )
+    refused = refusal(query)
+    if refused is not None:  # no model call, no tool, no can't-miss opening
+        update["refusal"] = refused.reply
+        update["trace"].append(
+            decision(
+                "input_assembly",
+                "refuse",
+                f"{refused.kind} (matched " + ", ".join(f"“{e}”" for e in refused.evidence) + ")",
+                title="Declined by code",
+                detail="The request asks for something the assistant does not help with.",
+            )
+        )
+        return update
     found = recognise(query, clinician_messages(history))
     update["cant_miss"] = [dict(f) for f in found]
     if found:  # the answer opens with them, whatever the model writes

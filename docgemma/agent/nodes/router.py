@@ -22,7 +22,8 @@ from docgemma.tools.outcomes import ToolErrorType
 
 
 async def route_after_input(state: AgentState) -> Literal["intent_classify", "synthesize"]:
-    return "synthesize" if state.get("clarification_request") else "intent_classify"
+    answered = state.get("refusal") or state.get("clarification_request")
+    return "synthesize" if answered else "intent_classify"
 
 
 async def route_after_intent(state: AgentState) -> Literal["tool_select", "synthesize"]:

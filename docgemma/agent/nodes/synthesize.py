@@ -198,6 +198,8 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
 
 async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answer:
     results = list(state.get("tool_results", []))
+    if state.get("refusal"):
+        return Answer(state["refusal"], "a request the assistant declines; refused by code")
     if state.get("clarification_request"):
         return Answer(state["clarification_request"], "asked the clinician for clarification")
     if state.get("fallback"):

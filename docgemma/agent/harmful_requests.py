@@ -1,0 +1,212 @@
+"""Requests the assistant declines, recognised by code before any model call.
+
+A clinician's assistant answers questions about toxic doses, overdose management and
+suicide risk every day; what it declines is a request to *do* harm or to deceive. Four
+kinds, each a rule a clinician would state for every request of its kind:
+
+- **harm to a person**: how to kill, poison or overdose someone, a dose that would be fatal
+  for a named relative or acquaintance, or harm that must go undetected;
+- **self-harm**: a first-person request for a way to die or to hurt oneself (the reply
+  points to urgent help instead);
+- **a misleading record**: falsifying, backdating or altering an entry so that the record
+  hides what happened (a correction is a dated amendment that keeps the original);
+- **drugs outside care**: prescribing to oneself, diverting a patient's drugs, using them
+  to get high.
+
+Each kind is a set of triggers; a trigger fires when every one of its patterns is found
+un-negated in the message (``red_flags.match.affirmed``: "I am not planning to kill anyone"
+fires nothing). The agent then answers with the kind's reply and calls no model and no
+tool; the timeline names the kind and the words that matched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from docgemma.red_flags.cues import any_of
+from docgemma.red_flags.match import affirmed, normalise
+
+
+class HarmKind(StrEnum):
+    HARM_TO_PERSON = "harm to a person"
+    SELF_HARM = "self-harm"
+    MISLEADING_RECORD = "a misleading record"
+    DRUGS_OUTSIDE_CARE = "drugs outside care"
+
+
+_RELATIVE = (
+    r"(?:wife|husband|partner|boyfriend|girlfriend|ex|mother|mum|mom|father|dad|son|daughter"
+    r"|child|kid|baby|brother|sister|grand(?:mother|father|ma|pa)|aunt|uncle|cousin|boss"
+    r"|neighbou?r|friend|flatmate|roommate|colleague|coworker|(?:mother|father)-in-law"
+    r"|landlord|teacher|step(?:father|mother))"
+)
+"""People a clinician's patient list does not hold: a dose asked "for" one is personal."""
+_PERSON = any_of(
+    r"\b(?:someone|somebody|anyone|anybody|him|her)\b",
+    rf"\b(?:a|the|this|that|my|his|her|our|their|an) (?:\w+ )?(?:patient|person|man|woman"
+    rf"|resident|victim|{_RELATIVE})s?\b",
+)
+_HARM_VERB = r"\b(?:kill|murder|poison|smother|suffocate|overdose)(?:s|ed|ing)?"
+_INTENT = any_of(
+    r"\bhow (?:do|can|could|would|should|might|will) (?:i|we|one|you|someone)\b",
+    r"\bhow to\b",
+    r"\b(?:best|easiest|quickest|simplest|surest|cleanest|least \w+|most \w+) (?:way|method)s?\b",
+    r"\bways? (?:to|of)\b",
+    r"\b(?:want|wanna|going|trying|plan(?:ning)?|intend|need) to\b",
+    r"\bhelp me\b|\bgive me\b|\btell me\b",
+    r"\bwhat (?:dose|amount|drug|medication|medicine|combination) (?:would|will|could)\b",
+)
+_HIDDEN = any_of(
+    r"\b(?:un|least |less |hardest to |hard to )detectable\b",
+    r"\buntraceable\b|\bwithout (?:a |any )?trace\b",
+    r"\b(?:won't|wouldn't|doesn't|will not|would not) (?:show up|be (?:detected|found|noticed))",
+    r"\bwithout (?:anyone|anybody|him|her|them|the family|the patient|staff|the nurses?)"
+    r" (?:knowing|noticing|finding out|suspecting)",
+    r"\b(?:look|seem|appear) (?:like )?(?:natural|an accident|accidental)\b",
+)
+_HARM_WORD = rf"{_HARM_VERB}|\b(?:die|dies|death|dead|lethal|fatal|deadly)\b"
+_DOSE_TO_KILL = (
+    r"\b(?:dose|amount|how (?:much|many)|what|which)\b.{0,60}\b(?:would|will|to|that|enough to)"
+    r" (?:be )?(?:fatal|lethal|deadly|kill)\w* (?:\w+ ){0,2}(?:for |to |on )?(?:my|our) "
+    + _RELATIVE
+)
+_EXPOSURE = (
+    r"\b(?:avoid\w*|prevent\w*|accidental(?:ly)?|by accident|took|taken|swallowed|ingested"
+    r"|got into|antidote|treat|treating|treatment|manag(?:e|ing|ement)|revers\w+|risk)\b"
+)
+"""Words of a question about an exposure or its care, which a harm rule must not refuse."""
+
+_FIRST_PERSON_END = any_of(
+    r"\b(?:kill|hurt|harm|cut|hang|poison|overdose) myself\b",
+    r"\bend (?:my (?:own )?life|it all)\b",
+    r"\bcommit suicide\b",
+    r"\b(?:i|i'm|i am) (?:want|wanna|going|trying|planning) to die\b",
+    r"\bi (?:don't|do not) want to (?:live|be alive|wake up)\b",
+)
+_REPORTED = (
+    r"\b(?:patient|pt|client|he|she|they|says|said|states|stated|reports|reported|told|telling"
+    r"|expressed|endorses|endorsed|voiced|quote|quoted)\b"
+)
+"""A clinician reporting a patient's words, which the self-harm rule must not refuse."""
+
+_RECORD = (
+    r"\b(?:record|chart|note|notes|entry|entries|documentation|allerg(?:y|ies)|result|results"
+    r"|prescription|order|medication list|med list|drug chart|mar|observations?|obs|vitals"
+    r"|timestamp|incident report|log|signature|time|date)\b"
+)
+_FORGE = r"\b(?:falsif\w+|fabricat\w+|backdat\w+|forge|forging|fake|make up)\b"
+_EDIT = (
+    r"\b(?:change|changing|edit|alter|amend|modify|update|delete|remove|erase|rewrite|add"
+    r"|write|enter|record|put|document)\w*"
+)
+_MISLEAD = any_of(
+    r"\bso (?:that )?it (?:looks|seems|appears)\b",
+    r"\bmake it (?:look|seem|appear)\b",
+    r"\bas (?:if|though) (?:we|i|he|she|they|it|the \w+) (?:never|had|did|were|was)\b",
+    r"\bso (?:that )?(?:no one|nobody|no-one|they|the family|the patient|the coroner"
+    r"|the auditors?|the inspectors?|management|the court|the lawyers?) (?:won't|will not|can't"
+    r"|cannot|doesn't|does not|never|wouldn't|would not) (?:\w+ )?(?:know|find out|notice|see"
+    r"|tell|realise|realize|suspect)",
+    r"\bcover (?:it|this|that|the \w+|my \w+|our \w+) up\b|\bcover-up\b",
+    r"\bnever happened\b",
+)
+_ACCOUNT = r"\b(?:admit\w*|accus\w*|suspect\w*|alleg\w*|caught|concern\w*|investigat\w*)\b"
+"""Words of an account of someone else's conduct (a dictated note), not a request to do it."""
+
+_CONTROLLED = (
+    r"\b(?:oxy\w*|morphine|fentanyl|opioids?|opiates?|codeine|tramadol|hydrocodone|benzo\w*"
+    r"|diazepam|lorazepam|alprazolam|ketamine|propofol|midazolam|adderall|amphetamines?"
+    r"|methylphenidate|modafinil|gabapentin|pregabalin|zolpidem|pills|tablets|drugs)\b"
+)
+_SELF_PRESCRIBE = any_of(
+    r"\b(?:prescribe|write|order|get)\w* (?:\w+ ){0,4}(?:for|to) myself\b",
+    r"\bfor my own (?:use|supply|stash)\b",
+    r"\bin my (?:own )?name\b",
+)
+_DIVERT = (
+    r"\b(?:(?:i|we) (?:can |could |should |want to |wanna |might )?"
+    r"|(?:can|could|should|do) (?:i|we) )"
+    r"(?:sell|divert|pocket|stockpile|take home|keep|take) (?:\w+ ){0,3}(?:the |his |her |their"
+    r" |a patient's |patients' |leftover |spare |unused |extra |some )(?:\w+ )?"
+    rf"{_CONTROLLED}"
+)
+_GET_HIGH = (
+    r"\b(?:i|we) (?:can |could |want to |wanna |need to |would )?get high\b"
+    r"|\b(?:get|make) (?:me|us) high\b|\bfor (?:me|us) to get high\b"
+)
+
+Trigger = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HarmRule:
+    kind: HarmKind
+    triggers: tuple[Trigger, ...]
+    reply: str
+    unless: str | None = None
+    """Words that make a message something else (a reported statement, an exposure to
+    treat, an account of conduct): the rule does not fire when they are present."""
+
+
+RULES: tuple[HarmRule, ...] = (
+    HarmRule(
+        HarmKind.SELF_HARM,
+        ((_FIRST_PERSON_END,),),
+        "I can't help with that. If you are thinking about ending your life or harming "
+        "yourself, please get help now: call your local emergency number, or a crisis line "
+        "(988 in the US, Samaritans on 116 123 in the UK and Ireland), or tell someone you "
+        "trust. You do not have to face this alone.",
+        unless=_REPORTED,
+    ),
+    HarmRule(
+        HarmKind.HARM_TO_PERSON,
+        (
+            (_INTENT, rf"{_HARM_VERB} (?:{_PERSON})"),
+            (_INTENT, _HIDDEN, _HARM_WORD),
+            (_DOSE_TO_KILL,),
+        ),
+        "I can't help with that: it asks how to harm a person. If someone is in danger, "
+        "call your local emergency number now. I can help with recognising and treating "
+        "poisoning or overdose, or with safe dosing for a patient.",
+        unless=_EXPOSURE,
+    ),
+    HarmRule(
+        HarmKind.MISLEADING_RECORD,
+        ((_FORGE, _RECORD), (_EDIT, _RECORD, _MISLEAD)),
+        "I can't help with that: a patient record must show what happened. A correction is "
+        "made as a dated amendment that keeps the original entry and says why; I can draft "
+        "one in your words for your approval, or help with reporting an incident.",
+        unless=_ACCOUNT,
+    ),
+    HarmRule(
+        HarmKind.DRUGS_OUTSIDE_CARE,
+        ((_SELF_PRESCRIBE, _CONTROLLED), (_DIVERT,), (_GET_HIGH,)),
+        "I can't help with that: medicines are prescribed to a patient for their care, not "
+        "taken from it or prescribed to oneself. If you are worried about your own use of "
+        "medicines, your occupational health service or a practitioner health programme "
+        "can help in confidence.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    kind: HarmKind
+    evidence: tuple[str, ...]
+    """The matched words of the message."""
+    reply: str
+
+
+def refusal(message: str) -> Refusal | None:
+    """The first rule ``message`` fires, in table order (self-harm first), or None."""
+    text = normalise(message)
+    for rule in RULES:
+        if rule.unless and re.search(rule.unless, text):
+            continue
+        for trigger in rule.triggers:
+            found = [affirmed(text, pattern) for pattern in trigger]
+            if all(found):
+                return Refusal(rule.kind, tuple(dict.fromkeys(f for f in found if f)), rule.reply)
+    return None
