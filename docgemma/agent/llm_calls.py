@@ -1,8 +1,8 @@
-"""Model calls made by the nodes: generation settings, one repair attempt, usage events.
+"""Model calls made by the nodes: generation settings per node, usage events, reasoning.
 
-A structured call that fails validation is repeated once; a second failure, or the
-backend being unavailable, raises ``ModelFailure`` carrying the calls made so far so
-the node can record them and hand the turn to the fallback path.
+A structured call is repaired once (``llm.repair``); a second failure, or the backend
+being unavailable, raises ``ModelFailure`` carrying the calls made so far so the node can
+record them and hand the turn to the fallback path.
 """
 
 from __future__ import annotations
@@ -17,24 +17,13 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.events import LLMUsage, ThinkingToken
 from docgemma.agent.generation import NodeCall, generation_for
 from docgemma.agent.tracing import NODE_LABELS, emit
-from docgemma.llm.errors import ModelUnavailable, StructuredOutputError
+from docgemma.llm.errors import ModelUnavailable
+from docgemma.llm.repair import structured_repaired, unavailable
 from docgemma.llm.schema import token_budget
 from docgemma.llm.thinking import ThinkingConfig, stream_think_then_answer, stream_thinking
 from docgemma.llm.types import Message, T
 
 log = logging.getLogger(__name__)
-
-
-UNAVAILABLE = "the model service is unavailable"
-"""The failure's public reason; the backend's own message (URLs, bodies) is only logged."""
-
-
-class ModelFailure(Exception):
-    """The model could not give a usable answer for this step."""
-
-    def __init__(self, reason: str, calls: list[str]) -> None:
-        super().__init__(reason)
-        self.calls = calls
 
 
 async def structured(
@@ -51,35 +40,27 @@ async def structured(
     ``prefix`` opens the model's turn (the backend puts it before the constrained object).
     """
     cfg = generation_for(purpose, deps.settings)
-    max_tokens = max(cfg.max_tokens, token_budget(schema))
-    calls: list[str] = []
-    for attempt in (1, 2):
-        calls.append(purpose)
-        try:
-            gen = await deps.llm.structured(
-                messages, schema, temperature=cfg.temperature, max_tokens=max_tokens, prefix=prefix
-            )
-        except ModelUnavailable as exc:
-            log.warning("%s: model unavailable: %s", purpose, exc)
-            raise ModelFailure(UNAVAILABLE, calls) from exc
-        except StructuredOutputError as exc:
-            log.warning("%s: invalid structured output (attempt %d): %s", purpose, attempt, exc)
-            if attempt == 2:
-                raise ModelFailure("the model twice produced invalid output", calls) from exc
-            continue
-        emit(
-            LLMUsage(
-                node=node,
-                label=NODE_LABELS.get(node, ""),
-                purpose=purpose,
-                prompt_tokens=gen.usage.prompt_tokens,
-                completion_tokens=gen.usage.completion_tokens,
-                latency_s=round(gen.latency_s, 4),
-                key_order=gen.key_order,
-            )
+    gen, calls = await structured_repaired(
+        deps.llm,
+        messages,
+        schema,
+        purpose=purpose,
+        temperature=cfg.temperature,
+        max_tokens=max(cfg.max_tokens, token_budget(schema)),
+        prefix=prefix,
+    )
+    emit(
+        LLMUsage(
+            node=node,
+            label=NODE_LABELS.get(node, ""),
+            purpose=purpose,
+            prompt_tokens=gen.usage.prompt_tokens,
+            completion_tokens=gen.usage.completion_tokens,
+            latency_s=round(gen.latency_s, 4),
+            key_order=gen.key_order,
         )
-        return gen.value, calls
-    raise AssertionError("unreachable")
+    )
+    return gen.value, calls
 
 
 _RETOKENIZE_SLACK = 2
@@ -131,8 +112,7 @@ async def think(
                 return chunk.data["thought"]["thinking"], chunk.data["thought"]["tokens"]
             shown.feed(chunk.text)
     except ModelUnavailable as exc:
-        log.warning("thinking: model unavailable: %s", exc)
-        raise ModelFailure(UNAVAILABLE, []) from exc
+        raise unavailable("thinking", exc, []) from exc
     return "", 0
 
 
@@ -172,8 +152,7 @@ async def free_text(
             shown.feed("", final=True)
             text = "".join(pieces)
     except ModelUnavailable as exc:
-        log.warning("%s: model unavailable: %s", purpose, exc)
-        raise ModelFailure(UNAVAILABLE, [purpose]) from exc
+        raise unavailable(purpose, exc, [purpose]) from exc
     answer_tokens = deps.llm.count_tokens(text)
     emit(
         LLMUsage(

@@ -1,43 +1,30 @@
-"""Model calls of the triage nodes: one repair attempt for structured output, one failure type.
+"""Model calls of the triage nodes: decisions at temperature 0, the streamed reasoning and
+reply, and the conversation as prompt text.
 
-``ModelDown`` is what every node catches to hand the turn to the fallback answer:
-the backend unavailable (``ModelUnavailable``) or twice invalid output.
+Every failure is ``llm.repair.ModelFailure`` (the backend unavailable, or invalid output
+twice), which each node catches to hand the turn to the fallback answer.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Sequence
 
 from docgemma.llm.base import LLMBackend
-from docgemma.llm.errors import ModelUnavailable, StructuredOutputError
+from docgemma.llm.errors import ModelUnavailable
+from docgemma.llm.repair import structured_repaired, unavailable
 from docgemma.llm.schema import token_budget
 from docgemma.llm.thinking import ThinkingConfig, stream_think_then_answer
 from docgemma.llm.types import Message, StreamChunk, T
-
-log = logging.getLogger(__name__)
-
-
-class ModelDown(Exception):
-    """The model cannot give a usable answer for this step; the turn falls back."""
 
 
 async def structured(
     llm: LLMBackend, messages: Sequence[Message], schema: type[T], *, purpose: str
 ) -> T:
     """A constrained call at T=0 (a decision, not prose), repaired once on invalid output."""
-    for attempt in (1, 2):
-        try:
-            gen = await llm.structured(
-                messages, schema, temperature=0.0, max_tokens=token_budget(schema)
-            )
-            return gen.value
-        except ModelUnavailable as exc:
-            log.warning("triage %s: model unavailable: %s", purpose, exc)
-            raise ModelDown(purpose) from exc
-        except StructuredOutputError as exc:
-            log.warning("triage %s: invalid output (attempt %d): %s", purpose, attempt, exc)
-    raise ModelDown(purpose)
+    gen, _ = await structured_repaired(
+        llm, messages, schema, purpose=purpose, temperature=0.0, max_tokens=token_budget(schema)
+    )
+    return gen.value
 
 
 async def thinking_stream(
@@ -47,8 +34,7 @@ async def thinking_stream(
         async for chunk in stream_think_then_answer(llm, messages, config):
             yield chunk
     except ModelUnavailable as exc:
-        log.warning("triage reasoning: model unavailable: %s", exc)
-        raise ModelDown("generate") from exc
+        raise unavailable("generate", exc, ["generate"]) from exc
 
 
 async def text_stream(
@@ -58,8 +44,7 @@ async def text_stream(
         async for piece in llm.stream(messages, temperature=temperature, max_tokens=max_tokens):
             yield piece
     except ModelUnavailable as exc:
-        log.warning("triage response: model unavailable: %s", exc)
-        raise ModelDown("router_respond") from exc
+        raise unavailable("router_respond", exc, ["router_respond"]) from exc
 
 
 def as_messages(system: str, user: str) -> list[Message]:

@@ -23,6 +23,7 @@ from docgemma.agent.rules import decide_after_skip, decide_error, retry_strategy
 from docgemma.agent.schemas import RetryStrategy
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import decision, traced
+from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 
 _NODE = "error_handler"
@@ -96,7 +97,7 @@ async def error_handler(
         strategy, calls = await llm_calls.structured(
             deps, _NODE, "retry", retry_messages(state, last), RetryStrategy
         )
-    except llm_calls.ModelFailure as exc:
+    except ModelFailure as exc:
         return Command(
             goto="synthesize",
             update={

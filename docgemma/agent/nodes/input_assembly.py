@@ -30,6 +30,7 @@ from docgemma.agent.schemas import ImageFindings
 from docgemma.agent.small_talk import REPLIES, last_assistant_message, small_talk
 from docgemma.agent.state import RESET, AgentState, turn_start
 from docgemma.agent.tracing import decision, note, traced
+from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 
 log = logging.getLogger(__name__)
@@ -171,7 +172,7 @@ async def _image_findings(deps: AgentDeps) -> dict[str, Any]:
         value, calls = await llm_calls.structured(
             deps, "input_assembly", "image", messages, ImageFindings
         )
-    except llm_calls.ModelFailure as exc:
+    except ModelFailure as exc:
         log.warning("image analysis failed: %s", exc)
         return {
             "image_findings": None,

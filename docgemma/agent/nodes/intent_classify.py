@@ -25,6 +25,7 @@ from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, traced
 from docgemma.labels import INTENTS
+from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.text import shorten
 
@@ -94,7 +95,7 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
             result, calls = await llm_calls.structured(
                 deps, "intent_classify", "intent", intent_messages(state), IntentClassification
             )
-        except llm_calls.ModelFailure as exc:
+        except ModelFailure as exc:
             return {
                 "fallback": True,
                 "llm_calls": exc.calls,

@@ -22,6 +22,7 @@ from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, ResultAssessment
 from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, record, traced
 from docgemma.labels import RESULT_QUALITIES, ResultQuality
+from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text
 from docgemma.tools.outcomes import RETRYABLE_ERRORS
@@ -85,7 +86,7 @@ async def result_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
             assessment, calls = await llm_calls.structured(
                 deps, _NODE, "result_classify", result_messages(state, last), ResultAssessment
             )
-        except llm_calls.ModelFailure as exc:
+        except ModelFailure as exc:
             return {
                 "fallback": True,
                 "llm_calls": exc.calls,

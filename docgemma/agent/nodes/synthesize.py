@@ -38,6 +38,7 @@ from docgemma.agent.prompts import (
 from docgemma.agent.references import about_record
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, emit, traced
+from docgemma.llm.repair import UNAVAILABLE, ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
 
@@ -101,8 +102,8 @@ async def _memory(state: AgentState, deps: AgentDeps, declined: str) -> Answer:
         out = await llm_calls.free_text(
             deps, _NODE, "synthesize", memory_messages(state, deps), thinking=deps.thinking
         )
-    except llm_calls.ModelFailure as exc:
-        if str(exc) == llm_calls.UNAVAILABLE:
+    except ModelFailure as exc:
+        if str(exc) == UNAVAILABLE:
             raise  # said as such: asking again in a moment may give the answer asked for
         return Answer(
             declined, "no source answers; the model's own answer failed; by code", calls=exc.calls
@@ -164,8 +165,8 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
                 deps, _NODE, cited_messages(state, deps, passages, results), passages, question,
                 SYNTHESIZE_SYSTEM.render(),
             )  # fmt: skip
-        except llm_calls.ModelFailure as exc:
-            if str(exc) == llm_calls.UNAVAILABLE:
+        except ModelFailure as exc:
+            if str(exc) == UNAVAILABLE:
                 raise
             written = Written(calls=exc.calls)  # invalid output twice: nothing to show
         calls = written.calls
@@ -223,7 +224,7 @@ async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answe
         )
     try:
         return await _model_answer(state, deps, results)
-    except llm_calls.ModelFailure as exc:
+    except ModelFailure as exc:
         answer = Answer(
             compose.fallback_answer(results, notes),
             "the model is unavailable; pre-written fallback",

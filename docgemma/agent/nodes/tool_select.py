@@ -40,6 +40,7 @@ from docgemma.agent.references import points_to_record_medications
 from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, note, traced
+from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.base import NO_TOOL, ToolRegistry, ToolSpec
 from docgemma.tools.facts import ToolRole
@@ -243,7 +244,7 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
             spec.args,
         )
         calls += more
-    except llm_calls.ModelFailure as exc:
+    except ModelFailure as exc:
         return {
             "fallback": True,
             "current_tool": None,

@@ -19,6 +19,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.llm.repair import ModelFailure
 from docgemma.severity import Severity
 from docgemma.triage import llm_calls, red_flags
 from docgemma.triage.demographics import Demographics
@@ -120,7 +121,7 @@ async def generate(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str
             prediction_schema(ids),
             purpose="predict",
         )
-    except llm_calls.ModelDown:
+    except ModelFailure:
         return {"route": "fallback", "fallback": True, "llm_calls": calls, "reasoning": reasoning}
     prediction = as_prediction(value)
     reasoning += reason(f"Prediction: ({prediction.condition}, {prediction.severity.value}).")

@@ -16,6 +16,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
+from docgemma.llm.repair import ModelFailure
 from docgemma.triage import llm_calls
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
@@ -44,7 +45,7 @@ async def query_or_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> 
         decision = await llm_calls.structured(
             deps.llm, llm_calls.as_messages(ROUTE_SYSTEM, user), RouteDecision, purpose="route"
         )
-    except llm_calls.ModelDown:
+    except ModelFailure:
         return {"route": "fallback", "fallback": True, "llm_calls": calls}
     reasoning = state.get("reasoning", "") + reason(f"Router decision: {decision.action.value}.")
     if decision.action is not RouteAction.RETRIEVE:

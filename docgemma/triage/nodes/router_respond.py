@@ -16,6 +16,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.llm.repair import ModelFailure
 from docgemma.severity import Severity
 from docgemma.triage import llm_calls
 from docgemma.triage.demographics import Demographics
@@ -91,7 +92,7 @@ async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> di
                 sentence, pending = pending[: match.end()], pending[match.end() :]
                 if shown := clean_reply(sentence):
                     emit(AnswerPiece(text=shown + " "))
-    except llm_calls.ModelDown:
+    except ModelFailure:
         return {"route": "fallback", "fallback": True, "llm_calls": calls}
     answer = compose(raw, severity, fired)
     return {
