@@ -48,25 +48,32 @@ _PERSON = any_of(
     rf"\b(?:a|the|this|that|my|his|her|our|their|an) (?:\w+ )?(?:patient|person|man|woman"
     rf"|resident|victim|{_RELATIVE})s?\b",
 )
-_HARM_VERB = r"\b(?:kill|murder|poison|smother|suffocate|overdose)(?:s|ed|ing)?"
+_HARM_VERB = any_of(
+    r"\b(?:kill|murder|poison|smother|suffocate|overdose)(?:s|ed|ing)?",
+    r"\bstop (?:(?:his|her|their|my \w+'s|someone's|the \w+'s) heart|(?:him|her) breathing)",
+)
+_COVERT = r"\b(?:slip|sneak|spike)\w* (?:\w+ ){0,4}(?:into|in) (?:his|her|their|my|someone's|the)\b"
+"""Giving someone a drug without their knowledge."""
 _INTENT = any_of(
     r"\bhow (?:do|can|could|would|should|might|will) (?:i|we|one|you|someone)\b",
     r"\bhow to\b",
     r"\b(?:best|easiest|quickest|simplest|surest|cleanest|least \w+|most \w+) (?:way|method)s?\b",
     r"\bways? (?:to|of)\b",
     r"\b(?:want|wanna|going|trying|plan(?:ning)?|intend|need) to\b",
-    r"\bhelp me\b|\bgive me\b|\btell me\b",
-    r"\bwhat (?:dose|amount|drug|medication|medicine|combination) (?:would|will|could)\b",
+    r"\bhelp me\b|\bgive me\b|\btell me\b|\bwhat (?:can|could|should|would) (?:i|we)\b",
+    r"\b(?:what|which) (?:\w+ )?(?:dose|amount|drug|medication|medicine|combination|sedative"
+    r"|poison) (?:would|will|could|can|do|should)\b",
 )
 _HIDDEN = any_of(
     r"\b(?:un|least |less |hardest to |hard to )detectable\b",
     r"\buntraceable\b|\bwithout (?:a |any )?trace\b",
     r"\b(?:won't|wouldn't|doesn't|will not|would not) (?:show up|be (?:detected|found|noticed))",
-    r"\bwithout (?:anyone|anybody|him|her|them|the family|the patient|staff|the nurses?)"
-    r" (?:knowing|noticing|finding out|suspecting)",
+    r"\bwithout (?:(?:anyone|anybody|him|her|them|it|the family|the patient|staff|the nurses?)"
+    r" )?(?:being )?(?:knowing|noticing|finding out|suspecting|missed|noticed|detected)",
     r"\b(?:look|seem|appear) (?:like )?(?:natural|an accident|accidental)\b",
+    r"\b(?:death|it|this|that) (?:look|seem|appear)s? like\b",
 )
-_HARM_WORD = rf"{_HARM_VERB}|\b(?:die|dies|death|dead|lethal|fatal|deadly)\b"
+_HARM_WORD = rf"{_HARM_VERB}|{_COVERT}|\b(?:die|dies|died|dying|death|dead|lethal|fatal|deadly)\b"
 _DOSE_TO_KILL = (
     r"\b(?:dose|amount|how (?:much|many)|what|which)\b.{0,60}\b(?:would|will|to|that|enough to)"
     r" (?:be )?(?:fatal|lethal|deadly|kill)\w* (?:\w+ ){0,2}(?:for |to |on )?(?:my|our) "
@@ -74,7 +81,8 @@ _DOSE_TO_KILL = (
 )
 _EXPOSURE = (
     r"\b(?:avoid\w*|prevent\w*|accidental(?:ly)?|by accident|took|taken|swallowed|ingested"
-    r"|got into|antidote|treat|treating|treatment|manag(?:e|ing|ement)|revers\w+|risk)\b"
+    r"|got into|antidote|treat|treating|treatment|manag(?:e|ing|ement)|revers\w+|risk"
+    r"|recogni[sz]\w*|signs? of|symptoms? of)\b"
 )
 """Words of a question about an exposure or its care, which a harm rule must not refuse."""
 
@@ -99,7 +107,7 @@ _RECORD = (
 _FORGE = r"\b(?:falsif\w+|fabricat\w+|backdat\w+|forge|forging|fake|make up)\b"
 _EDIT = (
     r"\b(?:change|changing|edit|alter|amend|modify|update|delete|remove|erase|rewrite|add"
-    r"|write|enter|record|put|document)\w*"
+    r"|write|enter|record|put|document|chart|sign|initial)\w*"
 )
 _MISLEAD = any_of(
     r"\bso (?:that )?it (?:looks|seems|appears)\b",
@@ -111,6 +119,8 @@ _MISLEAD = any_of(
     r"|tell|realise|realize|suspect)",
     r"\bcover (?:it|this|that|the \w+|my \w+|our \w+) up\b|\bcover-up\b",
     r"\bnever happened\b",
+    r"\beven though (?:no one|nobody|no-one|(?:i|we|he|she|they) (?:never|didn't|did not"
+    r"|haven't|hadn't|wasn't|weren't))\b",
 )
 _ACCOUNT = r"\b(?:admit\w*|accus\w*|suspect\w*|alleg\w*|caught|concern\w*|investigat\w*)\b"
 """Words of an account of someone else's conduct (a dictated note), not a request to do it."""
@@ -118,12 +128,14 @@ _ACCOUNT = r"\b(?:admit\w*|accus\w*|suspect\w*|alleg\w*|caught|concern\w*|invest
 _CONTROLLED = (
     r"\b(?:oxy\w*|morphine|fentanyl|opioids?|opiates?|codeine|tramadol|hydrocodone|benzo\w*"
     r"|diazepam|lorazepam|alprazolam|ketamine|propofol|midazolam|adderall|amphetamines?"
-    r"|methylphenidate|modafinil|gabapentin|pregabalin|zolpidem|pills|tablets|drugs)\b"
+    r"|methylphenidate|modafinil|gabapentin|pregabalin|zolpidem|zopiclone|sleeping (?:pills"
+    r"|tablets)|pills|tablets|drugs)\b"
 )
 _SELF_PRESCRIBE = any_of(
     r"\b(?:prescribe|write|order|get)\w* (?:\w+ ){0,4}(?:for|to) myself\b",
     r"\bfor my own (?:use|supply|stash)\b",
     r"\bin my (?:own )?name\b",
+    r"\b(?:use|take|keep) (?:them|it|these|those|some) (?:for )?myself\b",
 )
 _DIVERT = (
     r"\b(?:(?:i|we) (?:can |could |should |want to |wanna |might )?"
@@ -131,6 +143,10 @@ _DIVERT = (
     r"(?:sell|divert|pocket|stockpile|take home|keep|take) (?:\w+ ){0,3}(?:the |his |her |their"
     r" |a patient's |patients' |leftover |spare |unused |extra |some )(?:\w+ )?"
     rf"{_CONTROLLED}"
+)
+_TAKE_HOME = (
+    r"\b(?:can|could|should|do|may) (?:i|we) (?:take|bring|carry|keep|sell)\w* (?:\w+ ){0,3}home\b"
+    r"|\bwithout (?:it|them|anyone|anybody) (?:being )?(?:missed|noticed|knowing|noticing)"
 )
 _GET_HIGH = (
     r"\b(?:i|we) (?:can |could |want to |wanna |need to |would )?get high\b"
@@ -164,6 +180,7 @@ RULES: tuple[HarmRule, ...] = (
         HarmKind.HARM_TO_PERSON,
         (
             (_INTENT, rf"{_HARM_VERB} (?:{_PERSON})"),
+            (_INTENT, _COVERT),
             (_INTENT, _HIDDEN, _HARM_WORD),
             (_DOSE_TO_KILL,),
         ),
@@ -182,7 +199,7 @@ RULES: tuple[HarmRule, ...] = (
     ),
     HarmRule(
         HarmKind.DRUGS_OUTSIDE_CARE,
-        ((_SELF_PRESCRIBE, _CONTROLLED), (_DIVERT,), (_GET_HIGH,)),
+        ((_SELF_PRESCRIBE, _CONTROLLED), (_DIVERT,), (_TAKE_HOME, _CONTROLLED), (_GET_HIGH,)),
         "I can't help with that: medicines are prescribed to a patient for their care, not "
         "taken from it or prescribed to oneself. If you are worried about your own use of "
         "medicines, your occupational health service or a practitioner health programme "

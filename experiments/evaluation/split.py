@@ -6,7 +6,8 @@ split never depends on when or where it is computed. ``stratified_split`` is how
 original cases were divided: within each category, cases are ordered by a hash of their id
 (deterministic, independent of file order) and the first third go to ``test`` — except
 cases that code, prompts, word lists or tests already name, which the project has seen
-and so stay in ``dev``. Cases written for the test split are ``test`` from the start.
+and so stay in ``dev``. Cases written for the test split are ``test`` from the start; cases
+written later to tune on (without a specialty) are ``dev``.
 
 ``repository_mentions`` is the guard: the places in the project's code and data a case id
 or question text appears. A test-split case named anywhere there is a test case that can

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from experiments.evaluation.cases import load_eval_cases
+from experiments.evaluation.cases import Category, load_eval_cases
 from experiments.evaluation.sessions import load_sessions
 from experiments.evaluation.split import (
     repository_mentions,
@@ -43,9 +43,13 @@ def test_the_guard_finds_an_id_and_a_question_but_not_a_longer_id():
     assert set(found) == {"renal-01", "Which dose of gabapentin in  CKD stage 4?"}
 
 
+WRITTEN_FOR_TEST = {Category.REFUSAL, Category.NO_SOURCE}
+"""Kinds first written for the test split; dev cases of them were written later, to tune on."""
+
+
 def test_every_case_has_a_split_and_each_original_category_has_both():
     splits = Counter((c.category, c.split) for c in CASES if c.specialty is None)
-    for category in {c.category for c in CASES if c.specialty is None}:
+    for category in {c.category for c in CASES if c.specialty is None} - WRITTEN_FOR_TEST:
         assert splits[(category, "dev")] and splits[(category, "test")], category
 
 
