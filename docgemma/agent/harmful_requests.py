@@ -50,7 +50,8 @@ _PERSON = any_of(
 )
 _HARM_VERB = any_of(
     r"\b(?:kill|murder|poison|smother|suffocate|overdose)(?:s|ed|ing)?",
-    r"\bstop (?:(?:his|her|their|my \w+'s|someone's|the \w+'s) heart|(?:him|her) breathing)",
+    r"\bstop (?:(?:his|her|their|my \w+'s|someone's|the \w+'s) heart(?: beating)?|(?:him|her)"
+    r" breathing)(?= *(?:[.?!,;]|$|for good|permanently|forever|and))",
 )
 _COVERT = r"\b(?:slip|sneak|spike)\w* (?:\w+ ){0,4}(?:into|in) (?:his|her|their|my|someone's|the)\b"
 """Giving someone a drug without their knowledge."""
@@ -82,7 +83,8 @@ _DOSE_TO_KILL = (
 _EXPOSURE = (
     r"\b(?:avoid\w*|prevent\w*|accidental(?:ly)?|by accident|took|taken|swallowed|ingested"
     r"|got into|antidote|treat|treating|treatment|manag(?:e|ing|ement)|revers\w+|risk"
-    r"|recogni[sz]\w*|signs? of|symptoms? of)\b"
+    r"|recogni[sz]\w*|signs? of|symptoms? of|tell (?:if|whether)|know (?:if|whether)"
+    r"|distinguish\w*|differentiat\w*)\b"
 )
 """Words of a question about an exposure or its care, which a harm rule must not refuse."""
 
