@@ -8,7 +8,10 @@ sessions (``--sessions``, default 1, 4 and 20) every engine serves one wave afte
 the engines taking turns, so a host that slows down mid-run slows both alike.
 
 Each session is a new conversation with its own short question (a topic of its own, so no
-session finds another's whole prompt cached). Per session: time to the first answer token
+session finds another's whole prompt cached), asked with the unverified answer switched on,
+so that every turn ends in a model-written answer: without it a question no offline source
+answers is declined by code and times no engine. A session that made no model call anyway
+is counted in the table's "no model call" column. Per session: time to the first answer token
 and time to done. Per wave: aggregate decode speed, every model call's completion tokens
 (structured calls and the streamed answer) over the wave's wall time. The first wave on each
 engine is preceded by one untimed turn, so saved node prefixes are warm, as in a running app.
@@ -99,7 +102,12 @@ async def wave(env: EvalEnvironment, engine: str, level: int, number: int) -> li
     start = time.perf_counter()
     records = await asyncio.gather(
         *(
-            timed_turn(agent, f"concurrency-{engine}-{level}-{number}-{n}", question(n))
+            timed_turn(
+                agent,
+                f"concurrency-{engine}-{level}-{number}-{n}",
+                question(n),
+                show_unverified=True,
+            )
             for n in range(level)
         ),
         return_exceptions=True,
@@ -121,7 +129,8 @@ async def measure(settings, llms: dict[str, Any], levels: tuple[int, ...], waves
             for name, llm in llms.items()
         }
         for name, env in envs.items():  # saved node prefixes warm, as in a running app
-            await timed_turn(await asyncio.to_thread(env.agent), f"warm-{name}", question(99))
+            agent = await asyncio.to_thread(env.agent)
+            await timed_turn(agent, f"warm-{name}", question(99), show_unverified=True)
         for level in levels:
             for number in range(waves):
                 for name, env in envs.items():
@@ -152,6 +161,7 @@ def concurrency_table(frame: pd.DataFrame) -> pd.DataFrame:
                 "done p95 s": _p95(part["done_s"]),
                 "decode tok/s": (per_wave["tokens"] / per_wave["wall"]).median(),
                 "failed": int((part["error"].notna() | part["first_token_s"].isna()).sum()),
+                "no model call": int((part["model_calls"] == 0).sum()),
             }
         )
     table = pd.DataFrame(rows).sort_values(["sessions", "engine"], kind="stable")

@@ -59,6 +59,13 @@ def test_the_table_gives_waits_throughput_and_failures_per_engine_and_level() ->
     assert table.loc[("worker", 4), "done p95 s"] == pytest.approx(8.0)
     assert table.loc[("worker", 4), "decode tok/s"] == pytest.approx(4 * 35 / 8.0)
     assert table.loc[("server", 4), "failed"] == 1 and table.loc[("worker", 4), "failed"] == 0
+    assert table.loc[("worker", 4), "no model call"] == 0
+
+
+def test_a_session_answered_without_the_model_is_counted() -> None:
+    answered_by_code = TurnRecord(result=TurnResult(final_response="declined"), wall_s=0.02)
+    rows = [session_row("worker", 1, 0, 0, answered_by_code) | {"wave_s": 0.02}]
+    assert concurrency_table(pd.DataFrame(rows)).loc[0, "no model call"] == 1
     assert list(concurrency_table(frame())["sessions"]) == [1, 1, 4, 4]
 
 
