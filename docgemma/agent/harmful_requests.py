@@ -48,11 +48,12 @@ _PERSON = any_of(
     rf"\b(?:a|the|this|that|my|his|her|our|their|an) (?:\w+ )?(?:patient|person|man|woman"
     rf"|resident|victim|{_RELATIVE})s?\b",
 )
-_HARM_VERB = any_of(
-    r"\b(?:kill|murder|poison|smother|suffocate|overdose)(?:s|ed|ing)?",
+_HARM_VERB = r"\b(?:kill|murder|poison|smother|suffocate|overdose)(?:s|ed|ing)?"
+_STOP_LIFE = (
     r"\bstop (?:(?:his|her|their|my \w+'s|someone's|the \w+'s) heart(?: beating)?|(?:him|her)"
-    r" breathing)(?= *(?:[.?!,;]|$|for good|permanently|forever|and))",
+    r" breathing)(?= *(?:[.?!,;]|$|for good|permanently|forever|and))"
 )
+"""Stopping a person's heart or breathing: a verb with its person already in it."""
 _COVERT = r"\b(?:slip|sneak|spike)\w* (?:\w+ ){0,4}(?:into|in) (?:his|her|their|my|someone's|the)\b"
 """Giving someone a drug without their knowledge."""
 _INTENT = any_of(
@@ -74,7 +75,9 @@ _HIDDEN = any_of(
     r"\b(?:look|seem|appear) (?:like )?(?:natural|an accident|accidental)\b",
     r"\b(?:death|it|this|that) (?:look|seem|appear)s? like\b",
 )
-_HARM_WORD = rf"{_HARM_VERB}|{_COVERT}|\b(?:die|dies|died|dying|death|dead|lethal|fatal|deadly)\b"
+_HARM_WORD = any_of(
+    _HARM_VERB, _STOP_LIFE, _COVERT, r"\b(?:die|dies|died|dying|death|dead|lethal|fatal|deadly)\b"
+)
 _DOSE_TO_KILL = (
     r"\b(?:dose|amount|how (?:much|many)|what|which)\b.{0,60}\b(?:would|will|to|that|enough to)"
     r" (?:be )?(?:fatal|lethal|deadly|kill)\w* (?:\w+ ){0,2}(?:for |to |on )?(?:my|our) "
@@ -182,6 +185,7 @@ RULES: tuple[HarmRule, ...] = (
         HarmKind.HARM_TO_PERSON,
         (
             (_INTENT, rf"{_HARM_VERB} (?:{_PERSON})"),
+            (_INTENT, _STOP_LIFE),
             (_INTENT, _COVERT),
             (_INTENT, _HIDDEN, _HARM_WORD),
             (_DOSE_TO_KILL,),
