@@ -7,7 +7,6 @@ record them and hand the turn to the fallback path.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,8 +21,6 @@ from docgemma.llm.repair import structured_repaired, unavailable
 from docgemma.llm.schema import token_budget
 from docgemma.llm.thinking import ThinkingConfig, stream_think_then_answer, stream_thinking
 from docgemma.llm.types import Message, T
-
-log = logging.getLogger(__name__)
 
 
 async def structured(
