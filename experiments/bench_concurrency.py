@@ -221,7 +221,8 @@ def write_run(
     frame: pd.DataFrame, settings, engines: tuple[str, ...], waves: int, results_dir: Path
 ) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    folder = results_dir / "concurrency" / f"{settings.model_label().replace('/', '_')}-{stamp}"
+    name = settings.profile.name if settings.profile else Path(settings.model).stem
+    folder = results_dir / "concurrency" / f"{name}-{stamp}"
     (folder / "figures").mkdir(parents=True, exist_ok=False)
     frame.to_parquet(folder / "sessions.parquet", index=False)
     table = concurrency_table(frame)
