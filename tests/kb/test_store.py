@@ -5,11 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import chromadb
 import pytest
 from chromadb.api.client import SharedSystemClient
 
 from docgemma.config import Settings
+from docgemma.embed.chroma import persistent_client
 from docgemma.kb.corpus import DEMO_PAGES_DIR, CorpusError
 from docgemma.kb.lexical import LEXICAL_WEIGHT
 from docgemma.kb.models import KBHit
@@ -54,34 +54,34 @@ def test_category_and_subcategory_filters(kb: KnowledgeBase) -> None:
 
 
 def _count(store: Path) -> int:
-    return chromadb.PersistentClient(path=str(store)).get_collection("kb_sections").count()
+    return persistent_client(store).get_collection("kb_sections").count()
 
 
 def test_missing_or_empty_store_is_rebuilt_from_the_corpus(
     small_corpus: Path, tmp_path: Path
 ) -> None:
     store = tmp_path / "chroma"
-    KnowledgeBase(chromadb.PersistentClient(path=str(store)), small_corpus).collection()
+    KnowledgeBase(persistent_client(store), small_corpus).collection()
     assert _count(store) == 12  # three pages, four sections each
 
-    client = chromadb.PersistentClient(path=str(store))
+    client = persistent_client(store)
     collection = client.get_collection("kb_sections")
     collection.delete(ids=collection.get()["ids"])  # emptied behind our back
     assert _count(store) == 0
-    reopened = KnowledgeBase(chromadb.PersistentClient(path=str(store)), small_corpus)
+    reopened = KnowledgeBase(persistent_client(store), small_corpus)
     assert reopened.search("big toe hot and swollen", k=1)[0].page_id == "gout"
     assert _count(store) == 12
 
     shutil.rmtree(store)  # the whole store removed, then the app starts again:
     SharedSystemClient.clear_system_cache()  # a new process has no cached handle on it
-    fresh = KnowledgeBase(chromadb.PersistentClient(path=str(store)), small_corpus)
+    fresh = KnowledgeBase(persistent_client(store), small_corpus)
     assert fresh.search("barking cough in a toddler", k=1)[0].page_id == "croup"
 
 
 def test_changed_corpus_is_reindexed_and_unchanged_one_is_reused(
     small_corpus: Path, tmp_path: Path
 ) -> None:
-    client = chromadb.PersistentClient(path=str(tmp_path / "chroma"))
+    client = persistent_client(tmp_path / "chroma")
     first = KnowledgeBase(client, small_corpus).collection()
     assert KnowledgeBase(client, small_corpus).collection().id == first.id
 
@@ -92,7 +92,7 @@ def test_changed_corpus_is_reindexed_and_unchanged_one_is_reused(
 
 
 def test_missing_corpus_folder_is_a_clear_error(tmp_path: Path) -> None:
-    base = KnowledgeBase(chromadb.PersistentClient(path=str(tmp_path / "c")), tmp_path / "none")
+    base = KnowledgeBase(persistent_client(tmp_path / "c"), tmp_path / "none")
     with pytest.raises(CorpusError, match="corpus folder not found"):
         base.search("headache")
 
