@@ -10,10 +10,12 @@ tool descriptions) first.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -109,6 +111,11 @@ class LlamaCppBackend:
         self.chat_format = fmt
         self._render, self._turn_stops = chat_format.get_format(fmt)
         self._lock = FairLock()  # model calls run in the order they were asked
+        # Every model call runs on this one thread. llama.cpp's CPU threads are an OpenMP
+        # team that belongs to the thread calling it and spins, awake, for a moment after
+        # each step; a call from another thread gets a cold team of its own while the
+        # last one still spins on the same cores (docs/engine.md has the measurement).
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llama.cpp")
         self._grammars: GrammarCache[type[BaseModel], Any] = GrammarCache()
         self._grammar_texts: GrammarCache[str, Any] = GrammarCache()
         self.prefixes = PrefixStates(self._llm)
@@ -194,7 +201,7 @@ class LlamaCppBackend:
         grammar = self._grammar(schema)
         budget = max_tokens if max_tokens is not None else token_budget(schema)
         prompt, prefix_chars = self._rendered(messages)
-        gen = await asyncio.to_thread(
+        gen = await self._on_model_thread(
             self._complete_sync,
             prompt + prefix,  # the grammar applies from the first generated token on
             temperature=temperature,
@@ -214,7 +221,7 @@ class LlamaCppBackend:
         stop: Sequence[str] = (),
     ) -> Generation:
         prompt, prefix_chars = self._rendered(messages)
-        return await asyncio.to_thread(
+        return await self._on_model_thread(
             self._complete_sync,
             prompt,
             temperature=temperature,
@@ -248,7 +255,7 @@ class LlamaCppBackend:
         max_tokens: int = 256,
         stop: Sequence[str] = (),
     ) -> Generation:
-        return await asyncio.to_thread(
+        return await self._on_model_thread(
             self._complete_sync, prompt, temperature=temperature, max_tokens=max_tokens, stop=stop
         )
 
@@ -274,7 +281,7 @@ class LlamaCppBackend:
     ) -> Generation:
         """A rendered prompt completed, optionally under GBNF text: the engine process's call."""
         grammar = self.compile_grammar(grammar_text) if grammar_text else None
-        return await asyncio.to_thread(
+        return await self._on_model_thread(
             self._complete_sync,
             prompt,
             temperature=temperature,
@@ -325,8 +332,13 @@ class LlamaCppBackend:
                 ):
                     yield chunk["choices"][0]["text"]
 
-        async for piece in iterate_in_thread(pieces()):
+        async for piece in iterate_in_thread(pieces(), self._thread):
             yield piece
 
+    async def _on_model_thread(self, call: Any, *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, functools.partial(call, *args, **kwargs))
+
     async def aclose(self) -> None:
+        self._thread.shutdown(wait=True, cancel_futures=True)
         self._llm.close()

@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import Executor
 from typing import Any
 
 
-async def iterate_in_thread(iterator: Iterator[str]) -> AsyncIterator[str]:
+async def iterate_in_thread(
+    iterator: Iterator[str], executor: Executor | None = None
+) -> AsyncIterator[str]:
     """Drive a blocking iterator in a worker thread without blocking the event loop.
 
+    ``executor``: run it there (a backend's own model thread) instead of on a new thread.
     When the consumer stops early the worker closes the iterator at its next item, so
     an abandoned stream releases the model's lock instead of decoding to ``max_tokens``.
     """
@@ -38,8 +42,10 @@ async def iterate_in_thread(iterator: Iterator[str]) -> AsyncIterator[str]:
             if close is not None:
                 close()
 
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
+    if executor is None:
+        threading.Thread(target=run, daemon=True).start()
+    else:
+        executor.submit(run)
     try:
         while True:
             kind, value = await queue.get()

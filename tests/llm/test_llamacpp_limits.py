@@ -1,4 +1,5 @@
-"""The embedded backend's limits: an over-long prompt and an abandoned stream."""
+"""The embedded backend's limits and threads: an over-long prompt, an abandoned stream, and
+the one thread every model call runs on."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -31,6 +33,52 @@ async def test_an_abandoned_stream_stops_its_worker_thread() -> None:
     assert await anext(stream) == "0"
     await stream.aclose()
     assert await asyncio.to_thread(finished.wait, 2.0)
+
+
+async def test_a_stream_given_an_executor_runs_there_and_still_stops_when_abandoned() -> None:
+    finished = threading.Event()
+    threads: list[str] = []
+
+    def slow() -> Iterator[str]:
+        threads.append(threading.current_thread().name)
+        try:
+            for i in range(1000):
+                time.sleep(0.01)
+                yield str(i)
+        finally:
+            finished.set()
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="model") as executor:
+        stream = iterate_in_thread(slow(), executor)
+        assert await anext(stream) == "0"
+        await stream.aclose()
+        assert await asyncio.to_thread(finished.wait, 2.0)
+        # the executor's one thread is free again for the next call
+        assert await asyncio.wrap_future(executor.submit(lambda: "next")) == "next"
+    assert threads == ["model_0"]
+
+
+@pytest.mark.real_model
+async def test_every_kind_of_call_runs_on_the_model_thread(
+    real_llm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """llama.cpp's CPU threads belong to the thread calling it: one calling thread keeps
+    them warm from call to call."""
+    threads: set[int] = set()
+    complete = real_llm._llm.create_completion
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        threads.add(threading.get_ident())
+        return complete(*args, **kwargs)
+
+    monkeypatch.setattr(real_llm._llm, "create_completion", recorded)
+    hello = messages(("user", "Say hello"))
+    await real_llm.generate(hello, max_tokens=2)
+    [piece async for piece in real_llm.stream(hello, max_tokens=2)]
+    await real_llm.complete("Hello", max_tokens=2)
+    [piece async for piece in real_llm.stream(hello, max_tokens=2)]
+    assert len(threads) == 1
+    assert threads != {threading.get_ident()}  # not the event loop's thread
 
 
 @pytest.mark.real_model
