@@ -17,19 +17,22 @@ from docgemma.llm.threads import iterate_in_thread
 from docgemma.llm.types import messages
 
 
+def slow(finished: threading.Event, threads: list[str] | None = None) -> Iterator[str]:
+    """A producer that would run for ten seconds; it notes its thread and when it ends."""
+    if threads is not None:
+        threads.append(threading.current_thread().name)
+    try:
+        for i in range(1000):
+            time.sleep(0.01)
+            yield str(i)
+    finally:
+        finished.set()
+
+
 async def test_an_abandoned_stream_stops_its_worker_thread() -> None:
     """Closing the consumer early must end the producer (it holds the model's lock)."""
     finished = threading.Event()
-
-    def slow() -> Iterator[str]:
-        try:
-            for i in range(1000):
-                time.sleep(0.01)
-                yield str(i)
-        finally:
-            finished.set()
-
-    stream = iterate_in_thread(slow())
+    stream = iterate_in_thread(slow(finished))
     assert await anext(stream) == "0"
     await stream.aclose()
     assert await asyncio.to_thread(finished.wait, 2.0)
@@ -38,18 +41,8 @@ async def test_an_abandoned_stream_stops_its_worker_thread() -> None:
 async def test_a_stream_given_an_executor_runs_there_and_still_stops_when_abandoned() -> None:
     finished = threading.Event()
     threads: list[str] = []
-
-    def slow() -> Iterator[str]:
-        threads.append(threading.current_thread().name)
-        try:
-            for i in range(1000):
-                time.sleep(0.01)
-                yield str(i)
-        finally:
-            finished.set()
-
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="model") as executor:
-        stream = iterate_in_thread(slow(), executor)
+        stream = iterate_in_thread(slow(finished, threads), executor)
         assert await anext(stream) == "0"
         await stream.aclose()
         assert await asyncio.to_thread(finished.wait, 2.0)
