@@ -13,8 +13,9 @@ Two flag lists exist:
     AVX2, FMA, F16C and BMI2 only: runs on any x86-64 CPU made since about 2015. Used for
     images built on one machine and run on another (a Space, a container).
 ``host``
-    ``portable`` plus AVX-512 (with VNNI, VBMI and BF16) when the compiling CPU has it:
-    prompt evaluation runs about twice as fast on such hosts (see docs/benchmarks.md).
+    ``portable`` plus each AVX-512 extension (VBMI, VNNI, BF16) and AVX-VNNI that the
+    compiling CPU has, one by one: prompt evaluation runs about twice as fast on AVX-512
+    hosts (see docs/benchmarks.md).
     Used by ``make``, which builds on the machine that runs it.
 
 The same flags also build llama.cpp's own HTTP server (``llama-server``) from the source
@@ -50,17 +51,18 @@ _OFF_ALWAYS = (
     "-DLLAVA_BUILD=OFF",  # the multimodal library: no embedded profile reads images
 )
 _AVX2 = ("-DGGML_AVX=ON", "-DGGML_AVX2=ON", "-DGGML_FMA=ON", "-DGGML_F16C=ON", "-DGGML_BMI2=ON")
-_AVX512 = (
-    "-DGGML_AVX512=ON",
-    "-DGGML_AVX512_VBMI=ON",
-    "-DGGML_AVX512_VNNI=ON",
-    "-DGGML_AVX512_BF16=ON",
-    "-DGGML_AVX_VNNI=ON",
+_AVX512_BASE = frozenset({"avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"})
+HOST_OPTIONS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("GGML_AVX512", _AVX512_BASE),
+    ("GGML_AVX512_VBMI", _AVX512_BASE | {"avx512vbmi"}),
+    ("GGML_AVX512_VNNI", _AVX512_BASE | {"avx512_vnni"}),
+    ("GGML_AVX512_BF16", _AVX512_BASE | {"avx512_bf16"}),
+    ("GGML_AVX_VNNI", frozenset({"avx_vnni"})),
 )
-AVX512_FLAGS = frozenset(
-    {"avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512_vnni", "avx512vbmi", "avx512_bf16"}
-)
-"""What the ``host`` list's AVX-512 options need of the CPU (``/proc/cpuinfo`` names)."""
+"""The ``host`` list's extra options, each with the ``/proc/cpuinfo`` flags it compiles
+for. Each is on only when the compiling CPU has every one of its flags: AMD's Zen 4 has
+AVX-512 with VNNI and BF16 but not the VEX-encoded AVX-VNNI, and an engine built with it
+dies of an illegal instruction at its first call there."""
 VARIANTS = ("portable", "host")
 
 
@@ -81,12 +83,20 @@ def cmake_args(variant: str = "host", flags: frozenset[str] | None = None) -> li
     """The CMake options of a build variant; ``host`` reads this CPU's flags."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown engine build {variant!r}; choose one of {', '.join(VARIANTS)}")
-    args = [*_OFF_ALWAYS, *_AVX2]
-    if variant == "host" and (cpu_flags() if flags is None else flags) >= AVX512_FLAGS:
-        args.extend(_AVX512)
-    else:
-        args.append("-DGGML_AVX512=OFF")
-    return args
+    have = (cpu_flags() if flags is None else flags) if variant == "host" else frozenset()
+    return [
+        *_OFF_ALWAYS,
+        *_AVX2,
+        *(f"-D{option}={'ON' if needs <= have else 'OFF'}" for option, needs in HOST_OPTIONS),
+    ]
+
+
+def lacking(args: list[str], flags: frozenset[str] | None = None) -> list[str]:
+    """The CPU flags a build's options compile for that this CPU does not report."""
+    flags = cpu_flags() if flags is None else flags
+    on = {a.removeprefix("-D").removesuffix("=ON") for a in args if a.endswith("=ON")}
+    needed = set().union(*(needs for option, needs in HOST_OPTIONS if option in on))
+    return sorted(needed - flags) if flags else []
 
 
 def build_key(args: list[str]) -> str:
@@ -126,7 +136,8 @@ def describe_cpu(flags: frozenset[str] | None = None) -> str:
 
 
 REBUILD_HINT = (
-    "rebuild the engine with `make engine` (it builds llama.cpp without AMX, for this CPU), "
+    "rebuild the engine with `make engine` (it builds llama.cpp without AMX, for this CPU) "
+    "or `make engine ENGINE_BUILD=portable` (AVX2 only, for any x86-64 CPU since 2015), "
     "or set DOCGEMMA_BACKEND=openai and DOCGEMMA_OPENAI_BASE_URL to a running model server"
 )
 

@@ -11,7 +11,6 @@ import pytest
 
 from docgemma import engine_build
 from docgemma.engine_build import (
-    AVX512_FLAGS,
     cmake_args,
     server_cmake_args,
     server_folder,
@@ -20,7 +19,11 @@ from docgemma.engine_build import (
 
 ROOT = Path(__file__).resolve().parents[1]
 AVX2_HOST = frozenset({"sse4_2", "avx", "avx2", "fma", "f16c", "bmi2"})
-AMX_HOST = AVX2_HOST | AVX512_FLAGS | {"amx_tile", "amx_int8", "amx_bf16"}
+AVX512_BASE = {"avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"}
+SKYLAKE_X = AVX2_HOST | AVX512_BASE
+ZEN4 = SKYLAKE_X | {"avx512vbmi", "avx512_vnni", "avx512_bf16", "avx512ifma"}  # no avx_vnni
+ALDER_LAKE = AVX2_HOST | {"avx_vnni"}  # AVX-VNNI without AVX-512
+AMX_HOST = ZEN4 | {"avx_vnni", "amx_tile", "amx_int8", "amx_bf16"}
 
 
 @pytest.mark.parametrize("variant", engine_build.VARIANTS)
@@ -33,12 +36,37 @@ def test_no_build_compiles_amx_or_native_code(variant: str, cpu: frozenset[str])
     assert "-DGGML_AVX2=ON" in args
 
 
-def test_avx512_only_for_a_host_build_on_a_cpu_that_has_it() -> None:
-    assert "-DGGML_AVX512=ON" in cmake_args("host", AMX_HOST)
-    assert "-DGGML_AVX512=OFF" in cmake_args("host", AVX2_HOST)
-    assert "-DGGML_AVX512=OFF" in cmake_args("portable", AMX_HOST)  # images run elsewhere
-    partial = AVX2_HOST | {"avx512f"}  # AVX-512F without the extensions the flags turn on
-    assert "-DGGML_AVX512=OFF" in cmake_args("host", partial)
+@pytest.mark.parametrize(
+    ("cpu", "on"),
+    [
+        (AVX2_HOST, set()),
+        (AVX2_HOST | {"avx512f"}, set()),  # AVX-512F alone is not what GGML_AVX512 compiles for
+        (SKYLAKE_X, {"AVX512"}),
+        (ZEN4, {"AVX512", "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16"}),
+        (ALDER_LAKE, {"AVX_VNNI"}),
+        (AMX_HOST, {"AVX512", "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16", "AVX_VNNI"}),
+    ],
+    ids=["avx2", "avx512f-only", "skylake-x", "zen4", "alder-lake", "sapphire-rapids"],
+)
+def test_a_host_build_turns_on_only_what_the_cpu_has(cpu: frozenset[str], on: set[str]) -> None:
+    args = cmake_args("host", cpu)
+    optional = {"AVX512", "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16", "AVX_VNNI"}
+    assert {o for o in optional if f"-DGGML_{o}=ON" in args} == on
+    assert {o for o in optional if f"-DGGML_{o}=OFF" in args} == optional - on
+    assert engine_build.lacking(args, cpu) == []
+
+
+def test_a_portable_build_turns_every_extension_off() -> None:
+    """Images are built on one machine and run on another."""
+    args = cmake_args("portable", AMX_HOST)
+    assert not [a for a in args if a.startswith("-DGGML_AVX512") and a.endswith("=ON")]
+    assert "-DGGML_AVX_VNNI=OFF" in args
+
+
+def test_lacking_names_what_a_build_needs_of_another_cpu() -> None:
+    built_on_sapphire_rapids = cmake_args("host", AMX_HOST)
+    assert engine_build.lacking(built_on_sapphire_rapids, ZEN4) == ["avx_vnni"]
+    assert engine_build.lacking(built_on_sapphire_rapids, frozenset()) == []  # unknown CPU
 
 
 def test_each_flag_list_builds_into_its_own_wheel_folder(tmp_path: Path) -> None:
@@ -121,10 +149,30 @@ def test_cpu_flags_read_the_kernels_list() -> None:
     assert engine_build.cpu_flags(info) == {"fpu", "avx2", "amx_tile"}
 
 
-def test_the_installed_engine_has_no_amx_kernels() -> None:
-    """What ``make`` installed here: llama.cpp reports the instruction sets it was built with."""
+SYSTEM_INFO_FLAGS = {
+    "AVX2": {"avx2"},
+    "FMA": {"fma"},
+    "F16C": {"f16c"},
+    "BMI2": {"bmi2"},
+    "AVX512": AVX512_BASE,
+    "AVX512_VBMI": {"avx512vbmi"},
+    "AVX512_VNNI": {"avx512_vnni"},
+    "AVX512_BF16": {"avx512_bf16"},
+    "AVX_VNNI": {"avx_vnni"},
+}
+"""llama.cpp's names for the instruction sets it was compiled for, as /proc/cpuinfo names them."""
+
+
+def test_the_installed_engine_has_no_amx_kernels_and_nothing_this_cpu_lacks() -> None:
+    """What ``make`` installed here: llama.cpp reports the instruction sets it was built with,
+    and each must be one this CPU has, or the first model call dies of an illegal
+    instruction."""
     import llama_cpp
 
     info = llama_cpp.llama_print_system_info().decode()
     assert "AVX2 = 1" in info
     assert "AMX" not in info
+    built = set(re.findall(r"\b([A-Z0-9_]+) = 1", info)) & SYSTEM_INFO_FLAGS.keys()
+    cpu = engine_build.cpu_flags()
+    lacking = {name for name in built if cpu and not SYSTEM_INFO_FLAGS[name] <= cpu}
+    assert not lacking, f"the engine was built for {sorted(lacking)}, which this CPU lacks"

@@ -12,10 +12,11 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from docgemma.agent.orders import order_position
 from docgemma.agent.state import ToolResult
 from docgemma.labels import ResultQuality
-from docgemma.tools.base import ToolRegistry
-from docgemma.tools.facts import ToolRole
+from docgemma.tools.base import ToolRegistry, ToolSpec
+from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.outcomes import NOT_REPEATABLE, Note, ToolErrorType, error_message
 
 MAX_STEPS = 4
@@ -51,16 +52,22 @@ def required_in_order(query: str, *, patient_known: bool, registry: ToolRegistry
 
     Each tool declares the words that ask for it (``ToolSpec.requested_by``). Of the
     tools one pattern asks for, the patient search comes first (the chart needs the id
-    it finds), and it is left out once the patient is known.
+    it finds), and it is left out once the patient is known. A record write is asked for
+    only by an order ("Start her on …"), never by the same word in a question ("Should I
+    start …?"): a question must not keep the loop waiting for a write.
     """
     asked = sorted(
         (position, pattern.name, spec.role is not ToolRole.FINDS_PATIENT, spec.name)
         for spec in registry
         if not (patient_known and spec.role is ToolRole.FINDS_PATIENT)
         for pattern in spec.requested_by
-        if (position := pattern.position(query)) is not None
+        if (position := _asked_at(query, spec, pattern)) is not None
     )
     return list(dict.fromkeys(name for *_, name in asked))
+
+
+def _asked_at(query: str, spec: ToolSpec, pattern: RequestPattern) -> int | None:
+    return order_position(query, pattern) if spec.writes_ehr else pattern.position(query)
 
 
 def answered_tools(results: Iterable[ToolResult]) -> set[str]:

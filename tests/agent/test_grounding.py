@@ -21,7 +21,7 @@ def evidence(query: str, **state: Any) -> Evidence:
         (Grounding.PHRASE, "Maria Garcia", "Find patient maria  garcia's chart"),
         (Grounding.PHRASE, "500 mg", "Prescribe metformin 500mg for abc-123"),
         (Grounding.PHRASE, "twice daily", "metformin 500 mg BID for abc-123"),
-        # the dictionary's name for the drug the clinician typed (eval case allergy-01)
+        # the dictionary's name for the drug the clinician typed
         (Grounding.PHRASE, "penicillins", "Record a penicillin allergy for rpatel-003"),
         (Grounding.DRUG, "acetaminophen", "Is Tylenol safe with alcohol?"),  # brand → generic
         (Grounding.DRUG, "Warfarin", "check WARFARIN warnings"),

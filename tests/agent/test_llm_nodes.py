@@ -192,8 +192,7 @@ async def test_first_selection_cannot_answer_none(settings, tools) -> None:
 @pytest.mark.parametrize(
     ("query", "has_image", "offered"),
     [
-        # eval cases prescribe-02 and active-06: a small model chose the image tool, then asked
-        # for an image, for a prescription
+        # a small model chose the image tool, then asked for an image, for a prescription
         ("Start atorvastatin 20 mg once nightly for patient emartin-006.", False, False),
         ("Prescribe amlodipine 5 mg once daily.", False, False),
         ("What was his most recent QTc?", False, False),
@@ -353,7 +352,7 @@ def test_one_note_per_failed_source_its_own_message_kept(tools) -> None:
 @pytest.mark.parametrize(
     ("query", "proposed", "chosen", "args"),
     [
-        (  # outside the patterns: the first tool the query asks for (eval case three-01)
+        (  # outside the patterns: the first tool the query asks for
             "Find patient Linda Chen, review her chart, and check the interaction between "
             "lisinopril and spironolactone.",
             "find_clinical_trials",
@@ -366,19 +365,19 @@ def test_one_note_per_failed_source_its_own_message_kept(tools) -> None:
             "search_patient",
             {"name": "Maria Garcia"},
         ),
-        (  # the id is known: no search by name, the chart (eval case chart-04)
+        (  # the id is known: no search by name, the chart
             "What allergies does patient emartin-006 have?",
             "search_patient",
             "get_patient_chart",
             {"patient_id": "emartin-006"},
         ),
-        (  # a patient's medications are in the chart (eval case chart-03)
+        (  # a patient's medications are in the chart
             "Which medications is patient dnguyen-005 taking?",
             "find_clinical_trials",
             "get_patient_chart",
             {"patient_id": "dnguyen-005"},
         ),
-        (  # a write the clinician asked for is kept (eval case allergy-03)
+        (  # a write the clinician asked for is kept
             "Patient dnguyen-005 is allergic to codeine; add it to his record.",
             "add_allergy",
             "add_allergy",
@@ -410,10 +409,12 @@ async def test_first_selection_follows_the_task_patterns(
 
 
 async def test_code_never_substitutes_a_record_write(settings, tools) -> None:
-    """Only a write waits (the prescription): the model's repeat is kept, not replaced."""
+    """A question about prescribing orders nothing: the model's repeat is kept, not replaced
+    by a write."""
     llm = ScriptedBackend([select("search_patient"), {"name": "Maria Garcia"}])
     runtime = deps(settings, llm, tools)
-    state = await assembled("Find patient Maria Garcia and prescribe metformin 500 mg", runtime)
+    query = "Find patient Maria Garcia. Should I prescribe metformin 500 mg?"
+    state = await assembled(query, runtime)
     state.update(task_summary="t", tool_results=[patient_found(tools)], step_count=1)
     out = await tool_select(state, runtime)
     assert out["current_tool"] is None  # the duplicate guard ends the loop; nothing proposed

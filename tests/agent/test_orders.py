@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.orders import ordered_write, write_to_propose
+from docgemma.agent.orders import order_position, ordered_write, write_to_propose
 from docgemma.tools.registry import build_registry
 
 REGISTRY = build_registry()
@@ -20,6 +20,9 @@ RX = "prescribe_medication"
         "OK, then prescribe it again: nitrofurantoin 100 mg twice a day",
         "Could you please start metformin 500 mg with meals for him?",
         "Yes, prescribe amlodipine 5 mg daily",
+        "Find patient Maria Garcia and prescribe metformin 500 mg",  # once she is found
+        "Her eGFR is 28. Stop metformin, start linagliptin 5 mg daily",
+        "Let's start apixaban 5 mg twice daily",
     ],
 )
 def test_an_order_to_prescribe_is_recognised(message: str) -> None:
@@ -33,7 +36,11 @@ def test_an_order_to_prescribe_is_recognised(message: str) -> None:
         "Is it safe to prescribe ibuprofen with warfarin?",
         "Should we order a CT?",
         "Check the interactions before I prescribe clarithromycin",
-        "Find patient Maria Garcia and prescribe metformin 500 mg",  # the search comes first
+        "What would you prescribe for community-acquired pneumonia?",
+        "When should we start a statin after an MI?",
+        "Which drug do I start first, and at what dose?",
+        "Lower the dose in order to avoid hypoglycaemia",
+        "No, don't prescribe it",
     ],
 )
 def test_a_question_or_another_request_is_not_an_order(message: str) -> None:
@@ -42,6 +49,13 @@ def test_a_question_or_another_request_is_not_an_order(message: str) -> None:
 
 def test_an_order_without_a_drug_is_not_taken_as_a_prescription() -> None:
     assert ordered_write("Order a chest X-ray for her", REGISTRY, drug_named=False) is None
+
+
+def test_the_order_found_is_the_clause_that_gives_it() -> None:
+    query = "Find patient Maria Garcia, then start metformin 500 mg"
+    pattern = REGISTRY[RX].requested_by[0]
+    assert query[order_position(query, pattern) :].startswith("start metformin")
+    assert order_position("Should I start metformin?", pattern) is None
 
 
 def test_code_proposes_the_write_once_and_only_for_a_known_patient() -> None:

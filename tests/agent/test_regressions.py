@@ -307,8 +307,8 @@ async def test_an_identical_call_that_found_nothing_is_not_repeated(make_agent, 
 async def test_a_list_of_drugs_in_a_single_drug_field_looks_up_the_drug_meant(
     make_agent, tools
 ) -> None:
-    """Evaluation case three-05: the whole list went to the label search, which found
-    nothing, and the turn ended without an answer."""
+    """A list of drugs in the label search's one-drug field found nothing, and the turn
+    ended without an answer."""
     llm = ScriptedBackend(
         [
             intent(tool="check_drug_safety"),

@@ -193,15 +193,26 @@ def test_required_in_order_skips_search_when_patient_known_and_unregistered_tool
             "Review the chart of patient Linda Chen and check lisinopril interactions.",
             ["search_patient", "get_patient_chart", "check_drug_interactions"],
         ),
-        (  # no "patient", but "her record" (eval case two-02)
+        (  # no "patient", but "her record"
             "Look up Maria Garcia and summarise her record.",
             ["search_patient", "get_patient_chart"],
         ),
         ("What is hypertension?", []),
-        ("Which warning signs of stroke should the public be taught?", []),  # direct-14
+        ("Which warning signs of stroke should the public be taught?", []),
         ("Does dofetilide carry a boxed warning?", ["check_drug_safety"]),
         ("Is there a warning about lung toxicity with amiodarone?", ["check_drug_safety"]),
         ("Black box warning for rosiglitazone please", ["check_drug_safety"]),
+        # a question about starting or prescribing a drug asks for no record write
+        ("Should I start metformin in a patient with an eGFR of 38?", []),
+        (
+            "What would you prescribe for her cough, and what are its interactions with warfarin?",
+            ["check_drug_interactions"],
+        ),
+        # an order does, after the search and the chart
+        (
+            "Find patient Raj Patel, review his chart and start atorvastatin 20 mg at night",
+            ["search_patient", "get_patient_chart", "prescribe_medication"],
+        ),
     ],
 )
 def test_required_tools_come_in_the_order_the_query_asks(query, order) -> None:
@@ -258,6 +269,20 @@ def test_after_a_skip_the_router_waits_only_on_the_tools_not_given_up() -> None:
         "check_drug_interactions",
         "find_clinical_trials",
     ]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Should I start metformin in a patient with an eGFR of 38?",
+        "What dose of enoxaparin would you order for a DVT at a creatinine clearance of 20?",
+    ],
+)
+def test_a_drug_question_answered_by_its_label_waits_for_no_write(query: str) -> None:
+    """The words "start" and "order" in a question ask for advice: once the label has
+    answered, the turn is answered, and no prescription is waited for."""
+    got = decide_next([result()], step_count=1, user_query=query, patient_known=True, registry=ALL)
+    assert (got.action, got.reason) == ("synthesize", "the question's information needs are met")
 
 
 # ── unit rows: ERROR_HANDLER ──
