@@ -21,6 +21,7 @@ import httpx
 import pytest
 from fhir_server import embedded_fhir
 from langgraph.checkpoint.serde.event_hooks import register_serde_event_listener
+from prebuilt_indexes import seed_indexes
 from repo_guard import OPENED_OUTSIDE, guarded_zone, refuse_reads_beside_the_repo
 
 from docgemma.config import Settings, get_settings
@@ -91,6 +92,15 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
     get_settings.cache_clear()
     yield get_settings()
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def indexed_settings(settings: Settings) -> Settings:
+    """``settings`` whose data folder starts with the offline indexes built, as ``make app``
+    leaves them (a copy of the ones built once per test process): for tests that search the
+    knowledge base or the literature index without testing how they are built."""
+    seed_indexes(settings.data_dir)
+    return settings
 
 
 fhir_url = embedded_fhir("session", external=True)

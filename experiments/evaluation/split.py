@@ -100,25 +100,29 @@ def repository_texts(root: Path = ROOT, exclude: Iterable[Path] = ()) -> dict[st
     return texts
 
 
-def _id_pattern(case_id: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(case_id.lower())}(?![\w-])")
+def _any_of(words: Iterable[str], *, whole_ids: bool) -> re.Pattern[str] | None:
+    """One pattern for all the ids (or texts), longest first: each file is searched once,
+    not once per case."""
+    body = "|".join(sorted({re.escape(w) for w in words}, key=len, reverse=True))
+    if not body:
+        return None
+    return re.compile(rf"(?<![\w-])(?:{body})(?![\w-])" if whole_ids else body)
 
 
 def repository_mentions(
     ids: Iterable[str], questions: Iterable[str], texts: dict[str, str]
 ) -> dict[str, list[str]]:
     """Each id or question (long enough to count) → the files that contain it."""
+    by_id = {case_id.lower(): case_id for case_id in ids}
+    by_text = {folded(q): q for q in questions if len(folded(q)) >= MIN_TEXT_CHARS}
     found: dict[str, list[str]] = {}
-    for case_id in ids:
-        pattern = _id_pattern(case_id)
-        hits = [path for path, text in texts.items() if pattern.search(text)]
-        if hits:
-            found[case_id] = hits
-    for question in questions:
-        text = folded(question)
-        if len(text) < MIN_TEXT_CHARS:
+    for named, pattern in (
+        (by_id, _any_of(by_id, whole_ids=True)),
+        (by_text, _any_of(by_text, whole_ids=False)),
+    ):
+        if pattern is None:
             continue
-        hits = [path for path, body in texts.items() if text in body]
-        if hits:
-            found[question] = hits
+        for path, text in texts.items():
+            for hit in dict.fromkeys(pattern.findall(text)):
+                found.setdefault(named[hit], []).append(path)
     return found

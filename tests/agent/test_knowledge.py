@@ -63,10 +63,12 @@ async def test_a_source_too_slow_means_no_grounding(settings, monkeypatch) -> No
         ("What is the half-life of amiodarone?", None),
     ],
 )
-def test_a_condition_page_grounds_only_the_question_it_answers(settings, question, page) -> None:
+def test_a_condition_page_grounds_only_the_question_it_answers(
+    indexed_settings, question, page
+) -> None:
     """Real pages and embedder: the nearest section is used when it is close to the question
     and about it; otherwise the answer has no page to rest on."""
-    found = knowledge.page_passage(settings, question)
+    found = knowledge.page_passage(indexed_settings, question)
     assert (found.title if found else None) == page
 
 

@@ -66,13 +66,14 @@ def test_at_the_default_threshold_no_direct_question_rests_on_a_passage_without_
     assert row["known-answer questions on their own source"] >= 14
 
 
-def test_at_the_default_page_threshold_few_questions_rest_on_a_wrong_page(settings):
+def test_at_the_default_page_threshold_few_questions_rest_on_a_wrong_page(indexed_settings):
     """Real knowledge base: the symptom descriptions and the dev split's direct questions,
     with the relevance check every grounding also passes. No direct question rests on a page
     without its answer, and a wrong page is rare among the descriptions grounded."""
     from docgemma.kb import get_knowledge_base
     from experiments.grounding_threshold import page_probes
 
+    settings = indexed_settings
     direct = [c for c in load_eval_cases(split="dev") if c.category == "direct"]
     probes = page_probes(settings, get_knowledge_base(settings).search, direct)
     table = sweep(probes, (settings.page_grounding_threshold,)).set_index("relevance check")

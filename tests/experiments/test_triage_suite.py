@@ -43,7 +43,7 @@ def test_strategies_follow_seeds_method():
     assert list(STRATEGIES) == [*forcing, *(f"full_{name}" for name in forcing)]
 
 
-@pytest.mark.usefixtures("settings")
+@pytest.mark.usefixtures("indexed_settings")
 def test_the_two_contexts_run_side_by_side_in_one_command():
     frame = run_suite(
         "triage",
@@ -55,7 +55,7 @@ def test_the_two_contexts_run_side_by_side_in_one_command():
     assert (frame.groupby("strategy").size() == 3).all()
 
 
-@pytest.mark.usefixtures("settings")
+@pytest.mark.usefixtures("indexed_settings")
 def test_rules_hold_red_flags_at_a_and_e_and_under_triage_is_counted():
     frame = run_suite(
         "triage",
@@ -76,7 +76,7 @@ def test_rules_hold_red_flags_at_a_and_e_and_under_triage_is_counted():
     assert reasoning.str.contains("Wait").all()
 
 
-@pytest.mark.usefixtures("settings")
+@pytest.mark.usefixtures("indexed_settings")
 def test_a_trials_latency_is_its_own_time_not_its_wait_for_the_model():
     """All trials start at once and queue for the one model; a latency that counted the
     queue grew with each trial (the first run on the default profile reported a 739 s median)."""

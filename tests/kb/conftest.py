@@ -1,7 +1,7 @@
 """The knowledge base on the real demo corpus, real Chroma and the real MiniLM embedder.
 
-The full index is built once per session (a few seconds of embedding); tests that
-rebuild or break a store use a small corpus of their own.
+The full index is the one built once per test process for every test that searches it
+(``prebuilt_indexes``); tests that rebuild or break a store use a small corpus of their own.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from prebuilt_indexes import built_indexes
 
 from docgemma.embed.chroma import persistent_client
 from docgemma.kb.corpus import DEMO_PAGES_DIR
@@ -18,7 +19,8 @@ from docgemma.kb.store import KnowledgeBase
 
 @pytest.fixture(scope="session")
 def kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
-    store = tmp_path_factory.mktemp("kb-chroma")
+    store = tmp_path_factory.mktemp("kb") / "chroma"
+    shutil.copytree(built_indexes(), store)
     base = KnowledgeBase(persistent_client(store), DEMO_PAGES_DIR)
     base.collection()
     return base

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from prebuilt_indexes import seed_indexes
 
 from docgemma.config import Settings
 from docgemma.tools.base import ToolContext, ToolErrorType
@@ -15,6 +16,7 @@ from docgemma.tools.registry import build_registry
 @pytest.fixture(scope="module")
 def ctx(tmp_path_factory: pytest.TempPathFactory) -> ToolContext:
     data = Path(tmp_path_factory.mktemp("kb-tool"))
+    seed_indexes(data)  # the index as `make app` leaves it; its building is tested in tests/kb
     return ToolContext(settings=Settings(data_dir=data, offline=True, tool_timeout_s=600))
 
 

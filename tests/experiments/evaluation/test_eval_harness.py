@@ -59,8 +59,8 @@ def prompts_text(llm: ScriptedBackend) -> str:
 
 
 @pytest.fixture
-def eval_settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"backend": "scripted"})
+def eval_settings(indexed_settings: Settings) -> Settings:
+    return indexed_settings.model_copy(update={"backend": "scripted"})
 
 
 async def test_recorded_label_reaches_the_model_and_the_turn_scores_full(eval_settings):

@@ -72,8 +72,8 @@ SESSION = Session.model_validate(
 
 
 @pytest.fixture
-def eval_settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"backend": "scripted"})
+def eval_settings(indexed_settings: Settings) -> Settings:
+    return indexed_settings.model_copy(update={"backend": "scripted"})
 
 
 async def test_a_rejected_then_approved_write_through_the_api_scores_every_turn(eval_settings):
