@@ -25,8 +25,8 @@ from typing import Any
 import pandas as pd
 
 from docgemma import event_loop
-from docgemma.agent.events import LLMUsage, ToolFinished
 from docgemma.embed import get_embedder
+from docgemma.events import LLMUsage, ToolFinished
 from experiments.evaluation.cases import load_eval_cases
 from experiments.evaluation.harness import EvalEnvironment, TurnRecord
 from experiments.evaluation.run import profile_settings

@@ -39,7 +39,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from docgemma import event_loop
-from docgemma.agent.events import LLMUsage
+from docgemma.events import LLMUsage
 from experiments.evaluation.harness import EvalEnvironment, TurnRecord, timed_turn
 from experiments.evaluation.run import profile_settings
 from experiments.figures import plotly_js

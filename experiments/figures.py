@@ -143,6 +143,20 @@ def _shared_browser() -> bool:
     return True
 
 
+def show(fig: go.Figure) -> None:
+    """Show a figure in a notebook: interactive, with a PNG copy in the same output for
+    viewers that run no JavaScript (a notebook read on GitHub). Without kaleido and a
+    Chromium, only the interactive figure, and the reason is logged."""
+    _shared_browser()
+    try:
+        with warnings.catch_warnings():  # "kopts ignored": the shared browser's own
+            warnings.simplefilter("ignore", UserWarning)
+            fig.show(renderer="plotly_mimetype+png")
+    except Exception as exc:  # kaleido missing, or no Chromium for it to drive
+        log.warning("figure shown without its static copy: %s", exc)
+        fig.show(renderer="plotly_mimetype")
+
+
 def save_figures(
     frame: pd.DataFrame, module: ModuleType, folder: Path, results_dir: Path
 ) -> dict[str, str]:

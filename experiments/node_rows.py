@@ -24,7 +24,6 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import Decision
 from docgemma.agent.nodes.error_handler import error_handler
 from docgemma.agent.nodes.input_assembly import input_assembly
 from docgemma.agent.nodes.intent_classify import intent_classify
@@ -34,6 +33,7 @@ from docgemma.agent.nodes.tool_select import tool_select
 from docgemma.agent.state import ToolResult
 from docgemma.agent.tracing import recorded
 from docgemma.config import Settings
+from docgemma.events import Decision
 from docgemma.tools.base import ToolOutcome, ToolRegistry
 from experiments.report import markdown_table
 from experiments.run_folder import git_revision, package_versions, save_datasets, settings_manifest

@@ -22,6 +22,7 @@ import pandas as pd
 import plotly.express as px
 
 from experiments.evaluation.scoring import category_table
+from experiments.figures import show
 
 {FIND_ROOT}
 
@@ -60,15 +61,15 @@ side_by_side[["n", *METRICS, "latency_median_s", "latency_p95_s"]]"""
 
 BARS = """long = side_by_side[METRICS].reset_index().melt(
     id_vars="profile", var_name="metric", value_name="mean")
-px.bar(long, x="metric", y="mean", color="profile", barmode="group", range_y=[0, 1.05],
-       title="Each profile on the same cases (degenerate, leaked: lower is better)").show()"""
+show(px.bar(long, x="metric", y="mean", color="profile", barmode="group", range_y=[0, 1.05],
+            title="Each profile on the same cases (degenerate, leaked: lower is better)"))"""
 
 CATEGORIES = """by_category = same.pivot_table(index="category", columns="profile",
                                values=["route_ok", "tool_exact"], aggfunc="mean")
 by_category.round(2)"""
 
-LATENCY = """px.box(same, x="profile", y="latency_s", points="all", hover_data=["case_id"],
-       title="Latency per case (s), shared 2-core machine").show()"""
+LATENCY = """show(px.box(same, x="profile", y="latency_s", points="all", hover_data=["case_id"],
+            title="Latency per case (s), shared 2-core machine"))"""
 
 DISAGREE = """agreement = same.pivot_table(index="case_id", columns="profile", values="tool_exact",
                             aggfunc="first").astype(float)
@@ -77,14 +78,14 @@ agreement[agreement.nunique(axis=1) > 1].join(
 
 NODES = """nodes = load_runs("nodes")
 if nodes.empty:
-    print("no §15 node-row run saved: python -m experiments nodes --model PROFILE")
+    print("no node-row run saved: python -m experiments nodes --model PROFILE")
 else:
     nodes = nodes.sort_values("written_at").groupby(["profile", "id"]).tail(1)
     accuracy = nodes.pivot_table(index="node", columns="profile", values="correct",
                                  aggfunc="mean", sort=False)
-    px.bar(accuracy.reset_index().melt(id_vars="node", value_name="accuracy"),
-           x="node", y="accuracy", color="profile", barmode="group", range_y=[0, 1.05],
-           title="Seed 002 §15 node rows on the real classifiers").show()
+    show(px.bar(accuracy.reset_index().melt(id_vars="node", value_name="accuracy"),
+                x="node", y="accuracy", color="profile", barmode="group", range_y=[0, 1.05],
+                title="The agent's node rows on the real classifiers"))
     display(accuracy.round(2))"""
 
 

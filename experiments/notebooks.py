@@ -81,9 +81,10 @@ def suite_notebook(suite: str) -> nbformat.NotebookNode:
     cells = [
         new_markdown_cell(
             f"# {spec['title']}\n\nA small subset of the `{suite}` suite "
-            f"({spec['n']} cases per strategy) on the backend named below — the embedded "
-            "Gemma 3 270M by default, whose answers are far below MedGemma's: this notebook "
-            "shows the harness, not MedGemma's numbers. For the full "
+            f"({spec['n']} cases per strategy) on the backend named below — by default the "
+            "embedded model profile the app runs (Qwen2.5-Coder 1.5B Instruct unless "
+            "`DOCGEMMA_MODEL` names another), whose answers are far below MedGemma's: this "
+            "notebook shows the harness, not MedGemma's numbers. For the full "
             f"suite run `python -m experiments run {suite} --backend <name>`."
         ),
         parameter_cell(
@@ -122,10 +123,10 @@ comparison_table(summary, backend.model)"""),
         cells += [new_markdown_cell(text), new_code_cell(code)]
     cells += [
         new_markdown_cell("Figures (also saved as HTML in the run folder)."),
-        new_code_cell("""from experiments.figures import suite_figures
+        new_code_cell("""from experiments.figures import show, suite_figures
 
 for figure in suite_figures(frame, suite).values():
-    figure.show()"""),
+    show(figure)"""),
         new_code_cell("run_sync(backend.aclose())"),
     ]
     return notebook(cells)
@@ -167,12 +168,14 @@ side_by_side = table(frame_a, manifest_a, "A").join(table(frame_b, manifest_b, "
 side_by_side"""),
         new_code_cell("""import plotly.graph_objects as go
 
+from experiments.figures import show
+
 labels = [f"{s} / {m}" for s, m in side_by_side.index]
 figure = go.Figure()
 for column in [c for c in side_by_side.columns if c.startswith("ours")]:
     figure.add_bar(name=column, x=labels, y=side_by_side[column])
 figure.update_layout(barmode="group", title="run A against run B", yaxis={"range": [0, 1.05]})
-figure.show()"""),
+show(figure)"""),
     ]
     return notebook(cells)
 

@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "transcript",
         "once",
         "checkpoint_serde",
+        "events",  # the trace events both graphs emit and every front door reads
         "event_loop",
         "topic_words",
         "engine_build",  # standard library only: the Makefile runs it before installing

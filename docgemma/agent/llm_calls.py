@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from docgemma.agent.answer.hygiene import clean_reasoning, reasoning_in
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import LLMUsage, ThinkingToken
 from docgemma.agent.generation import NodeCall, generation_for
-from docgemma.agent.tracing import NODE_LABELS, emit
+from docgemma.agent.tracing import NODE_LABELS
+from docgemma.events import LLMUsage, ThinkingToken, emit
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.repair import structured_repaired, unavailable
 from docgemma.llm.schema import token_budget

@@ -25,7 +25,6 @@ from docgemma.agent.answer.compose import FALLBACK_MESSAGE
 from docgemma.agent.classifiers import load_classifiers
 from docgemma.agent.deps import AgentDeps, PatientSummaryFn
 from docgemma.agent.entities import drug_dictionary
-from docgemma.agent.events import ApprovalRequested, TraceEvent, parse_event
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
 from docgemma.agent.knowledge import KnowledgeSource
@@ -46,6 +45,7 @@ from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.checkpoint_serde import checkpoint_serializer, stream_turn
 from docgemma.config import Settings
 from docgemma.ehr.ids import InvalidId, check_fhir_id
+from docgemma.events import ApprovalRequested, TraceEvent, parse_event
 from docgemma.experts import Profile
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig

@@ -15,10 +15,10 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal, TypeVar
 
-from langgraph.config import get_stream_writer
 from langgraph.types import Command
 
-from docgemma.agent.events import (
+from docgemma.agent.outcome import TimelineEntry
+from docgemma.events import (
     Decision,
     NodeFinished,
     NodeStarted,
@@ -27,9 +27,9 @@ from docgemma.agent.events import (
     StepNote,
     ToolFinished,
     TraceEvent,
+    emit,
     parse_event,
 )
-from docgemma.agent.outcome import TimelineEntry
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +42,6 @@ NODE_LABELS: dict[str, str] = {
     "error_handler": "Handling a problem",
     "synthesize": "Writing the answer",
 }
-
-
-def emit(event: TraceEvent) -> None:
-    try:
-        writer = get_stream_writer()
-    except (RuntimeError, KeyError):
-        return
-    writer(event.model_dump(mode="json"))
 
 
 def record(event: Step) -> dict[str, Any]:

@@ -16,12 +16,12 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from docgemma.agent.events import ThinkingToken, TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.api.tenant_knowledge import tenant_grounding
 from docgemma.api.triage_mode import TriageMode
 from docgemma.api.turn_setup import TurnSetup
 from docgemma.config import Settings
+from docgemma.events import ThinkingToken, TraceEvent
 from docgemma.experts import Mode, Profile
 from docgemma.kb.documents import DocumentLibrary
 from docgemma.llm.base import LLMBackend

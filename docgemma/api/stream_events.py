@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from docgemma.agent.events import (
+from docgemma.events import (
     AnswerToken,
     Decision,
     ErrorRaised,

@@ -1,10 +1,10 @@
-"""Patient triage as an API mode: the triage graph's events and answer in the agent's shapes.
+"""Patient triage as an API mode: the triage graph's answer in the agent's shape.
 
-The API streams and stores turns as ``TraceEvent``s and a ``TurnResult``; this adapter
-translates the triage service's steps, reasoning and answer pieces into those, so one
-``translate`` and one store serve both modes. Triage proposes no record changes, so a
-session in this mode never has an approval to resume. A profile's prompt and tools are
-the clinician agent's settings and do not apply here.
+The API streams and stores turns as ``TraceEvent``s and a ``TurnResult``; the triage
+graph emits the same events as the agent, and this adapter turns its answer into a
+``TurnResult``, so one ``translate`` and one store serve both modes. Triage proposes no
+record changes, so a session in this mode never has an approval to resume. A profile's
+prompt and tools are the clinician agent's settings and do not apply here.
 """
 
 from __future__ import annotations
@@ -12,25 +12,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from docgemma.agent.events import AnswerToken, NodeStarted, ThinkingToken, TraceEvent
 from docgemma.agent.outcome import NOTHING_PENDING, ApprovalDecision, TurnResult
 from docgemma.api.turn_setup import TurnSetup
+from docgemma.events import TraceEvent
 from docgemma.experts import Profile
 from docgemma.tools.base import Source
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import Demographics
-from docgemma.triage.events import AnswerPiece, ReasoningPiece, TriageEvent, TriageStep
-
-
-def trace_event(event: TriageEvent) -> TraceEvent:
-    match event:
-        case TriageStep():
-            return NodeStarted(node=event.node, label=event.detail)
-        case ReasoningPiece():
-            return ThinkingToken(node="generate", text=event.text)
-        case AnswerPiece():
-            return AnswerToken(node="router_respond", text=event.text)
-    raise TypeError(f"not a triage event: {event!r}")
 
 
 def turn_result(answer: TriageAnswer) -> TurnResult:
@@ -74,7 +62,7 @@ class TriageConversation:
         async for item in self._service.run_turn(
             thread_id, message, thinking=budget, demographics=demographics
         ):
-            yield turn_result(item) if isinstance(item, TriageAnswer) else trace_event(item)
+            yield turn_result(item) if isinstance(item, TriageAnswer) else item
 
     async def resume(
         self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None

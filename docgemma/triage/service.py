@@ -17,13 +17,13 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from docgemma.checkpoint_serde import checkpoint_serializer, stream_turn
 from docgemma.config import Settings
+from docgemma.events import TraceEvent, parse_event
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.triage import red_flags
 from docgemma.triage.answer import TriageAnswer, answer_from_state
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import TriageEvent, parse_event
 from docgemma.triage.graph import build_triage_graph
 from docgemma.triage.input_check import EMPTY_REPLY, check_input
 from docgemma.triage.knowledge import KnowledgeSearch, LiteratureSearch
@@ -92,7 +92,7 @@ class TriageService:
         *,
         demographics: Demographics | None = None,
         thinking: ThinkingConfig | None | bool = True,
-    ) -> AsyncIterator[TriageEvent | TriageAnswer]:
+    ) -> AsyncIterator[TraceEvent | TriageAnswer]:
         """Events while the graph runs, the ``TriageAnswer`` last.
 
         ``demographics``: what the patient told this turn; None keeps the thread's earlier

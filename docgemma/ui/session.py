@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from docgemma.agent.events import TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.ehr.ids import is_fhir_id
+from docgemma.events import TraceEvent
 from docgemma.llm.types import ImageInput
 from docgemma.ui.approval import ApprovalState
 from docgemma.ui.uploads import Attachment

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from docgemma.agent.events import (
+from docgemma.agent.outcome import TimelineEntry
+from docgemma.events import (
     AnswerToken,
     ApprovalRequested,
     Decision,
@@ -31,7 +32,6 @@ from docgemma.agent.events import (
     ToolFinished,
     TraceEvent,
 )
-from docgemma.agent.outcome import TimelineEntry
 from docgemma.ui import untrusted
 
 Status = Literal["pending", "done"]

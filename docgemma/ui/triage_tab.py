@@ -18,11 +18,11 @@ from typing import Any, Protocol
 import gradio as gr
 
 from docgemma.config import Settings
+from docgemma.events import AnswerToken, ThinkingToken, TraceEvent
 from docgemma.kb import DEMO_NOTICE
 from docgemma.triage import red_flags
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import AgeBand, Demographics, Sex
-from docgemma.triage.events import AnswerPiece, ReasoningPiece, TriageEvent
 from docgemma.triage.patient_text import fallback_text
 from docgemma.ui.ownership import owner_only
 from docgemma.ui.session import FOREIGN
@@ -47,7 +47,7 @@ _MARKUP = re.compile(r"[\[\]()<>*_`#|\\]")
 class TriageRunner(Protocol):
     def run_turn(
         self, thread_id: str, message: str, *, demographics: Demographics | None = None
-    ) -> AsyncIterator[TriageEvent | TriageAnswer]: ...
+    ) -> AsyncIterator[TraceEvent | TriageAnswer]: ...
 
 
 TriageFactory = Callable[[Settings, Any], TriageRunner | Awaitable[TriageRunner]]
@@ -192,10 +192,10 @@ class TriageHandlers:
         try:
             service = await self._get_service()
             async for item in service.run_turn(session.thread(), text, demographics=demographics):
-                if isinstance(item, ReasoningPiece):
+                if isinstance(item, ThinkingToken):
                     thinking += item.text
                     yield {v.reasoning: thinking}
-                elif isinstance(item, AnswerPiece):
+                elif isinstance(item, AnswerToken):
                     partial += item.text
                     yield {v.chat: [*shown, {"role": "assistant", "content": partial}]}
                 elif isinstance(item, TriageAnswer):

@@ -12,8 +12,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
-from docgemma.agent.events import AnswerToken, NodeStarted
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.events import AnswerToken, NodeStarted
 from docgemma.ui import untrusted
 from docgemma.ui.approval import propose, settle, submit
 from docgemma.ui.render import BACKEND_DOWN, answer_markdown

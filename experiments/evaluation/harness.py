@@ -23,7 +23,6 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from docgemma.agent.events import AnswerToken, NodeStarted, TraceEvent
 from docgemma.agent.factory import chart_summary
 from docgemma.agent.knowledge import knowledge_for
 from docgemma.agent.outcome import TurnResult
@@ -31,6 +30,7 @@ from docgemma.agent.service import Agent, sqlite_checkpointer
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient
 from docgemma.ehr.server import serve_in_thread
+from docgemma.events import AnswerToken, NodeStarted, TraceEvent
 from docgemma.llm.base import LLMBackend
 from docgemma.routing import Classifier
 from docgemma.tools.literature_index import prepare_index

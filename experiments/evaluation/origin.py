@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
-from docgemma.agent.events import Decision
+from docgemma.events import Decision
 
 WHOLLY_BY_CODE = ("by code", "pre-written fallback")
 """Words of the ``answer`` decision's reason when code wrote the whole answer."""

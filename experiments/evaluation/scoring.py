@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from docgemma.agent.events import Decision, LLMUsage
+from docgemma.events import Decision, LLMUsage
 from docgemma.tools.registry import build_registry
 from experiments import metrics
 from experiments.evaluation.answer_faults import answer_faults

@@ -3,9 +3,9 @@ is never part of the answer, the conversation or the checkpoint."""
 
 from __future__ import annotations
 
-from docgemma.agent.events import AnswerToken, ThinkingToken
 from docgemma.agent.generation import synthesis_thinking
 from docgemma.config import Settings
+from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.llm.scripted import ScriptedBackend
 
 from .conftest import intent, prompts, run

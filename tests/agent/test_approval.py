@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from docgemma.agent.approval import idempotency_key
-from docgemma.agent.events import ApprovalRequested, ToolCalled
 from docgemma.agent.outcome import NOTHING_PENDING, ApprovalDecision, TurnResult
 from docgemma.agent.service import STALE_DECISION, Agent, sqlite_checkpointer
+from docgemma.events import ApprovalRequested, ToolCalled
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
 

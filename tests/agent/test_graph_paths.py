@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.events import LLMUsage, NodeFinished, ToolCalled
+from docgemma.events import LLMUsage, NodeFinished, ToolCalled
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.llm.types import ImageInput
 from docgemma.tools.base import ToolErrorType, ToolOutcome

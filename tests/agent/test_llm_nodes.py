@@ -14,7 +14,6 @@ from langgraph.runtime import Runtime
 
 from docgemma.agent.answer.compose import error_notes
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import Decision
 from docgemma.agent.nodes.error_handler import error_handler
 from docgemma.agent.nodes.intent_classify import intent_classify
 from docgemma.agent.nodes.result_classify import result_classify
@@ -25,6 +24,7 @@ from docgemma.agent.schemas import IntentClassification, ResultAssessment
 from docgemma.agent.tool_run import to_result
 from docgemma.agent.tracing import recorded
 from docgemma.config import Settings
+from docgemma.events import Decision
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import NO_TOOL, ToolErrorType, ToolOutcome
 from docgemma.tools.outcomes import error_message

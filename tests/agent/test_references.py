@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from docgemma.agent.events import ToolCalled
 from docgemma.agent.references import (
     Context,
     needs_record,
@@ -21,6 +20,7 @@ from docgemma.agent.references import (
     unresolved_references,
 )
 from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
+from docgemma.events import ToolCalled
 from docgemma.llm.scripted import ScriptedBackend
 
 from .conftest import intent, run, select

@@ -9,8 +9,8 @@ import pytest
 from scripted_quotes import answering
 
 from docgemma.agent.answer.compose import FALLBACK_MESSAGE, NO_SOURCE
-from docgemma.agent.events import Decision
 from docgemma.agent.service import Agent
+from docgemma.events import Decision
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome

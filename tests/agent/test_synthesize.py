@@ -8,8 +8,8 @@ from __future__ import annotations
 from scripted_quotes import answering
 
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
-from docgemma.agent.events import AnswerToken, ThinkingToken
 from docgemma.agent.knowledge import Grounding
+from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import Source, ToolOutcome
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from docgemma.agent.events import AnswerToken, ThinkingToken
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
+from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.llm.types import Message
 
 from .conftest import run

@@ -3,9 +3,9 @@ decisions and reasoning timeline are read from it."""
 
 from __future__ import annotations
 
-from docgemma.agent.events import Decision, ResultClassified, StepNote, ToolFinished
 from docgemma.agent.outcome import TimelineEntry
 from docgemma.agent.tracing import reasoning_timeline, recorded
+from docgemma.events import Decision, ResultClassified, StepNote, ToolFinished
 from docgemma.llm.scripted import ScriptedBackend
 
 from .conftest import cited, intent, quality, run, select

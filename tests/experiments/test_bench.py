@@ -7,8 +7,8 @@ import json
 import pandas as pd
 import pytest
 
-from docgemma.agent.events import LLMUsage, NodeStarted, ToolFinished
 from docgemma.agent.outcome import ToolCallRecord, TurnResult
+from docgemma.events import LLMUsage, NodeStarted, ToolFinished
 from experiments.bench import PATHS, case_of, node_table, path_table, run_bench, run_row
 from experiments.evaluation.cases import load_eval_cases
 from experiments.evaluation.harness import TurnRecord

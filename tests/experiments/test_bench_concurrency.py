@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from docgemma.agent.events import LLMUsage
 from docgemma.agent.outcome import TurnResult
 from docgemma.config import Settings
+from docgemma.events import LLMUsage
 from experiments.bench_concurrency import (
     TOPICS,
     concurrency_table,

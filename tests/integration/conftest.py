@@ -19,11 +19,11 @@ from fhir_server import embedded_fhir
 from prebuilt_indexes import seed_indexes
 
 from docgemma.agent import factory
-from docgemma.agent.events import LLMUsage, TraceEvent
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.service import Agent
 from docgemma.config import Settings
 from docgemma.ehr.client import EHRClient
+from docgemma.events import LLMUsage, TraceEvent
 from docgemma.llm.types import Message
 from docgemma.tools.registry import build_registry
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from docgemma.agent.events import Decision
 from docgemma.agent.prompts import SYNTHESIZE_FROM_MEMORY_SYSTEM
 from docgemma.config import Settings
+from docgemma.events import Decision
 from docgemma.llm.scripted import ScriptedBackend
 
 from .conftest import patient_ids_named, turn

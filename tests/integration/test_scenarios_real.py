@@ -15,16 +15,16 @@ import httpx
 import pytest
 from pydicom.data import get_testdata_file
 
-from docgemma.agent.events import (
+from docgemma.agent.nodes.input_assembly import NO_VISION_NOTICE
+from docgemma.agent.outcome import TurnResult
+from docgemma.agent.rules import MAX_STEPS, MAX_TOTAL_RETRIES
+from docgemma.config import Settings
+from docgemma.events import (
     ApprovalRequested,
     Decision,
     NodeStarted,
     ToolCalled,
 )
-from docgemma.agent.nodes.input_assembly import NO_VISION_NOTICE
-from docgemma.agent.outcome import TurnResult
-from docgemma.agent.rules import MAX_STEPS, MAX_TOTAL_RETRIES
-from docgemma.config import Settings
 from docgemma.imaging import PNG_MAGIC, prepare_image
 
 from .conftest import RecordingLLM, assert_clean_answer, patient_ids_named, search, turn, usage

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.red_flags.table import BY_ID
 from docgemma.severity import Severity
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import AgeBand, Demographics
-from docgemma.triage.events import AnswerPiece, ReasoningPiece
 from docgemma.triage.input_check import EMPTY_REPLY, NOT_ENGLISH_NOTICE
 from docgemma.triage.patient_text import FALLBACK_MESSAGE
 
@@ -40,8 +40,8 @@ async def test_symptoms_are_retrieved_reasoned_and_answered(make_service, kb):
     assert "The symptoms match the flu page" in answer.reasoning
     assert "Prediction: (flu, Self-care)" in answer.reasoning
     assert answer.llm_calls == ["route", "reason", "predict", "respond"]
-    thinking = "".join(e.text for e in events if isinstance(e, ReasoningPiece))
-    shown = "".join(e.text for e in events if isinstance(e, AnswerPiece))
+    thinking = "".join(e.text for e in events if isinstance(e, ThinkingToken))
+    shown = "".join(e.text for e in events if isinstance(e, AnswerToken))
     assert "The symptoms match the flu page" in thinking
     assert "flu page" not in shown and "sounds like flu" in shown
     history = await service.history("t1")

@@ -12,11 +12,11 @@ from dataclasses import replace
 
 import pytest
 
+from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.kb import KnowledgeBase
 from docgemma.kb.retrieve import AssistedSearch
 from docgemma.severity import Severity
 from docgemma.triage.answer import TriageAnswer
-from docgemma.triage.events import AnswerPiece, ReasoningPiece
 from docgemma.triage.schemas import INCONCLUSIVE
 from docgemma.triage.service import TriageService
 
@@ -32,9 +32,9 @@ def service(settings, real_llm):
 async def _turn(service, thread, message):
     reasoning, shown, answer = [], [], None
     async for item in service.run_turn(thread, message):
-        if isinstance(item, ReasoningPiece):
+        if isinstance(item, ThinkingToken):
             reasoning.append(item.text)
-        elif isinstance(item, AnswerPiece):
+        elif isinstance(item, AnswerToken):
             shown.append(item.text)
         elif isinstance(item, TriageAnswer):
             answer = item

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from docgemma.agent.events import (
+from docgemma.agent.outcome import TimelineEntry
+from docgemma.events import (
     AnswerToken,
     ApprovalRequested,
     Decision,
@@ -16,7 +17,6 @@ from docgemma.agent.events import (
     ToolFinished,
     parse_event,
 )
-from docgemma.agent.outcome import TimelineEntry
 from docgemma.ui.timeline import ROOT_TITLE, Timeline
 
 

@@ -206,7 +206,7 @@ async def _no_agent():
 async def test_the_answer_shows_drafting_until_a_checked_statement_arrives():
     """Nothing unchecked is ever on screen: the answer says it is drafting, then shows the
     statements that passed their check, then the final text."""
-    from docgemma.agent.events import AnswerToken, NodeStarted
+    from docgemma.events import AnswerToken, NodeStarted
 
     events = [
         NodeStarted(node="synthesize", label="Writing the answer"),

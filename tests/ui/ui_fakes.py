@@ -14,7 +14,8 @@ from typing import Any
 
 import gradio as gr
 
-from docgemma.agent.events import (
+from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, ToolCallRecord, TurnResult
+from docgemma.events import (
     AnswerToken,
     NodeFinished,
     NodeStarted,
@@ -23,7 +24,6 @@ from docgemma.agent.events import (
     ToolCalled,
     ToolFinished,
 )
-from docgemma.agent.outcome import ApprovalDecision, ApprovalRequest, ToolCallRecord, TurnResult
 from docgemma.tools.base import Source
 from docgemma.ui.panels import FOLLOW_UPS, PanelView
 

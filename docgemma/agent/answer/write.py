@@ -26,9 +26,9 @@ from docgemma.agent.answer.quotes import (
 from docgemma.agent.answer.sources import Passage
 from docgemma.agent.answer.statements import STATEMENT_CHARS, Checked, CitedAnswer
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import AnswerToken
 from docgemma.agent.prompts import SYNTHESIZE_RETRY
-from docgemma.agent.tracing import NODE_LABELS, emit
+from docgemma.agent.tracing import NODE_LABELS
+from docgemma.events import AnswerToken, emit
 from docgemma.llm.types import Message
 
 

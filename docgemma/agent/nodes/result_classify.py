@@ -15,12 +15,12 @@ from langgraph.runtime import Runtime
 from docgemma.agent import llm_calls
 from docgemma.agent.context import clinical_context, image_text
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import ResultClassified
 from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
 from docgemma.agent.rules import ERROR_QUALITIES
 from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, ResultAssessment
 from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, record, traced
+from docgemma.events import ResultClassified
 from docgemma.labels import RESULT_QUALITIES, ResultQuality
 from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message

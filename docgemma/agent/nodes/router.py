@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import Literal
 
 from docgemma.agent.context import known_patient_ids
-from docgemma.agent.events import Decision
 from docgemma.agent.rules import decide_next
 from docgemma.agent.state import AgentState
-from docgemma.agent.tracing import emit
+from docgemma.events import Decision, emit
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.outcomes import ToolErrorType
 

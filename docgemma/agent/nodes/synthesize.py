@@ -27,7 +27,6 @@ from docgemma.agent.answer.write import Written, write_cited
 from docgemma.agent.cant_miss_opening import open_with_cant_miss
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import AnswerToken
 from docgemma.agent.prompts import (
     SYNTHESIZE_BRIEF_PREFIX,
     SYNTHESIZE_FROM_MEMORY_SYSTEM,
@@ -37,7 +36,8 @@ from docgemma.agent.prompts import (
 )
 from docgemma.agent.references import about_record
 from docgemma.agent.state import AgentState, ToolResult
-from docgemma.agent.tracing import NODE_LABELS, decision, emit, traced
+from docgemma.agent.tracing import NODE_LABELS, decision, traced
+from docgemma.events import AnswerToken, emit
 from docgemma.llm.repair import UNAVAILABLE, ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry

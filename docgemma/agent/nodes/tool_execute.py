@@ -15,12 +15,12 @@ from docgemma.agent.approval_gate import approve_write, review_step, review_writ
 from docgemma.agent.confirmation import unconfirmed
 from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.events import ToolCalled, ToolFinished
 from docgemma.agent.grounding import Evidence
 from docgemma.agent.state import AgentState
 from docgemma.agent.tool_run import run_tool, to_result
-from docgemma.agent.tracing import NODE_LABELS, decision, emit, record, traced
+from docgemma.agent.tracing import NODE_LABELS, decision, record, traced
 from docgemma.agent.validation import validate_call
+from docgemma.events import ToolCalled, ToolFinished, emit
 from docgemma.tools.base import ToolErrorType, ToolOutcome
 from docgemma.tools.facts import ToolRole
 

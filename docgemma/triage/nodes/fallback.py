@@ -11,23 +11,25 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.severity import Severity
+from docgemma.triage import stream
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import AnswerPiece, TriageStep, emit, reason
 from docgemma.triage.follow_ups import follow_up_questions
 from docgemma.triage.patient_text import fallback_text
 from docgemma.triage.state import TriageState, fired_rules, with_turn
 
 
 async def fallback(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
-    emit(TriageStep(node="fallback", detail="The assistant is unavailable"))
+    stream.step("fallback", "The assistant is unavailable")
     severity = Severity(state["severity"]) if state.get("severity") else None
     answer = fallback_text(severity, fired_rules(state))
-    emit(AnswerPiece(text=answer))
+    stream.answer("fallback", answer)
     return {
         "answer": answer,
         "fallback": True,
         "follow_ups": follow_up_questions(severity, None),
         "messages": with_turn(state, answer),
         "reasoning": state.get("reasoning", "")
-        + reason("The model is unavailable: answered with the fallback message."),
+        + stream.reason(
+            "fallback", "The model is unavailable: answered with the fallback message."
+        ),
     }

@@ -21,10 +21,9 @@ from langgraph.runtime import Runtime
 
 from docgemma.llm.repair import ModelFailure
 from docgemma.severity import Severity
-from docgemma.triage import llm_calls, red_flags
+from docgemma.triage import llm_calls, red_flags, stream
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import ReasoningPiece, TriageStep, emit, reason
 from docgemma.triage.prompts import (
     PREDICT_SYSTEM,
     PREDICT_USER,
@@ -85,14 +84,14 @@ async def _think(deps: TriageDeps, system: str, user: str) -> str:
     ):
         if chunk.text:
             thought.append(chunk.text)
-            emit(ReasoningPiece(text=chunk.text))
-    emit(ReasoningPiece(text="\n"))
+            stream.thinking("generate", chunk.text)
+    stream.thinking("generate", "\n")
     return "".join(thought).strip()
 
 
 async def generate(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
     deps = runtime.context
-    emit(TriageStep(node="generate", detail="Comparing your symptoms with the condition pages"))
+    stream.step("generate", "Comparing your symptoms with the condition pages")
     demographics = Demographics.model_validate(state.get("demographics") or {}).describe()
     sources = list(state.get("sources") or [])
     pages = pages_text(sources, deps.page_chars)
@@ -124,12 +123,15 @@ async def generate(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str
     except ModelFailure:
         return {"route": "fallback", "fallback": True, "llm_calls": calls, "reasoning": reasoning}
     prediction = as_prediction(value)
-    reasoning += reason(f"Prediction: ({prediction.condition}, {prediction.severity.value}).")
+    reasoning += stream.reason(
+        "generate", f"Prediction: ({prediction.condition}, {prediction.severity.value})."
+    )
     fired = fired_rules(state)
     final = red_flags.enforce(prediction.severity, fired)
     if final is not prediction.severity:
-        reasoning += reason(
-            f"Red-flag rules override the model: {prediction.severity.value} → {final.value}."
+        reasoning += stream.reason(
+            "generate",
+            f"Red-flag rules override the model: {prediction.severity.value} → {final.value}.",
         )
     return {
         "condition": prediction.condition,

@@ -11,8 +11,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.severity import Severity
+from docgemma.triage import stream
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import TriageStep, emit, reason
 from docgemma.triage.state import SourceRecord, TriageState
 
 
@@ -25,7 +25,7 @@ def page_severity(name: str) -> str | None:
 
 
 async def process_tool_response(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
-    emit(TriageStep(node="process_tool_response", detail="Reading the pages found"))
+    stream.step("process_tool_response", "Reading the pages found")
     output = state.get("tool_output") or {}
     hits = output.get("hits", []) if output.get("relevant") else []
     sources = [
@@ -53,5 +53,5 @@ async def process_tool_response(state: TriageState, runtime: Runtime[TriageDeps]
         "sources": sources,
         "retrieval_attempts": attempts,
         "route": "generate" if sources else "literature",
-        "reasoning": state.get("reasoning", "") + reason(line),
+        "reasoning": state.get("reasoning", "") + stream.reason("process_tool_response", line),
     }

@@ -17,10 +17,9 @@ from langgraph.runtime import Runtime
 
 from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
 from docgemma.llm.repair import ModelFailure
-from docgemma.triage import llm_calls
+from docgemma.triage import llm_calls, stream
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import AnswerPiece, TriageStep, emit, reason
 from docgemma.triage.follow_ups import follow_up_questions
 from docgemma.triage.patient_text import DEFAULT_QUESTION, clean_reply
 from docgemma.triage.prompts import ROUTE_SYSTEM, ROUTE_USER
@@ -33,7 +32,7 @@ INVITE = "What symptoms would you like help with today?"
 
 async def query_or_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
     deps = runtime.context
-    emit(TriageStep(node="query_or_respond", detail="Reading your message"))
+    stream.step("query_or_respond", "Reading your message")
     demographics = Demographics.model_validate(state.get("demographics") or {})
     user = ROUTE_USER.format(
         history=llm_calls.history_text(state.get("messages") or []),
@@ -47,13 +46,16 @@ async def query_or_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> 
         )
     except ModelFailure:
         return {"route": "fallback", "fallback": True, "llm_calls": calls}
-    reasoning = state.get("reasoning", "") + reason(f"Router decision: {decision.action.value}.")
+    reasoning = state.get("reasoning", "") + stream.reason(
+        "query_or_respond", f"Router decision: {decision.action.value}."
+    )
     if decision.action is not RouteAction.RETRIEVE:
         match = await _page_match(deps, state["message"])
         if match is not None:
-            reasoning += reason(
+            reasoning += stream.reason(
+                "query_or_respond",
                 f"The message matches the page {match[0]} ({match[1]:.2f} ≥ "
-                f"{RELEVANCE_THRESHOLD}): searching instead."
+                f"{RELEVANCE_THRESHOLD}): searching instead.",
             )
             decision = RouteDecision(action=RouteAction.RETRIEVE, search_query="")
     if decision.action is RouteAction.RETRIEVE:
@@ -71,7 +73,7 @@ async def query_or_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> 
             reply += " " + INVITE
     elif not reply.endswith("?"):
         reply = DEFAULT_QUESTION
-    emit(AnswerPiece(text=reply))
+    stream.answer("query_or_respond", reply)
     return {
         "route": decision.action.value,
         "direct_reply": reply,

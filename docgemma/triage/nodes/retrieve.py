@@ -12,8 +12,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.llm.errors import ModelUnavailable
+from docgemma.triage import stream
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import TriageStep, emit
 from docgemma.triage.state import TriageState
 
 log = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 async def retrieve(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
     query = state.get("search_query") or state["message"]
-    emit(TriageStep(node="retrieve", detail="Searching the condition pages"))
+    stream.step("retrieve", "Searching the condition pages")
     try:
         deps = runtime.context
         retrieval = await deps.kb.retrieve(query, llm=deps.llm, role=deps.role, k=deps.k)

@@ -18,10 +18,9 @@ from langgraph.runtime import Runtime
 
 from docgemma.llm.repair import ModelFailure
 from docgemma.severity import Severity
-from docgemma.triage import llm_calls
+from docgemma.triage import llm_calls, stream
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import AnswerPiece, TriageStep, emit
 from docgemma.triage.follow_ups import follow_up_questions
 from docgemma.triage.patient_text import clean_reply, compose
 from docgemma.triage.prompts import RESPOND_SYSTEM, RESPOND_USER, RESPOND_USER_FULL
@@ -46,7 +45,7 @@ def _facts(state: TriageState) -> str:
 
 async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
     deps = runtime.context
-    emit(TriageStep(node="router_respond", detail="Writing the answer"))
+    stream.step("router_respond", "Writing the answer")
     severity = Severity(state["severity"]) if state.get("severity") else None
     fired = fired_rules(state)
     page = condition_source(state)
@@ -91,7 +90,7 @@ async def router_respond(state: TriageState, runtime: Runtime[TriageDeps]) -> di
             while (match := _SENTENCE_END.search(pending)) is not None:
                 sentence, pending = pending[: match.end()], pending[match.end() :]
                 if shown := clean_reply(sentence):
-                    emit(AnswerPiece(text=shown + " "))
+                    stream.answer("router_respond", shown + " ")
     except ModelFailure:
         return {"route": "fallback", "fallback": True, "llm_calls": calls}
     answer = compose(raw, severity, fired)

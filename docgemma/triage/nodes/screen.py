@@ -11,23 +11,22 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from docgemma.triage import red_flags
+from docgemma.triage import red_flags, stream
 from docgemma.triage.demographics import Demographics
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import AnswerPiece, TriageStep, emit, reason
 from docgemma.triage.patient_text import urgent_advice
 from docgemma.triage.state import TriageState, rule_record
 
 
 async def screen(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
-    emit(TriageStep(node="screen", detail="Checking for emergency warning signs"))
+    stream.step("screen", "Checking for emergency warning signs")
     demographics = Demographics.model_validate(state.get("demographics") or {})
     fired = red_flags.check(state["message"], demographics)
-    reasoning = reason(demographics.describe())
+    reasoning = stream.reason("screen", demographics.describe())
     for rule in fired:
-        reasoning += reason(rule.reasoning_line())
+        reasoning += stream.reason("screen", rule.reasoning_line())
     for advice in urgent_advice(fired):
-        emit(AnswerPiece(text=advice + " "))
+        stream.answer("screen", advice + " ")
     return {
         "red_flags": [rule_record(f) for f in fired],
         "reasoning": reasoning,

@@ -13,8 +13,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.triage import stream
 from docgemma.triage.deps import TriageDeps
-from docgemma.triage.events import TriageStep, emit, reason
 from docgemma.triage.state import SourceRecord, TriageState
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ LITERATURE_K = 3
 
 async def search_literature(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str, Any]:
     deps = runtime.context
-    emit(TriageStep(node="search_literature", detail="Searching the medical literature"))
+    stream.step("search_literature", "Searching the medical literature")
     query = state.get("search_query") or state["message"]
     hits = []
     if deps.literature is not None:
@@ -51,5 +51,5 @@ async def search_literature(state: TriageState, runtime: Runtime[TriageDeps]) ->
     return {
         "sources": sources,
         "used_literature": True,
-        "reasoning": state.get("reasoning", "") + reason(line),
+        "reasoning": state.get("reasoning", "") + stream.reason("search_literature", line),
     }

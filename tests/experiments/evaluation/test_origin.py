@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
-from docgemma.agent.events import Decision
+from docgemma.events import Decision
 from experiments.evaluation.origin import answer_parts, code_text, model_text, written_by_code
 
 

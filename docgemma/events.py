@@ -1,10 +1,12 @@
-"""Typed trace events: what the graph tells the UI, the API and the CLI while it runs.
+"""Typed trace events: what a graph tells the page, the API and the CLI while it runs.
 
-Nodes emit these through LangGraph's custom stream (``get_stream_writer``); consumers
-read ``stream_mode="custom"`` and rebuild them with ``parse_event``. They carry no UI
-strings beyond a short clinician-facing ``label``; presentation belongs to the consumer.
+One vocabulary for both graphs, the clinician agent and patient triage: nodes emit these
+through LangGraph's custom stream (``emit``); consumers read ``stream_mode="custom"`` and
+rebuild them with ``parse_event``. They carry no UI strings beyond a short
+clinician-facing ``label``; presentation belongs to the consumer. The API's wire format
+(``api.stream_events``) is the one translation, made for its clients.
 
-A node's steps (``Step``) are also kept in the state's ``trace``, each once: the
+The agent also keeps a node's steps (``Step``) in the state's ``trace``, each once: the
 turn's decisions and its reasoning timeline are read from there (``agent.tracing``).
 """
 
@@ -142,3 +144,15 @@ Step = Decision | StepNote | ToolFinished | ResultClassified
 
 def parse_event(payload: dict[str, Any]) -> TraceEvent:
     return _ADAPTER.validate_python(payload)
+
+
+def emit(event: TraceEvent) -> None:
+    """Send an event to the running graph's custom stream; outside a graph run (a node
+    called directly in a test) there is no writer and the event is dropped."""
+    from langgraph.config import get_stream_writer  # not at import: vocabulary users need none
+
+    try:
+        writer = get_stream_writer()
+    except (RuntimeError, KeyError):
+        return
+    writer(event.model_dump(mode="json"))
