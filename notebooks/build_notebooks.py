@@ -32,7 +32,10 @@ def main() -> None:
         run_and_save("classifiers", {"strategies": ["embedding_intent"], "results_dir": results})
         for name, book in books.items():
             log.info("executing %s", name)
-            ran = execute(with_parameters(book, RESULTS_DIR=results))
+            # the profiles notebook compares the committed evaluation runs; the others write
+            # their runs to (and the comparison reads them from) the temporary folder
+            own = {} if name.endswith("_compare_profiles.ipynb") else {"RESULTS_DIR": results}
+            ran = execute(with_parameters(book, **own))
             # keep the published parameter cell as written (no temporary path in it)
             ran.cells[1].source = book.cells[1].source
             books[name] = ran
