@@ -419,3 +419,27 @@ async def test_code_never_substitutes_a_record_write(settings, tools) -> None:
     out = await tool_select(state, runtime)
     assert out["current_tool"] is None  # the duplicate guard ends the loop; nothing proposed
     assert all(d.decision != "prescribe_medication" for d in recorded(out, Decision))
+
+
+async def test_a_write_for_a_named_patient_not_yet_found_searches_for_the_patient_first(
+    settings, tools
+) -> None:
+    """The model proposes the prescription at once; the message names the patient, so code
+    finds her first (the card follows once she is known)."""
+    llm = ScriptedBackend([select("prescribe_medication"), {"name": "Maria Garcia"}])
+    runtime = deps(settings, llm, tools)
+    query = "Find patient Maria Garcia and prescribe amoxicillin 500 mg three times daily"
+    state = await assembled(query, runtime)
+    out = await tool_select({**state, "task_summary": "t"}, runtime)
+    assert out["current_tool"] == "search_patient"
+    assert llm.calls[1].schema is tools.registry()["search_patient"].args
+
+
+async def test_a_write_for_no_named_patient_is_kept_for_its_own_ask_back(settings, tools) -> None:
+    """No name in the message: nothing to search for; the write's missing patient is asked."""
+    args = {"medication_name": "metformin", "dosage": "500 mg", "frequency": "twice daily"}
+    llm = ScriptedBackend([select("prescribe_medication"), {**args, "patient_id": "abc-123"}])
+    runtime = deps(settings, llm, tools)
+    state = await assembled("Prescribe metformin 500 mg twice daily", runtime)
+    out = await tool_select({**state, "task_summary": "t"}, runtime)
+    assert out["current_tool"] == "prescribe_medication"

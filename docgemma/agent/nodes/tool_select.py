@@ -28,6 +28,7 @@ from docgemma.agent.context import (
 )
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.orders import write_to_propose
+from docgemma.agent.person_names import introduced_names
 from docgemma.agent.prompts import (
     ANALYTICAL_PREFIX,
     NO_FURTHER_TOOL,
@@ -130,7 +131,8 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     proposal that repeats a finished tool, answers none, or lies outside the patterns
     gets the first tool waiting, unless it is a record write. Code substitutes a record
     write only for a message that orders it (``orders``), once nothing else waits; a
-    write the model proposes is never traded for a lookup. A tool given up on this turn
+    write the model proposes is never traded for a lookup, except for the search that finds
+    the patient the message names for it. A tool given up on this turn
     is never run again: the next one waiting, else the ordered write, else none.
     """
     registry = deps.registry
@@ -140,6 +142,8 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     chart = registry.with_role(ToolRole.READS_CHART)
     if finder and tool == finder.name and known and tool not in done and chart:
         return chart.name  # a search by name cannot find an id
+    if finder and not known and _writes_for_a_named_patient(state, registry, tool):
+        return finder.name  # "Find Maria Garcia and prescribe …": she is found first
     skipped = set(state.get("skipped_tools", []))
     waiting = [
         t
@@ -179,6 +183,21 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     if tool in waiting or (tool in registry and registry[tool].writes_ehr):
         return None  # a write the clinician asked for is not traded for a lookup
     return waiting[0]
+
+
+def _writes_for_a_named_patient(state: AgentState, registry: ToolRegistry, tool: str) -> bool:
+    """A proposed write needs a patient whom the message names ("find patient …", "for Mr
+    …") and no search has looked for yet this turn."""
+    finder = registry.with_role(ToolRole.FINDS_PATIENT)
+    searched = {r["tool_name"] for r in state.get("tool_results", [])}
+    return (
+        tool in registry
+        and registry[tool].writes_ehr
+        and registry[tool].needs_patient
+        and finder is not None
+        and finder.name not in searched
+        and bool(introduced_names(state["user_query"]))
+    )
 
 
 def _needs_record_drugs(query: str, spec: ToolSpec) -> bool:
