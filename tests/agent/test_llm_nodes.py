@@ -421,12 +421,15 @@ async def test_code_never_substitutes_a_record_write(settings, tools) -> None:
     assert all(d.decision != "prescribe_medication" for d in recorded(out, Decision))
 
 
+@pytest.mark.parametrize(
+    "proposed", ["prescribe_medication", "find_clinical_trials", "get_patient_chart"]
+)
 async def test_a_write_for_a_named_patient_not_yet_found_searches_for_the_patient_first(
-    settings, tools
+    settings, tools, proposed
 ) -> None:
-    """The model proposes the prescription at once; the message names the patient, so code
+    """Whatever the model proposes, the message names the patient its order needs, so code
     finds her first (the card follows once she is known)."""
-    llm = ScriptedBackend([select("prescribe_medication"), {"name": "Maria Garcia"}])
+    llm = ScriptedBackend([select(proposed), {"name": "Maria Garcia"}])
     runtime = deps(settings, llm, tools)
     query = "Find patient Maria Garcia and prescribe amoxicillin 500 mg three times daily"
     state = await assembled(query, runtime)

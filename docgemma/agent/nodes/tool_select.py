@@ -27,7 +27,7 @@ from docgemma.agent.context import (
     results_text,
 )
 from docgemma.agent.deps import AgentDeps
-from docgemma.agent.orders import write_to_propose
+from docgemma.agent.orders import ordered_write, write_to_propose
 from docgemma.agent.person_names import introduced_names
 from docgemma.agent.prompts import (
     ANALYTICAL_PREFIX,
@@ -132,7 +132,8 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     gets the first tool waiting, unless it is a record write. Code substitutes a record
     write only for a message that orders it (``orders``), once nothing else waits; a
     write the model proposes is never traded for a lookup, except for the search that finds
-    the patient the message names for it. A tool given up on this turn
+    the patient the message names: whatever is proposed, a named patient whom the proposal
+    or an ordered write needs is searched for first. A tool given up on this turn
     is never run again: the next one waiting, else the ordered write, else none.
     """
     registry = deps.registry
@@ -142,7 +143,7 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     chart = registry.with_role(ToolRole.READS_CHART)
     if finder and tool == finder.name and known and tool not in done and chart:
         return chart.name  # a search by name cannot find an id
-    if finder and not known and _writes_for_a_named_patient(state, registry, tool):
+    if finder and not known and _named_patient_to_find(state, registry, tool):
         return finder.name  # "Find Maria Garcia and prescribe …": she is found first
     skipped = set(state.get("skipped_tools", []))
     waiting = [
@@ -185,19 +186,17 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     return waiting[0]
 
 
-def _writes_for_a_named_patient(state: AgentState, registry: ToolRegistry, tool: str) -> bool:
-    """A proposed write needs a patient whom the message names ("find patient …", "for Mr
-    …") and no search has looked for yet this turn."""
+def _named_patient_to_find(state: AgentState, registry: ToolRegistry, tool: str) -> bool:
+    """The message names a patient ("find patient …", "for Mr …") whom no search has looked
+    for yet this turn, and the proposal, or a write the message orders, needs a patient."""
     finder = registry.with_role(ToolRole.FINDS_PATIENT)
-    searched = {r["tool_name"] for r in state.get("tool_results", [])}
-    return (
-        tool in registry
-        and registry[tool].writes_ehr
-        and registry[tool].needs_patient
-        and finder is not None
-        and finder.name not in searched
-        and bool(introduced_names(state["user_query"]))
-    )
+    if finder is None or finder.name in {r["tool_name"] for r in state.get("tool_results", [])}:
+        return False
+    query = state["user_query"]
+    drugs = bool((state.get("extracted_entities") or {}).get("drug_mentions"))
+    ordered = ordered_write(query, registry, drug_named=drugs)
+    needs = [t for t in (tool, ordered) if t in registry and registry[t].needs_patient]
+    return bool(needs) and bool(introduced_names(query))
 
 
 def _needs_record_drugs(query: str, spec: ToolSpec) -> bool:
