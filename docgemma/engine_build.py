@@ -91,14 +91,6 @@ def cmake_args(variant: str = "host", flags: frozenset[str] | None = None) -> li
     ]
 
 
-def lacking(args: list[str], flags: frozenset[str] | None = None) -> list[str]:
-    """The CPU flags a build's options compile for that this CPU does not report."""
-    flags = cpu_flags() if flags is None else flags
-    on = {a.removeprefix("-D").removesuffix("=ON") for a in args if a.endswith("=ON")}
-    needed = set().union(*(needs for option, needs in HOST_OPTIONS if option in on))
-    return sorted(needed - flags) if flags else []
-
-
 def build_key(args: list[str]) -> str:
     """The wheel folder's name: the engine version and a digest of its flags."""
     digest = hashlib.sha256(" ".join(sorted(args)).encode()).hexdigest()[:12]

@@ -53,7 +53,6 @@ def test_a_host_build_turns_on_only_what_the_cpu_has(cpu: frozenset[str], on: se
     optional = {"AVX512", "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16", "AVX_VNNI"}
     assert {o for o in optional if f"-DGGML_{o}=ON" in args} == on
     assert {o for o in optional if f"-DGGML_{o}=OFF" in args} == optional - on
-    assert engine_build.lacking(args, cpu) == []
 
 
 def test_a_portable_build_turns_every_extension_off() -> None:
@@ -61,12 +60,6 @@ def test_a_portable_build_turns_every_extension_off() -> None:
     args = cmake_args("portable", AMX_HOST)
     assert not [a for a in args if a.startswith("-DGGML_AVX512") and a.endswith("=ON")]
     assert "-DGGML_AVX_VNNI=OFF" in args
-
-
-def test_lacking_names_what_a_build_needs_of_another_cpu() -> None:
-    built_on_sapphire_rapids = cmake_args("host", AMX_HOST)
-    assert engine_build.lacking(built_on_sapphire_rapids, ZEN4) == ["avx_vnni"]
-    assert engine_build.lacking(built_on_sapphire_rapids, frozenset()) == []  # unknown CPU
 
 
 def test_each_flag_list_builds_into_its_own_wheel_folder(tmp_path: Path) -> None:
