@@ -25,6 +25,7 @@ import gradio as gr
 import uvicorn
 from fastapi import FastAPI, Request, Response
 
+from docgemma.agent.runner import TurnRunner
 from docgemma.api import create_api
 from docgemma.api.local_tenant import has_local_key, idle_forgetter, page_recorder
 from docgemma.api.runtime import hosted_runtime
@@ -40,7 +41,6 @@ from docgemma.ui.handlers import Handlers
 from docgemma.ui.layout import CSS, build_blocks
 from docgemma.ui.patients import EHRPatients
 from docgemma.ui.retention import keep_tidy
-from docgemma.ui.session import TurnRunner
 from docgemma.ui.triage_tab import TriageFactory, TriageHandlers, shared_model_triage
 
 log = logging.getLogger("docgemma.app")
@@ -244,7 +244,13 @@ def main() -> None:
     )
     if problem:  # the page says so too; questions cannot be answered until it is fixed
         log.error("%s", problem)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
+    )
 
 
 if __name__ == "__main__":

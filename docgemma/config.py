@@ -236,6 +236,12 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DOCGEMMA_PORT", "GRADIO_SERVER_PORT"),
         description="Port the app listens on (a Space sets GRADIO_SERVER_PORT)",
     )
+    shutdown_grace_s: float = Field(
+        5.0,
+        gt=0,
+        description="On stop, seconds open connections (a browser tab's event stream, a "
+        "streaming answer) get to finish before they are closed and the model shut down",
+    )
     max_message_chars: int = Field(8000, description="Longer messages are truncated with a notice")
     max_image_bytes: int = Field(10 * 1024 * 1024, description="Upload size limit for images")
     max_image_pixels: int = Field(
@@ -381,11 +387,6 @@ class Settings(BaseSettings):
         if self.backend == "llamacpp":
             return self.model_label()  # a profile's label, or only a GGUF's file name
         return Path(self.hf_model).name
-
-    def describe_public(self, embedded_ehr: bool) -> str:
-        """What the page may show: no paths, URLs or hosts (those stay in the server log)."""
-        ehr = "embedded synthetic EHR" if embedded_ehr else "external FHIR server"
-        return f"backend={self.backend}, model={self.public_model()}, EHR={ehr}"
 
 
 @lru_cache(maxsize=1)

@@ -35,6 +35,7 @@ from docgemma.agent.outcome import (
     TurnResult,
     empty_message_result,
 )
+from docgemma.agent.runner import TurnItem
 from docgemma.agent.schemas import (
     ImageFindings,
     IntentClassification,
@@ -45,7 +46,7 @@ from docgemma.agent.turn_result import pending_result, turn_result
 from docgemma.checkpoint_serde import checkpoint_serializer, stream_turn
 from docgemma.config import Settings
 from docgemma.ehr.ids import InvalidId, check_fhir_id
-from docgemma.events import ApprovalRequested, TraceEvent, parse_event
+from docgemma.events import ApprovalRequested, parse_event
 from docgemma.experts import Profile
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.thinking import ThinkingConfig
@@ -53,6 +54,7 @@ from docgemma.llm.types import ImageInput
 from docgemma.routing import Classifier
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.facts import ToolRole
+from docgemma.triage.demographics import Demographics
 
 log = logging.getLogger(__name__)
 
@@ -201,8 +203,9 @@ class Agent:
         patient_id: str | None = None,
         thinking: bool | None = None,
         thinking_budget: int | None = None,
+        demographics: Demographics | None = None,
         show_unverified: bool = False,
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
+    ) -> AsyncIterator[TurnItem]:
         """Answer one message; events while the graph runs, the ``TurnResult`` last.
 
         ``patient_id`` selects the active patient; ``""`` clears it and ``None`` keeps
@@ -210,7 +213,8 @@ class Agent:
         ``thinking``/``thinking_budget`` override the settings for this turn only: the
         model reasons (streamed as ``ThinkingToken`` events, never stored) before it
         answers. ``show_unverified``: when no source answers, add the model's own answer
-        under the unverified label (this turn only; never by default).
+        under the unverified label (this turn only; never by default). ``demographics``
+        are not read: the chart, not what a client says of the patient, tells who they are.
         """
         text = (message or "").strip()
         if not text:
@@ -260,7 +264,7 @@ class Agent:
         thinking: bool | None = None,
         thinking_budget: int | None = None,
         show_unverified: bool = False,
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
+    ) -> AsyncIterator[TurnItem]:
         """Continue a turn paused on an EHR write with the clinician's decision."""
         async with self._lock(thread_id):
             pending = await self.pending_approval(thread_id)
@@ -289,7 +293,7 @@ class Agent:
         notices: list[str],
         thinking: ThinkingConfig | None,
         show_unverified: bool = False,
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
+    ) -> AsyncIterator[TurnItem]:
         config = {"configurable": {"thread_id": thread_id}}
         deps = replace(
             self.deps,

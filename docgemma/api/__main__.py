@@ -27,7 +27,13 @@ def main(argv: list[str] | None = None) -> None:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     settings = get_settings()
-    uvicorn.run(create_api(settings), host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(
+        create_api(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
+    )
 
 
 if __name__ == "__main__":

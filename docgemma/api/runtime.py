@@ -16,18 +16,18 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.agent.outcome import ApprovalDecision
+from docgemma.agent.runner import TurnItem, TurnRunner
 from docgemma.api.tenant_knowledge import tenant_grounding
 from docgemma.api.triage_mode import TriageMode
 from docgemma.api.turn_setup import TurnSetup
 from docgemma.config import Settings
-from docgemma.events import ThinkingToken, TraceEvent
+from docgemma.events import ThinkingToken
 from docgemma.experts import Mode, Profile
 from docgemma.kb.documents import DocumentLibrary
 from docgemma.llm.base import LLMBackend
 from docgemma.llm.engine_process import EngineState
 from docgemma.once import BuiltOnce
-from docgemma.triage.demographics import Demographics
 
 if TYPE_CHECKING:  # the agent graph (LangGraph) loads when the agent is built, not at import
     from docgemma.agent.service import Agent
@@ -35,62 +35,12 @@ if TYPE_CHECKING:  # the agent graph (LangGraph) loads when the agent is built, 
 log = logging.getLogger(__name__)
 
 
-class ConversationBackend(Protocol):
-    """One mode's graph as a profile and a request configure it."""
-
-    def run_turn(
-        self,
-        thread_id: str,
-        message: str,
-        *,
-        patient_id: str | None = None,
-        thinking: bool | None = None,
-        demographics: Demographics | None = None,
-        show_unverified: bool = False,
-    ) -> AsyncIterator[TraceEvent | TurnResult]: ...
-
-    def resume(
-        self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None
-    ) -> AsyncIterator[TraceEvent | TurnResult]: ...
-
-
 class ModeBackend(Protocol):
-    async def for_profile(self, profile: Profile, setup: TurnSetup) -> ConversationBackend: ...
+    async def for_profile(self, profile: Profile, setup: TurnSetup) -> TurnRunner: ...
 
     async def forget(self, thread_id: str) -> None:
         """Delete the thread's stored conversation state."""
         ...
-
-
-class AgentConversation:
-    """The clinician agent behind ``ConversationBackend``: a patient's chart, not
-    ``demographics``, tells it who the patient is, so those are not used."""
-
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-
-    def run_turn(
-        self,
-        thread_id: str,
-        message: str,
-        *,
-        patient_id: str | None = None,
-        thinking: bool | None = None,
-        demographics: Demographics | None = None,
-        show_unverified: bool = False,
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
-        return self.agent.run_turn(
-            thread_id,
-            message,
-            patient_id=patient_id,
-            thinking=thinking,
-            show_unverified=show_unverified,
-        )
-
-    def resume(
-        self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
-        return self.agent.resume(thread_id, decision, thinking=thinking)
 
 
 class AgentMode:
@@ -109,7 +59,7 @@ class AgentMode:
         self._get_agent = get_agent
         self._documents = documents
 
-    async def for_profile(self, profile: Profile, setup: TurnSetup) -> ConversationBackend:
+    async def for_profile(self, profile: Profile, setup: TurnSetup) -> TurnRunner:
         agent = (await self._get_agent()).for_profile(
             profile, tools=setup.tools, knowledge=setup.rag
         )
@@ -121,7 +71,7 @@ class AgentMode:
                 threshold = agent.settings.document_grounding_threshold
                 knowledge = tenant_grounding(documents, threshold, then=knowledge)
             agent = agent.configured(documents=documents, knowledge=knowledge)
-        return AgentConversation(agent)
+        return agent
 
     async def forget(self, thread_id: str) -> None:
         await (await self._get_agent()).checkpointer.adelete_thread(thread_id)
@@ -131,20 +81,20 @@ class WithoutReasoning:
     """A backend whose reasoning is kept from the client (a profile's ``stream_reasoning``
     off): the model still reasons; its text is dropped here, before any stream."""
 
-    def __init__(self, backend: ConversationBackend) -> None:
+    def __init__(self, backend: TurnRunner) -> None:
         self._backend = backend
 
     async def run_turn(
         self, thread_id: str, message: str, **options: Any
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
+    ) -> AsyncIterator[TurnItem]:
         async for item in self._backend.run_turn(thread_id, message, **options):
             if not isinstance(item, ThinkingToken):
                 yield item
 
     async def resume(
-        self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
-        async for item in self._backend.resume(thread_id, decision, thinking=thinking):
+        self, thread_id: str, decision: ApprovalDecision, **options: Any
+    ) -> AsyncIterator[TurnItem]:
+        async for item in self._backend.resume(thread_id, decision, **options):
             if not isinstance(item, ThinkingToken):
                 yield item
 

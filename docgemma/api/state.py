@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from fastapi import Depends, Request
 
+from docgemma.agent.runner import TurnRunner
 from docgemma.api.auth import tenant_of
 from docgemma.api.models import SessionInfo
-from docgemma.api.runtime import ConversationBackend, ModeBackend, Runtime, WithoutReasoning
+from docgemma.api.runtime import ModeBackend, Runtime, WithoutReasoning
 from docgemma.api.store import SessionStore
 from docgemma.api.turn_setup import TurnSetup
 from docgemma.config import Settings
@@ -62,7 +63,7 @@ class ApiState:
             raise ApiError(422, f"No profile runs the {mode.value} mode.", "mode_unavailable")
         return found
 
-    async def backend(self, session: SessionInfo, setup: TurnSetup) -> ConversationBackend:
+    async def backend(self, session: SessionInfo, setup: TurnSetup) -> TurnRunner:
         profile = self.profiles.get(session.profile) or self.profiles.default
         if session.mode is Mode.TRIAGE and not setup.rag:
             raise ApiError(

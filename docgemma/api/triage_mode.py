@@ -13,9 +13,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from docgemma.agent.outcome import NOTHING_PENDING, ApprovalDecision, TurnResult
+from docgemma.agent.runner import TurnItem
 from docgemma.api.turn_setup import TurnSetup
-from docgemma.events import TraceEvent
 from docgemma.experts import Profile
+from docgemma.llm.types import ImageInput
 from docgemma.tools.base import Source
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.demographics import Demographics
@@ -40,7 +41,7 @@ def turn_result(answer: TriageAnswer) -> TurnResult:
 
 
 class TriageConversation:
-    """One triage service behind the ``ConversationBackend`` interface."""
+    """One triage service as a ``TurnRunner``."""
 
     def __init__(self, service: Any) -> None:
         self._service = service
@@ -50,14 +51,19 @@ class TriageConversation:
         thread_id: str,
         message: str,
         *,
+        image: ImageInput | bytes | None = None,
         patient_id: str | None = None,
         thinking: bool | None = None,
+        thinking_budget: int | None = None,
         demographics: Demographics | None = None,
         show_unverified: bool = False,
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
-        """``patient_id`` is a clinician's chart and has no meaning for a patient's triage, nor
-        has ``show_unverified`` (triage answers only from its pages and red-flag rules);
-        ``demographics`` (None: as the thread was told before) reach the rules and prompts."""
+    ) -> AsyncIterator[TurnItem]:
+        """``demographics`` (None: as the thread was told before) reach the rules and
+        prompts; ``thinking`` off skips the budget-forced reasoning step. The rest mean
+        nothing to a patient's triage: ``patient_id`` is a clinician's chart,
+        ``show_unverified`` an unsourced answer (triage answers only from its pages and
+        red-flag rules), ``thinking_budget`` a clinician's setting (triage's budget is
+        its strategy's), and no front door sends triage an ``image``."""
         budget = True if thinking is None else thinking
         async for item in self._service.run_turn(
             thread_id, message, thinking=budget, demographics=demographics
@@ -65,8 +71,13 @@ class TriageConversation:
             yield turn_result(item) if isinstance(item, TriageAnswer) else item
 
     async def resume(
-        self, thread_id: str, decision: ApprovalDecision, *, thinking: bool | None = None
-    ) -> AsyncIterator[TraceEvent | TurnResult]:
+        self,
+        thread_id: str,
+        decision: ApprovalDecision,
+        *,
+        thinking: bool | None = None,
+        thinking_budget: int | None = None,
+    ) -> AsyncIterator[TurnItem]:
         yield TurnResult(final_response=NOTHING_PENDING)
 
 

@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.agent.runner import TurnRunner
 from docgemma.api.models import HistoryMessage, PendingApproval, SessionInfo
-from docgemma.api.runtime import ConversationBackend
 from docgemma.api.store import SessionStore
 from docgemma.api.stream_events import (
     ApprovalRequiredEvent,
@@ -129,7 +129,7 @@ async def _run(
 
 
 async def turn_events(
-    store: SessionStore, backend: ConversationBackend, session: SessionInfo, turn: TurnInput
+    store: SessionStore, backend: TurnRunner, session: SessionInfo, turn: TurnInput
 ) -> AsyncIterator[StreamEvent]:
     yield queued()
     await store.discard_pending(session.id)
@@ -147,7 +147,7 @@ async def turn_events(
 
 async def decision_events(
     store: SessionStore,
-    backend: ConversationBackend,
+    backend: TurnRunner,
     session: SessionInfo,
     pending: PendingApproval,
     decision: ApprovalDecision,

@@ -17,6 +17,7 @@ import gradio as gr
 from gradio.utils import get_upload_folder
 from pydantic import BaseModel
 
+from docgemma.agent.runner import TurnRunner
 from docgemma.assets import model_problem
 from docgemma.auth import Access, Mode
 from docgemma.config import Settings
@@ -37,7 +38,7 @@ from docgemma.ui.panels import PanelView, redraw
 from docgemma.ui.patient_panel import PatientDirectory, PatientPanel
 from docgemma.ui.patients import PatientMatch
 from docgemma.ui.render import BACKEND_DOWN, LOADING_MODEL, approval_card, start_problem
-from docgemma.ui.session import FOREIGN, SessionState, TurnRunner
+from docgemma.ui.session import FOREIGN, SessionState
 from docgemma.ui.turns import Recorder, decide, user_messages, user_turn
 from docgemma.ui.uploads import UploadRejected, parse_submission, vision_notice
 
@@ -91,21 +92,28 @@ class Handlers:
         self.patient_panel = PatientPanel(settings, patients, upload_dir)
 
     def settings_markdown(self) -> str:
+        """The server's setup in a clinician's words: which model, which record, whether
+        remote sources are called. No paths, URLs, hosts or setting names (those are in the
+        server log and ``docs/configuration.md``)."""
         s = self.settings
         network = (
-            "🔌 **Offline** — drug, literature and trial services are not called"
+            "🔌 **Offline**: drug labels, literature and trials are not searched online; "
+            "answers come from the offline sources shipped with the app"
             if s.offline
-            else "🌐 Online — remote drug, literature and trial services are used"
+            else "🌐 Online: drug labels, literature and trials are searched online"
+        )
+        record = (
+            "the built-in demonstration record (synthetic patients)"
+            if self.access.embedded_ehr
+            else "your organisation's FHIR record server"
         )
         return (
-            f"{network}\n\n- Model: **{s.model_summary()}**\n"
-            f"- Configuration: `{s.describe_public(self.access.embedded_ehr)}`\n"
-            f"- Thinking by default: {'on' if s.thinking else 'off'} "
-            f"({s.thinking_delimiters()} delimiters, at least {s.thinking_min_tokens} tokens)\n"
-            f"- Upload limit: {s.max_image_bytes / 1e6:.0f} MB per image\n\n"
-            "_Server defaults come from `DOCGEMMA_*` environment variables (e.g. "
-            "`DOCGEMMA_THINKING=true`, `DOCGEMMA_THINKING_MAX_TOKENS`); the thinking switch "
-            "and budget below apply to this browser session only._"
+            f"{network}\n\n- Model: **{s.public_model()}**\n"
+            f"- Patient record: {record}\n"
+            f"- Thinking before answering: {'on' if s.thinking else 'off'} unless changed below\n"
+            f"- Largest image: {s.max_image_bytes / 1e6:.0f} MB\n\n"
+            "_The server's administrator sets the defaults; the two settings below apply to "
+            "this browser session only._"
         )
 
     def model_status(self) -> tuple[str, Any]:

@@ -29,9 +29,9 @@ EXAMPLES = (
     "Check FDA warnings for amiodarone",
 )
 THINKING_HELP = (
-    "Off by default: the agent's answer step uses no thinking prefix (seed 002 §4, "
-    "node ⑦), which left 13% of answers empty. When on, the model reasons first; the "
-    "reasoning is shown under “Thinking”, never in the answer or the conversation memory."
+    "When on, the model reasons before it writes the answer, within the budget below; the "
+    "reasoning shows in the timeline under “Thinking”, never in the answer or in what the "
+    "conversation remembers. Answers take longer."
 )
 CSS = (
     """

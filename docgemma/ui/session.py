@@ -1,4 +1,4 @@
-"""Per-browser-session state, and the agent contract the UI is written against.
+"""Per-browser-session state.
 
 Gradio deep-copies a ``gr.State`` default for every session. The thread id is a
 random secret made on first use and never derived from anything a client sends or
@@ -12,45 +12,15 @@ displays it.
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.ehr.ids import is_fhir_id
-from docgemma.events import TraceEvent
-from docgemma.llm.types import ImageInput
 from docgemma.ui.approval import ApprovalState
 from docgemma.ui.uploads import Attachment
 
-AgentItem = TraceEvent | TurnResult
 FOREIGN = "This conversation belongs to another signed-in user; nothing was done."
 """What another signed-in user is told when they act in a session they do not own."""
-
-
-class TurnRunner(Protocol):
-    """What ``docgemma.agent.service.Agent`` offers the UI."""
-
-    def run_turn(
-        self,
-        thread_id: str,
-        message: str,
-        *,
-        image: ImageInput | None = None,
-        patient_id: str | None = None,
-        thinking: bool | None = None,
-        thinking_budget: int | None = None,
-        show_unverified: bool = False,
-    ) -> AsyncIterator[AgentItem]: ...
-
-    def resume(
-        self,
-        thread_id: str,
-        decision: ApprovalDecision,
-        *,
-        thinking: bool | None = None,
-        thinking_budget: int | None = None,
-    ) -> AsyncIterator[AgentItem]: ...
 
 
 @dataclass

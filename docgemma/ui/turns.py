@@ -13,11 +13,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal
 
 from docgemma.agent.outcome import ApprovalDecision, TurnResult
+from docgemma.agent.runner import TurnItem, TurnRunner
 from docgemma.events import AnswerToken, NodeStarted
 from docgemma.ui import untrusted
 from docgemma.ui.approval import propose, settle, submit
 from docgemma.ui.render import BACKEND_DOWN, answer_markdown
-from docgemma.ui.session import AgentItem, SessionState, TurnRunner
+from docgemma.ui.session import SessionState
 from docgemma.ui.timeline import Timeline
 from docgemma.ui.uploads import Submission
 
@@ -126,7 +127,7 @@ def _decision_detail(decision: ApprovalDecision, args: dict[str, Any]) -> str:
 
 async def _stream(
     session: SessionState,
-    items: AsyncIterator[AgentItem],
+    items: AsyncIterator[TurnItem],
     timeline: Timeline,
     clock: Clock,
     out: list[TurnResult] | None = None,

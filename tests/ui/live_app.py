@@ -48,13 +48,19 @@ def running_app(
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     seed_indexes(data_dir)
+    # a browser tab's event stream stays open: a short grace, or every stop waits for it
+    overrides = {"shutdown_grace_s": 1.0, **overrides}
     settings = Settings(data_dir=data_dir, host="127.0.0.1", port=port, offline=True, **overrides)
     app_module = load_app_module()
     kwargs = {"agent_factory": agent_factory} if agent_factory is not None else {}
     if triage_factory is not None:
         kwargs["triage_factory"] = triage_factory
     server = uvicorn.Server(
-        uvicorn.Config(app_module.create_app(settings, **kwargs), log_level="warning")
+        uvicorn.Config(
+            app_module.create_app(settings, **kwargs),
+            log_level="warning",
+            timeout_graceful_shutdown=settings.shutdown_grace_s,
+        )
     )
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="docgemma-app"

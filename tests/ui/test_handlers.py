@@ -244,6 +244,19 @@ def test_the_settings_panel_names_the_model_profile(tmp_path):
     ).settings_markdown()
     assert "Model: **Qwen2.5-Coder 0.5B Instruct (Q4_K_M), profile qwen2.5-0.5b**" in text
     assert ".gguf" not in text and ".cache" not in text
+    assert "demonstration record" in text and "=" not in text  # words, not setting names
+
+
+def test_the_settings_panel_shows_no_address_of_a_served_model(tmp_path):
+    async def no_agent():
+        raise AssertionError("not used")
+
+    settings = Settings(
+        data_dir=tmp_path, backend="openai", openai_base_url="http://10.0.0.7:8000/v1"
+    )
+    text = Handlers(settings, no_agent, None, tmp_path).settings_markdown()
+    assert f"Model: **{settings.openai_model}**" in text
+    assert "10.0.0.7" not in text and "http" not in text
 
 
 async def test_a_turn_before_the_model_is_loaded_shows_a_loading_step(tmp_path):

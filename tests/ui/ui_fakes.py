@@ -112,6 +112,7 @@ class FakeAgent:
         patient_id=None,
         thinking=None,
         thinking_budget=None,
+        demographics=None,
         show_unverified=False,
     ) -> AsyncIterator[Any]:
         self.calls.append(
