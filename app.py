@@ -27,7 +27,7 @@ from fastapi import FastAPI, Request, Response
 
 from docgemma.agent.runner import TurnRunner
 from docgemma.api import create_api
-from docgemma.api.local_tenant import has_local_key, idle_forgetter, page_recorder
+from docgemma.api.local_tenant import idle_forgetter, page_recorder, page_transcript
 from docgemma.api.runtime import hosted_runtime
 from docgemma.api.store import SessionStore
 from docgemma.assets import model_problem
@@ -160,7 +160,7 @@ def create_app(
         index.add_done_callback(_report_warmup)
         kb = asyncio.create_task(asyncio.to_thread(prepare_knowledge_base, settings))
         kb.add_done_callback(_report_warmup)
-        forget = idle_forgetter(api_store) if has_local_key(settings.api_keys) else None
+        forget = idle_forgetter(api_store)
         async with api.router.lifespan_context(api):  # the API's store exists from here on
             tidy = asyncio.create_task(keep_tidy(settings, upload_dir, checkpointer, forget=forget))
             yield
@@ -189,10 +189,8 @@ def create_app(
         state = getattr(api.state, "api", None)
         return state.store if state is not None else None
 
-    record = None  # the page's turns are copied for the API only when a key may read them
-    if has_local_key(settings.api_keys):
-        default_profile = load_profiles(settings.expert_profiles_path).default.name
-        record = page_recorder(api_store, default_profile)
+    # the page's conversations live in the API's store, as the tenant "local"
+    default_profile = load_profiles(settings.expert_profiles_path).default.name
     handlers = Handlers(
         settings,
         slot.get,
@@ -200,7 +198,8 @@ def create_app(
         upload_dir,
         access,
         agent_ready=slot.ready,
-        record=record,
+        record=page_recorder(api_store, default_profile),
+        transcript=page_transcript(api_store),
         agent_failure=slot.failure,
     )
     triage = TriageHandlers(triage_slot.get)

@@ -8,6 +8,7 @@ and the app's download share this shape.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -26,6 +27,13 @@ class TranscriptMessage(BaseModel):
     """Seconds since the epoch; None where the app did not record the time."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
     confidence: str | None = None
+    notices: list[str] = Field(default_factory=list)
+    """What the assistant told the clinician beside its answer (a message cut short, a
+    proposal discarded); shown before the answer."""
+
+
+TranscriptReader = Callable[[str], Awaitable[list[TranscriptMessage]]]
+"""``read(thread_id)``: a conversation's messages from the conversation store, oldest first."""
 
 
 def _when(ts: float | None) -> str:
@@ -36,7 +44,10 @@ def to_markdown(title: str, messages: list[TranscriptMessage]) -> str:
     lines = [f"# {title or 'DocGemma conversation'}", ""]
     for m in messages:
         who = "Clinician" if m.role == "user" else "DocGemma"
-        lines += [f"**{who}**{_when(m.created_at)}", "", m.content.strip(), ""]
+        lines += [f"**{who}**{_when(m.created_at)}", ""]
+        lines += [f"> Note: {' '.join(n.split())}" for n in m.notices]
+        lines += [""] if m.notices else []
+        lines += [m.content.strip(), ""]
         if m.sources:
             lines.append("Sources:")
             for n, s in enumerate(m.sources, 1):

@@ -1,12 +1,14 @@
-"""The app's own page as the tenant ``local``: its conversations are API sessions too.
+"""The app's own page as the tenant ``local`` of the one conversation store.
 
-After each finished turn on the page, the exchange is stored like an API turn, under
-the page's thread id, so that an API key mapped to ``local`` in ``DOCGEMMA_API_KEYS``
-lists, reads and exports the page's conversations. The copy is made only when such a
-key is configured, and it is deleted with the conversation when the conversation's
-retention runs out (``forget_idle``). Proposals made on the page are not
-stored as API approvals: a record write proposed on the page is decided on the page,
-by the clinician who saw it, never through a second channel.
+The page and the API keep their conversations in the same store (``api.store``): after
+each finished turn on the page (a question, or a decision on a proposed write), the
+exchange is stored like an API turn, under the page's thread id. The page's download
+reads it from there (``page_transcript``), and an API key mapped to ``local`` in
+``DOCGEMMA_API_KEYS`` lists, reads and exports the same conversations; with no such key,
+no API caller can. A page conversation is deleted when its retention runs out
+(``idle_forgetter``), together with the agent's memory of it. Proposals made on the page
+are not stored as API approvals: a record write proposed on the page is decided on the
+page, by the clinician who saw it, never through a second channel.
 """
 
 from __future__ import annotations
@@ -19,15 +21,11 @@ from docgemma.api.models import HistoryMessage
 from docgemma.api.store import SessionStore
 from docgemma.api.turns import answer_message
 from docgemma.experts import Mode
+from docgemma.transcript import TranscriptMessage, TranscriptReader
 
 log = logging.getLogger(__name__)
 LOCAL_TENANT = "local"
 PageRecorder = Callable[[str, str | None, str, TurnResult], Awaitable[None]]
-
-
-def has_local_key(api_keys: dict[str, str]) -> bool:
-    """Some configured API key reads the page's conversations (its tenant is ``local``)."""
-    return LOCAL_TENANT in api_keys.values()
 
 
 def idle_forgetter(
@@ -60,7 +58,21 @@ def page_recorder(
             now = store.now()
             said_message = HistoryMessage(role="user", content=said, created_at=now)
             await store.record_turn(session, [said_message, answer_message(result, now)])
-        except Exception:  # the page's turn is done and shown; a lost copy is only logged
+        except Exception:  # the turn is done and shown; only its download lacks it
             log.exception("storing a page turn for the local tenant failed")
 
     return record
+
+
+def page_transcript(get_store: Callable[[], SessionStore | None]) -> TranscriptReader:
+    """``read(thread_id)``: the page conversation's stored messages; none before its first
+    finished turn (or while the store is not open)."""
+
+    async def read(thread_id: str) -> list[TranscriptMessage]:
+        store = get_store()
+        if store is None or not thread_id:
+            return []
+        session = await store.get(LOCAL_TENANT, thread_id)
+        return [] if session is None else list(await store.history(session.id))
+
+    return read

@@ -22,7 +22,7 @@ import gradio as gr
 
 from docgemma.config import Settings
 from docgemma.experts import Mode, Profiles, load_profiles
-from docgemma.transcript import TranscriptMessage, to_json, to_markdown
+from docgemma.transcript import TranscriptMessage, TranscriptReader, to_json, to_markdown
 from docgemma.ui.ownership import nothing, owner_only, refuse_with_error
 from docgemma.ui.session import SessionState
 
@@ -52,25 +52,16 @@ def profiled(
     return for_profile(profile) if profile is not None and for_profile else agent
 
 
-def transcript(session: SessionState) -> list[TranscriptMessage]:
-    """The chat's own messages: text only, the step timeline (messages with metadata) left out."""
-    return [
-        TranscriptMessage(role=m["role"], content=m["content"])
-        for m in session.history
-        if m.get("role") in ("user", "assistant")
-        and isinstance(m.get("content"), str)
-        and not m.get("metadata")
-    ]
-
-
-def export_file(session: SessionState, kind: Literal["markdown", "json"]) -> str | None:
-    messages = transcript(session)
+def export_file(
+    messages: list[TranscriptMessage], profile: str | None, kind: Literal["markdown", "json"]
+) -> str | None:
+    """The conversation as a file in a new temporary folder; None when nothing was said."""
     if not messages:
         return None
     folder = Path(tempfile.mkdtemp(prefix="docgemma-export-"))
     if kind == "json":
         path = folder / "docgemma-conversation.json"
-        path.write_text(to_json({"profile": session.profile}, messages), encoding="utf-8")
+        path.write_text(to_json({"profile": profile}, messages), encoding="utf-8")
     else:
         path = folder / "docgemma-conversation.md"
         title = next((m.content for m in messages if m.role == "user"), "")[:60]
@@ -88,8 +79,11 @@ def remove_later(path: str | None, delay_s: float | None = None) -> None:
     asyncio.get_running_loop().call_later(wait, shutil.rmtree, folder, True)
 
 
-def add_conversation_tools(settings: Settings, session: gr.State) -> None:
-    """Inside the settings accordion: the profile dropdown and two download buttons."""
+def add_conversation_tools(
+    settings: Settings, session: gr.State, read_transcript: TranscriptReader
+) -> None:
+    """Inside the settings accordion: the profile dropdown and two download buttons; a
+    download holds what ``read_transcript`` finds for the session's conversation."""
     profiles = clinician_profiles(settings)
     choice = gr.Dropdown(
         choices=[(p.title, p.name) for p in profiles.profiles],
@@ -111,7 +105,8 @@ def add_conversation_tools(settings: Settings, session: gr.State) -> None:
     def downloader(kind: Literal["markdown", "json"]) -> Any:
         @owner_only(refuse_with_error)
         async def download(state: SessionState, request: gr.Request) -> str | None:
-            path = await asyncio.to_thread(export_file, state, kind)
+            messages = await read_transcript(state.thread_id)
+            path = await asyncio.to_thread(export_file, messages, state.profile, kind)
             remove_later(path)
             return path
 

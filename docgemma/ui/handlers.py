@@ -23,6 +23,7 @@ from docgemma.auth import Access, Mode
 from docgemma.config import Settings
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.registry import build_registry
+from docgemma.transcript import TranscriptMessage, TranscriptReader
 from docgemma.ui import untrusted
 from docgemma.ui.approval import (
     ApprovalState,
@@ -58,6 +59,10 @@ def _turn_refused(_: dict[str, Any]) -> tuple[Any, Any, Any]:
     return [], gr.update(), _error(FOREIGN)
 
 
+async def _no_transcript(thread_id: str) -> list[TranscriptMessage]:
+    return []
+
+
 def _decision_refused(_: dict[str, Any]) -> tuple[Any, str]:
     return [], f"⚠️ {FOREIGN}"
 
@@ -74,12 +79,15 @@ class Handlers:
         record: Recorder | None = None,
         agent_failure: Callable[[], BaseException | None] = lambda: None,
         tools: ToolRegistry | None = None,
+        transcript: TranscriptReader | None = None,
     ) -> None:
         self.settings = settings
         self._tools = tools or build_registry()
         """Where a proposed write's argument model comes from (the card's fields, checks)."""
         self._record = record
-        """Keeps a copy of each finished turn (the API's ``local`` tenant), when given."""
+        """Stores each finished turn in the conversation store (the tenant ``local``)."""
+        self.read_transcript: TranscriptReader = transcript or _no_transcript
+        """A conversation's stored messages, for its download; none without a store."""
         self._get_agent = get_agent
         self._agent_ready = agent_ready
         self._agent_failure = agent_failure

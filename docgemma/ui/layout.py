@@ -172,7 +172,7 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
                     label="Thinking budget (tokens)",
                     elem_id="thinking-budget",
                 )
-                add_conversation_tools(settings, session)
+                add_conversation_tools(settings, session, h.read_transcript)
 
     view = PanelView(
         patient_banner=banner,

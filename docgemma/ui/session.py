@@ -5,8 +5,10 @@ random secret made on first use and never derived from anything a client sends o
 can read: Gradio takes any session hash a client presents, so a thread id built from
 it (and shown in a Provenance) once let a stranger continue someone's conversation.
 A session also belongs to the user who first used it; another signed-in user who
-presents its hash is refused. The history lives here (server side); the chatbot only
-displays it.
+presents its hash is refused. ``history`` is the chat view's messages (answers, the
+reasoning timeline, images), kept server side; the chatbot only displays it. What was
+said is stored in the conversation store (``api.local_tenant``), which the download and
+the API read.
 """
 
 from __future__ import annotations

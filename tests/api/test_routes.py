@@ -164,6 +164,7 @@ async def test_triage_mode_answers_the_patient_from_the_condition_pages(server: 
     assert any(n.startswith("Urgency: ") for n in turn.done.notices)
     assert history["session"]["mode"] == "triage"
     assert [m["role"] for m in history["messages"]] == ["user", "assistant"] * 2
+    assert history["messages"][1]["notices"] == turn.done.notices  # stored with the answer
     assert "a cold fits" not in json.dumps(history)
 
 

@@ -1,8 +1,10 @@
-"""What is deleted stays deleted: the page's API copies and the conversation downloads.
+"""What is deleted stays deleted: the page's stored conversations and their downloads.
 
-The old gaps: every page turn was copied into ``api.sqlite`` (tenant ``local``) even
-with no API key configured, and the retention job never deleted those copies; each
-download left a ``docgemma-export-*`` folder in the system temporary folder for good.
+The page keeps its conversations in the API's store (``api.sqlite``, tenant ``local``),
+where its download reads them. No API caller reads them unless a key is mapped to
+``local``, and the retention job deletes them with the agent's memory. The old gaps: the
+retention job never deleted the page's stored turns, and each download left a
+``docgemma-export-*`` folder in the system temporary folder for good.
 """
 
 from __future__ import annotations
@@ -37,21 +39,27 @@ def api_sessions(data: Path) -> list[tuple[str, float]]:
         return conn.execute("SELECT tenant, updated_at FROM api_sessions").fetchall()
 
 
-def test_without_a_local_key_page_turns_are_not_copied(live, tmp_path: Path) -> None:
-    with live(scripted()) as url:
+def test_without_a_local_key_no_api_caller_reads_the_pages_conversations(
+    live, tmp_path: Path
+) -> None:
+    key = "clinic-key-" + "c" * 20
+    with live(scripted(), api_keys={hash_key(key): "clinic-b"}) as url:
         Page(url).say("What is hypertension?")
-    assert api_sessions(tmp_path / "var") == []
+        listed = httpx.get(
+            f"{url}/api/v1/sessions", headers={"Authorization": f"Bearer {key}"}, timeout=30
+        )
+        assert listed.status_code == 200 and listed.json() == []
+    assert [tenant for tenant, _ in api_sessions(tmp_path / "var")] == ["local"]
 
 
-def test_the_copies_are_deleted_with_the_conversations_retention(live, tmp_path: Path) -> None:
-    keys = {hash_key("local-key-" + "l" * 20): "local"}
-    with live(scripted(), api_keys=keys) as url:
+def test_the_pages_conversations_are_deleted_with_their_retention(live, tmp_path: Path) -> None:
+    with live(scripted()) as url:
         Page(url).say("What is hypertension?")
     data = tmp_path / "var"
     assert [tenant for tenant, _ in api_sessions(data)] == ["local"]
     with sqlite3.connect(data / "api.sqlite") as conn:  # idle for 60 days
         conn.execute("UPDATE api_sessions SET updated_at = ?", (time.time() - 60 * 86400,))
-    with live(scripted(), api_keys=keys):  # retention runs at start-up
+    with live(scripted()):  # retention runs at start-up
         deadline = time.monotonic() + 120
         while api_sessions(data) and time.monotonic() < deadline:
             time.sleep(0.5)

@@ -7,34 +7,40 @@ from pathlib import Path
 
 from docgemma.config import Settings
 from docgemma.experts import Mode
+from docgemma.transcript import TranscriptMessage
 from docgemma.ui.conversation_tools import clinician_profiles, export_file, profiled
 from docgemma.ui.session import SessionState
 
 
-def chat() -> SessionState:
-    session = SessionState(profile="pharmacist")
-    session.history = [
-        {"role": "user", "content": "Warfarin with aspirin?"},
-        {"role": "assistant", "content": "", "metadata": {"title": "Choosing a source"}},
-        {"role": "assistant", "content": "Major bleeding risk [1].\n\n**Sources**\n1. Label"},
-        {"role": "user", "content": {"path": "/tmp/x.png"}},
+def said() -> list[TranscriptMessage]:
+    return [
+        TranscriptMessage(role="user", content="Warfarin with aspirin?", created_at=1.7e9),
+        TranscriptMessage(
+            role="assistant",
+            content="Major bleeding risk [1].",
+            sources=[{"title": "Warfarin label", "url": "https://example.org/label"}],
+            notices=["Your message was longer than 8000 characters; only the first part was read."],
+        ),
     ]
-    return session
 
 
-def test_the_download_holds_only_what_was_said() -> None:
-    markdown = Path(export_file(chat(), "markdown")).read_text()
+def test_the_download_holds_what_was_said_with_notices_and_sources() -> None:
+    markdown = Path(export_file(said(), "pharmacist", "markdown")).read_text()
     assert markdown.startswith("# Warfarin with aspirin?")
-    assert "**Clinician**\n\nWarfarin with aspirin?" in markdown
-    assert "**DocGemma**\n\nMajor bleeding risk [1]." in markdown
-    assert "Choosing a source" not in markdown and "x.png" not in markdown
-    body = json.loads(Path(export_file(chat(), "json")).read_text())
+    assert "**Clinician** · 2023-11-14 22:13 UTC\n\nWarfarin with aspirin?" in markdown
+    assert "> Note: Your message was longer" in markdown
+    assert (
+        "Major bleeding risk [1].\n\nSources:\n1. [Warfarin label](https://example.org/label)"
+        in markdown
+    )
+    body = json.loads(Path(export_file(said(), "pharmacist", "json")).read_text())
     assert body["profile"] == "pharmacist"
     assert [m["role"] for m in body["messages"]] == ["user", "assistant"]
+    assert body["messages"][1]["notices"] == said()[1].notices
 
 
 def test_nothing_to_download_before_the_first_message() -> None:
-    assert export_file(SessionState(), "markdown") is None
+    assert export_file([], None, "markdown") is None
 
 
 def test_the_app_offers_clinician_profiles_and_applies_them(settings: Settings) -> None:
