@@ -41,6 +41,16 @@ CSS = (
 """
     + TRIAGE_CSS
 )
+FOLLOW_CHAT = """() => {
+    const chat = document.getElementById("chat");
+    const scroller = chat && [...chat.querySelectorAll("*")].find(
+        (e) => ["auto", "scroll"].includes(getComputedStyle(e).overflowY)
+    );
+    if (scroller) scroller.scrollTop = scroller.scrollHeight;
+}"""
+"""Brings the chat to its end when the clinician sends something. The chatbot follows a
+streaming answer only while its view is at the end; one older panel opened for reading
+would otherwise leave every later answer streaming out of sight."""
 UNVERIFIED_HELP = (
     "Off by default: an answer rests on the sources found, or says none answers. On, the "
     "model's own answer is added below such a decline, labelled unverified."
@@ -194,6 +204,8 @@ def _clinician_tab(h: Handlers, settings: Settings, session: gr.State, demo: gr.
     msg.submit(h.submit, [msg, session], turn_out, **agent).then(panels, session, redrawn)
     for button in (*follow, *examples):
         button.click(h.ask, [button, session], turn_out, **agent).then(panels, session, redrawn)
+    for sent in (msg.submit, *(b.click for b in (*follow, *examples, approve, reject))):
+        sent(None, js=FOLLOW_CHAT, queue=False)
     decided = [chatbot, card_error]
     reject.click(h.reject, [session, shown_key, approver, reason], decided, **agent).then(
         panels, session, redrawn

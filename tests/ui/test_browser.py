@@ -279,6 +279,37 @@ def test_the_answer_appears_word_by_word_and_thinking_follows_the_switch(
     assert fake_agent.calls[-1]["thinking_budget"] == 512
 
 
+def chat_gap(page) -> int:
+    """How far the chat's view is from its end, in pixels."""
+    return page.evaluate(
+        """() => {
+            const s = [...document.querySelectorAll('#chat *')].find(
+                (e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowY));
+            return Math.round(s.scrollHeight - s.scrollTop - s.clientHeight);
+        }"""
+    )
+
+
+def test_a_new_question_is_followed_after_an_older_panel_was_opened(browser, fake_url, fake_agent):
+    page = open_page(browser, fake_url)
+    long = " ".join(f"Statement {n} of a long answer, with its source [1]." for n in range(30))
+    events, delay = fake_agent.events, fake_agent.delay_s
+    fake_agent.events, fake_agent.delay_s = tool_events() + direct_events(long), 0.02
+    try:
+        ask(page, "First question")
+        ask(page, "Second question")
+        page.get_by_text("Reasoning").first.click()  # scrolled up to read the first turn
+        page.wait_for_timeout(500)
+        assert chat_gap(page) > 100
+        send(page, "Third question")
+        page.get_by_text("Statement 20").last.wait_for(timeout=30_000)
+        assert chat_gap(page) < 40, "the streaming answer is out of sight"
+        finish(page, 60_000)
+    finally:
+        fake_agent.events, fake_agent.delay_s = events, delay
+    assert chat_gap(page) < 5
+
+
 # ── on the real agent and the real embedded model ──
 
 
