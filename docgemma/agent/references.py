@@ -44,6 +44,22 @@ NAMED_PATIENT = re.compile(
     r"[A-Z][a-z]+\s+[A-Z][a-z]+"
 )
 """A patient named in the text (capitalised name after "patient", "Mrs", "find"...)."""
+DESCRIBED_PATIENT = re.compile(
+    r"\b\d{1,3}\s*-?\s*(?:years?|yrs?|months?|weeks?|days?)\s*-?\s*old\b"
+    r"|\b\d{1,3}\s*(?:yo|y/o|y\.o\.)(?!\w)"
+    r"|\b(?-i:\d{1,3}\s?[MF])\b"
+    r"|\b(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:man|woman|male|female|boy|girl|child|infant|neonate"
+    r"|baby|toddler|teenager|adolescent|gentleman|lady)\b",
+    _I,
+)
+"""A patient the message itself describes ("a 45-year-old man", "67F", "a pregnant woman"):
+its pronouns are that person, not someone in the record."""
+RECORD_ACCESS = re.compile(
+    r"\b(?:chart|records?|labs?|lab values?|latest|allerg\w*|med(?:ication)?\s+list|vitals"
+    r"|notes?|prescri\w+|document\w*|problem\s+list)\b",
+    _I,
+)
+"""Reading or writing a record: what a patient described in the message cannot answer."""
 DRUG_REFERENCE = re.compile(
     r"\b(?:this|that|the|these|those|same)\s+"
     r"(?:drugs?|medications?|medicines?|meds?|pills?|tablets?|antibiotics?)\b"
@@ -160,10 +176,18 @@ def _names_patient(text: str) -> bool:
     return bool(patient_ids(text) or NAMED_PATIENT.search(text))
 
 
+def describes_its_patient(query: str) -> bool:
+    """The message describes the patient it asks about (a vignette: "a 45-year-old man …
+    the worst headache of his life") and asks nothing of a record: its "he" and "her"
+    are that patient, so no chart patient is missing and the sources answer it."""
+    return bool(DESCRIBED_PATIENT.search(query)) and not RECORD_ACCESS.search(query)
+
+
 def refers_back(query: str) -> bool:
     """The message is about the conversation's patient without naming one."""
     scoped = PATIENT_SCOPED.search(query) and PATIENT_REFERENCE.search(query)
-    return bool(scoped or BARE_RECORD_REQUEST.match(query)) and not _names_patient(query)
+    referred = bool(scoped or BARE_RECORD_REQUEST.match(query))
+    return referred and not _names_patient(query) and not describes_its_patient(query)
 
 
 def about_unfound_patient(query: str, context: Context) -> bool:
@@ -180,7 +204,7 @@ def several_patients(query: str, context: Context) -> bool:
 
 def missing_patient(query: str, context: Context) -> bool:
     """A request about a particular patient's record, and no patient given anywhere."""
-    if context.patient_selected:
+    if context.patient_selected or describes_its_patient(query):
         return False
     scoped = PATIENT_SCOPED.search(query) and PATIENT_REFERENCE.search(query)
     if not (scoped or PATIENT_LOOKUP.search(query) or BARE_RECORD_REQUEST.match(query)):
@@ -190,6 +214,8 @@ def missing_patient(query: str, context: Context) -> bool:
 
 def about_record(query: str) -> bool:
     """A question about what a named or referred-to patient's record says."""
+    if describes_its_patient(query):
+        return False
     referred = PATIENT_REFERENCE.search(query) or _names_patient(query)
     return bool(PATIENT_SCOPED.search(query) and referred)
 

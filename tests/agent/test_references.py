@@ -177,10 +177,28 @@ def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
         ("Show the medication list for patient qrs-258", Context()),
         ("Save a note for patient tuv-369 that the CT was reviewed", Context()),
         ("Check safety alerts for Zorblatinib", Context()),  # named, if not in the dictionary
+        # the message describes its own patient: "his" and "her" are that patient
+        ("A 52-year-old man has crushing chest pain; what is his differential?", Context()),
+        ("34F, 8 weeks pregnant, asks whether her sertraline dose is safe", Context()),
+        ("An elderly woman on apixaban fell; what are her risks?", Context()),
+        ("My 4 yo has a fever of 39 C; what dose of paracetamol for him?", Context()),
     ],
 )
 def test_requests_whose_references_are_given_go_ahead(query: str, context: Context) -> None:
     assert unresolved_references(query, context) is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "A 60-year-old man was admitted last night; pull up his chart",
+        "A 28-year-old woman with asthma: check her allergies",
+        "45M on warfarin, what was his latest INR?",
+    ],
+)
+def test_a_described_patient_whose_record_is_asked_for_is_still_asked_for(query: str) -> None:
+    assert unresolved_references(query, Context()) == WHICH_PATIENT
+    assert needs_record(query, Context())
 
 
 def test_both_questions_are_asked_when_patient_and_drug_are_missing() -> None:
@@ -231,6 +249,11 @@ async def test_on_the_real_model_the_agent_asks(
         ("What is the first-line treatment for type 2 diabetes?", Context(), False),
         ("What are the usual doses of metformin?", Context(), False),
         ("What are the symptoms of pneumonia?", Context(), False),
+        (
+            "A 70-year-old man with a creatinine of 2.1: what is his kidney function?",
+            Context(),
+            False,
+        ),
     ],
 )
 def test_a_question_about_a_patients_record_needs_the_record(
