@@ -22,11 +22,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import gradio as gr
-import uvicorn
 from fastapi import FastAPI, Request, Response
 
 from docgemma.agent.runner import TurnRunner
 from docgemma.api import create_api
+from docgemma.api.app import serve
 from docgemma.api.local_tenant import idle_forgetter, page_recorder, page_transcript
 from docgemma.api.runtime import hosted_runtime
 from docgemma.api.store import SessionStore
@@ -243,13 +243,7 @@ def main() -> None:
     )
     if problem:  # the page says so too; questions cannot be answered until it is fixed
         log.error("%s", problem)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        timeout_graceful_shutdown=settings.shutdown_grace_s,
-    )
+    serve(create_app(settings), settings)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,7 @@ import argparse
 import logging
 import sys
 
-import uvicorn
-
-from docgemma.api.app import create_api
+from docgemma.api.app import create_api, serve
 from docgemma.api.auth import hash_key
 from docgemma.config import get_settings
 
@@ -27,13 +25,7 @@ def main(argv: list[str] | None = None) -> None:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     settings = get_settings()
-    uvicorn.run(
-        create_api(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        timeout_graceful_shutdown=settings.shutdown_grace_s,
-    )
+    serve(create_api(settings), settings)
 
 
 if __name__ == "__main__":

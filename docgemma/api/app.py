@@ -31,6 +31,20 @@ from docgemma.experts import load_profiles
 log = logging.getLogger(__name__)
 
 
+def serve(app: ASGIApp, settings: Settings) -> None:
+    """Serve ``app`` (the API alone, or the whole app) at the configured address until it is
+    stopped; on a stop, open connections get ``shutdown_grace_s`` before they are closed."""
+    import uvicorn
+
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
+    )
+
+
 def problem(status: int, detail: str, code: str, headers: dict[str, str] | None = None) -> Any:
     return JSONResponse({"detail": detail, "code": code}, status_code=status, headers=headers)
 
