@@ -184,11 +184,15 @@ def _antivitamin_k(drug: str, med: str, antibacterial: bool, note: str) -> Findi
         severity = "info"
     if not quote:  # the note does not say it: nothing is claimed
         return None
+    said = english(quote)  # the glossary's English, or the French when it lacks a word
+    shown = (
+        f'"{said.text}" (translated from the French)' if said.complete else f'"{quote}" (French)'
+    )
     return Finding(
         kind="interaction",
         severity=severity,  # type: ignore[arg-type]
         title=title,
-        detail=f'{what}: "{quote}"',
+        detail=f"{what}: {shown}",
         source=ANSM_NAME,
     )
 

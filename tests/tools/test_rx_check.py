@@ -55,12 +55,15 @@ def test_a_graded_interaction_with_an_active_medication_is_a_warning():
 
 def test_an_antibiotic_for_a_patient_on_warfarin_asks_for_the_inr():
     """The thesaurus grades no pair for amoxicillin and warfarin; its note on antivitamin K
-    does, and the card quotes it."""
+    does, and the card quotes it in English."""
     review = check("amoxicillin", ON_WARFARIN)
     [found] = [f for f in review.findings if f.kind == "interaction"]
     assert found.severity == "warning" and "check the INR" in found.title
     assert "bleeding" in found.title and "warfarin" in found.title
-    assert '"De nombreux cas' in found.detail and "antibiotiques." in found.detail
+    assert found.detail.endswith(
+        '"Many cases of increase in the activity of vitamin K antagonists have been reported '
+        'in patients receiving antibiotics." (translated from the French)'
+    )
     assert review.warnings == [found]
 
 
@@ -69,6 +72,9 @@ def test_a_drug_that_is_no_antibiotic_gets_the_inr_reminder_as_context():
     inr = [f for f in review.findings if "INR" in f.title]
     assert [f.severity for f in inr] in (["info"], ["caution"], ["warning"])
     assert all("antibiotic" not in f.title for f in inr)
+    assert any(
+        "check the INR whenever one or more drugs are started or stopped" in f.detail for f in inr
+    )
 
 
 def test_the_same_substance_as_a_recorded_allergy_is_a_warning():
