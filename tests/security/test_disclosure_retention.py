@@ -24,7 +24,7 @@ def test_no_api_docs_and_no_internals_on_the_page(live, tmp_path: Path) -> None:
         for path in ("/docs", "/redoc", "/openapi.json"):
             assert httpx.get(f"{url}{path}").status_code == 404, path
         page = httpx.get(f"{url}/config").text
-        assert "embedded synthetic EHR" in page  # the settings panel is there …
+        assert "built-in demonstration record" in page  # the settings panel is there …
         assert str((tmp_path / "var").resolve()) not in page  # … without the data folder
         assert f"{url}/fhir" not in page and "data=" not in page
     with live(ScriptedBackend(), api_docs=True) as url:
