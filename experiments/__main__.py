@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--token-cap", type=int, default=None, help="cap free-text budgets (smoke runs)"
     )
     run.add_argument(
+        "--samples", type=int, default=None, help="temperature: samples per case (default 5)"
+    )
+    run.add_argument(
         "--judge-backend", default=None, help="synthesis: backend for LLM-as-judge scores"
     )
     run.add_argument("--thinking-family", default=None, choices=["medgemma", "qwen", "generic"])
@@ -121,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         "strategies": args.strategies,
         "seed": args.seed,
         "token_cap": args.token_cap,
+        "samples": args.samples,
         "judge_backend": args.judge_backend,
         "thinking_family": args.thinking_family,
         "results_dir": args.results_dir,

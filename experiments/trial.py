@@ -32,6 +32,9 @@ class RunConfig(BaseModel):
     token_cap: int | None = Field(
         None, ge=1, description="Cap on every free-text budget, for smoke runs"
     )
+    samples: int | None = Field(
+        None, ge=1, description="Temperature: samples per case; default the suite's five"
+    )
     data_dir: Path | None = Field(
         None, description="Folder of the case files; default data/experiments"
     )

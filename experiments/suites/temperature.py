@@ -67,7 +67,7 @@ async def sample(case: Any, caller: Caller, ctx: Context, *, temperature: float)
     task = "tool" if isinstance(case, ToolCase) else "intent"
     expected = case.expected_tool if task == "tool" else case.expected_intent
     calls, answers = [], []
-    for _ in range(SAMPLES):
+    for _ in range(ctx.config.samples or SAMPLES):
         call, answer = await _ask(case, caller, ctx, temperature)
         calls.append(call)
         answers.append(answer)
@@ -80,6 +80,7 @@ async def sample(case: Any, caller: Caller, ctx: Context, *, temperature: float)
         expected=expected,
         modal_answer=Counter(answers).most_common(1)[0][0],
         parse_failure_rate=sum(a is None for a in answers) / len(answers),
+        samples=len(answers),
     )
     row[f"{task}_accuracy"] = sum(a == expected for a in answers) / len(answers)
     row[f"{task}_agreement"] = agreement(answers)
@@ -96,9 +97,9 @@ STRATEGIES: dict[str, Strategy] = {
     for s in [
         Strategy(
             f"{task}_t{t}",
-            f"{task} decision, {SAMPLES} samples per case at T={t}",
+            f"{task} decision, {SAMPLES} samples per case (or the run's) at T={t}",
             partial(sample, temperature=t),
-            params={"temperature": t, "samples": SAMPLES},
+            params={"temperature": t},
             sweep="temperature",
             applies=lambda case, kind=kind: isinstance(case, kind),
         )
