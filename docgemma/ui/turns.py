@@ -16,7 +16,7 @@ from docgemma.agent.outcome import ApprovalDecision, TurnResult
 from docgemma.agent.runner import TurnItem, TurnRunner
 from docgemma.events import AnswerToken, NodeStarted
 from docgemma.ui import untrusted
-from docgemma.ui.approval import propose, settle, submit
+from docgemma.ui.approval import ApprovalState, propose, settle, submit
 from docgemma.ui.render import BACKEND_DOWN, answer_markdown
 from docgemma.ui.session import SessionState
 from docgemma.ui.timeline import Timeline
@@ -38,11 +38,14 @@ async def user_turn(
     clock: Clock = time.monotonic,
     record: Recorder | None = None,
 ) -> AsyncIterator[History]:
-    """Ask the agent; the user's message (and image) go into the history first; ``record``
-    gets the finished turn."""
+    """Ask the agent; the user's message (and image) go into the history first, and a
+    proposal still waiting is discarded; ``record`` gets the finished turn."""
     thread = session.thread()
     session.history.extend(user_messages(submission))
     session.follow_ups = []
+    # a new message discards a proposal still waiting, as the agent and the API do: its
+    # card must not stay on the page to be approved
+    session.approval = ApprovalState()
     items = agent.run_turn(
         thread,
         submission.text,

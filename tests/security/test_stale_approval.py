@@ -41,3 +41,17 @@ def test_approving_a_replaced_proposal_is_refused(live) -> None:
             r for r in fhir_search(url, "MedicationRequest", patient=PATIENT) if r not in before
         ]
         assert "warfarin" in str(order["medicationCodeableConcept"]).lower()
+
+
+def test_a_question_after_a_proposal_takes_its_card_away(live) -> None:
+    """The new message discards the proposal nobody decided (the agent says so); the page
+    must not go on offering its Approve."""
+    direct = {"intent": "DIRECT", "task_summary": "define", "suggested_tool": None}
+    llm = ScriptedBackend([*proposal(METFORMIN), direct, {"statements": []}])
+    with live(llm) as url:
+        page = Page(url)
+        page.say("Prescribe metformin 500 mg twice daily for abc-123")
+        assert "metformin" in page.card().markdown
+        history = page.say("What is hypertension?")
+        assert "was not approved and was discarded" in texts(history[-1:])
+        assert page.card().markdown == ""

@@ -221,3 +221,12 @@ async def test_the_answer_shows_drafting_until_a_checked_statement_arrives():
     assert DRAFTING in shown and shown.index(DRAFTING) < len(shown) - 1
     assert shown[-1].startswith("Metformin is first-line.")
     assert agent.calls[-1]["show_unverified"] is True
+
+
+async def test_a_new_message_discards_the_waiting_proposal():
+    """The agent discards a proposal nobody decided when a new message comes; the page
+    must not keep showing its card (approving it would be refused)."""
+    session, agent = await proposal_session()
+    agent.result = TurnResult(final_response="Asthma is a chronic airway disease.")
+    await collect(user_turn(session, agent, Submission("What is asthma?"), clock()))
+    assert not session.approval.open and session.approval.request is None
