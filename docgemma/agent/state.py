@@ -62,8 +62,9 @@ class ToolResult(TypedDict):
     suggestions: list[str]
     patient_matches: int | None
     sources: list[dict[str, Any]]
-    passages: list[dict[str, Any]]
-    """The citable texts of ``sources`` (``docgemma.tools.base.Passage``), relevant ones only."""
+    passages: list[dict[str, Any]] | None
+    """The citable texts of ``sources`` (``docgemma.tools.base.Passage``), relevant ones only;
+    None when the tool marks none, so its whole text is citable."""
     quality: ResultQuality | None
     """Result class from result_classify (None for skipped classification)."""
     retry: bool
@@ -72,6 +73,8 @@ class ToolResult(TypedDict):
     """False when validation stopped the call or the clinician rejected it."""
     unchecked: list[str]
     """What the tool was asked about and could not check (``ToolOutcome.unchecked``)."""
+    not_consulted: list[str]
+    """References the tool could not reach while others answered (``ToolOutcome.not_consulted``)."""
 
 
 class AgentInput(TypedDict, total=False):

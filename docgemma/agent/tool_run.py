@@ -86,9 +86,14 @@ def to_result(
         suggestions=suggestions,
         patient_matches=outcome.patient_matches,
         sources=[s.model_dump(mode="json") for s in outcome.sources],
-        passages=[p.model_dump(mode="json") for p in outcome.passages] if not error else [],
+        passages=(
+            None
+            if error or outcome.passages is None
+            else [p.model_dump(mode="json") for p in outcome.passages]
+        ),
         quality=None,
         retry=retry,
         executed=executed,
         unchecked=list(outcome.unchecked) if not error else [],
+        not_consulted=list(outcome.not_consulted) if not error else [],
     )

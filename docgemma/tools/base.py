@@ -63,11 +63,17 @@ class ToolOutcome(BaseModel):
     suggestions: list[str] = Field(default_factory=list)
     patient_matches: int | None = None
     sources: list[Source] = Field(default_factory=list)
-    passages: list[Passage] = Field(default_factory=list)
-    """The citable texts of ``sources``: only what addresses the question is kept."""
+    passages: list[Passage] | None = None
+    """The citable texts of ``sources``: only what addresses the question is kept, and an
+    answer may quote nothing else of this result (its headings, notes on provenance or on
+    what failed are context, not findings). None: the tool marks no parts, so its whole
+    text may be quoted (a chart, an image reading)."""
     unchecked: list[str] = Field(default_factory=list)
     """What was asked about and could not be checked (a drug no reference lists): the
     answer says so beside whatever else it reports."""
+    not_consulted: list[str] = Field(default_factory=list)
+    """References this tool could not consult while others answered, each with why ("the FDA
+    drug labels (openFDA timed out)"): the answer says so, and rests on the others."""
 
     @property
     def ok(self) -> bool:

@@ -117,6 +117,10 @@ def label_mentions(
     return mentions
 
 
+NONE_GRADED = "No interaction between these drugs is listed in this reference."
+"""What the thesaurus says of a pair it does not grade: a finding an answer may cite."""
+
+
 def format_result(
     drugs: list[str],
     graded: list[ansm.Interaction],
@@ -136,7 +140,7 @@ def format_result(
     if graded:
         lines.extend(graded_lines(graded))
     else:
-        lines.append("- No interaction between these drugs is listed in this reference.")
+        lines.append(f"- {NONE_GRADED}")
     if not_graded:
         lines.append(f"- Not covered by this reference: {', '.join(not_graded)}.")
     if online:
@@ -279,9 +283,8 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
     }
     sources = [ANSM_SOURCE] if resolved else []
     sources += [label_source(labels[d], d) for d in drugs if d in labels] if online else []
-    passages = [
-        Passage(source=0, section="Graded interactions", text=t) for t in graded_lines(graded)
-    ]
+    graded_texts = graded_lines(graded) or ([NONE_GRADED] if len(resolved) > 1 else [])
+    passages = [Passage(source=0, section="Graded interactions", text=t) for t in graded_texts]
     with_label = [d for d in drugs if d in labels] if online else []
     passages += [
         Passage(
@@ -307,6 +310,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         sources=sources,
         passages=passages if resolved or with_label else [],
         unchecked=unknown,
+        not_consulted=[f"the FDA drug labels (openFDA {fda_problem})"] if fda_problem else [],
     )
 
 

@@ -45,6 +45,9 @@ class Note(StrEnum):
     FAILED = "failed"
     UNCHECKED = "unchecked"
     """Something a source that answered could not check (``ToolOutcome.unchecked``)."""
+    NOT_CONSULTED = "not_consulted"
+    """A reference a source could not consult while others answered
+    (``ToolOutcome.not_consulted``)."""
     NOT_COVERED = "not_covered"
     """Sources were searched and answered, but nothing they returned is about the question."""
 
@@ -81,6 +84,7 @@ MESSAGES: dict[ToolErrorType | Note, str] = {
     Note.GAVE_UP: "Unable to complete the {label} after multiple attempts.",
     Note.FAILED: "The {label} could not be completed.",
     Note.UNCHECKED: "No reference available to the {label} lists {entity}, so it was not checked.",
+    Note.NOT_CONSULTED: "The {label} could not consult {entity}; it rests on the other references.",
     Note.NOT_COVERED: (
         "The available sources do not cover {entity}: nothing found in {reason} is about it."
     ),

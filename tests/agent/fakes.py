@@ -121,6 +121,6 @@ def tool_result(tool: str, text: str, **fields: Any) -> ToolResult:
         tool_name=tool, tool_label=build_registry().label(tool), args={}, result={},
         formatted_result=text, error_type=None, entity=None, missing_fields=[], suggestions=[],
         patient_matches=None, sources=[], quality=None, retry=False, executed=True,
-        unchecked=[],
+        unchecked=[], not_consulted=[],
     )  # fmt: skip
     return ToolResult(**{**base, **fields})  # type: ignore[typeddict-item]

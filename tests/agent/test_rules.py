@@ -52,6 +52,7 @@ def result(
         retry=False,
         executed=True,
         unchecked=extra.get("unchecked", []),
+        not_consulted=[],
     )
 
 

@@ -68,6 +68,17 @@ async def test_a_failed_statement_is_retried_once_and_never_shown(make_agent, to
     assert result.model_calls == 6
 
 
+async def test_a_reference_the_source_could_not_reach_is_noted_and_lowers_confidence(
+    make_agent, tools
+) -> None:
+    away = "the FDA drug labels (openFDA could not be reached)"
+    tools.queue("check_drug_safety", LABEL.model_copy(update={"not_consulted": [away]}))
+    _, result = await run(make_agent(lookup(answering(GOOD))), "FDA warnings for dofetilide?")
+    assert result.final_response.startswith(GOOD[1] + " [1]")
+    assert f"could not consult {away}; it rests on the other references." in result.final_response
+    assert result.confidence_level == "medium"
+
+
 async def test_when_every_statement_fails_twice_the_answer_declines(make_agent, tools) -> None:
     tools.queue("check_drug_safety", LABEL)
     llm = lookup(answering(INVENTED), answering(INVENTED))

@@ -91,6 +91,8 @@ async def test_no_listed_interaction_is_a_result_not_an_error(settings):
     outcome = await check(settings, "paracetamol", "amoxicillin")
     assert outcome.ok and outcome.data["interactions"] == []
     assert "No interaction between these drugs is listed" in outcome.formatted
+    # the thesaurus's silence on a pair it lists both drugs of is its finding, and citable
+    assert [p.text for p in outcome.passages] == [interactions.NONE_GRADED]
 
 
 async def test_three_drugs_check_every_pair(settings):
@@ -229,6 +231,7 @@ async def test_any_online_failure_falls_back_to_the_offline_reference(
     assert outcome.data["interactions"][0]["severity"] == "Precaution for use"
     assert outcome.data["fda_labels_unavailable"] == reason
     assert f"FDA labels could not be consulted: openFDA {reason}" in outcome.formatted
+    assert outcome.not_consulted == [f"the FDA drug labels (openFDA {reason})"]
     assert outcome.entity == "warfarin, amiodarone" and outcome.sources[0].kind == "reference"
 
 

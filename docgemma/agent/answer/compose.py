@@ -128,13 +128,20 @@ def error_notes(state: AgentState) -> list[str]:
 
 
 def unchecked_notes(results: Sequence[ToolResult]) -> list[str]:
-    """A note for each thing a source could not check: silence is not "no interaction"."""
+    """A note for each thing a source could not check (silence is not "no interaction") and
+    each reference it could not consult."""
     return [
-        error_message(Note.UNCHECKED, r["tool_label"], entity=item)
+        error_message(note, r["tool_label"], entity=item)
         for r in results
         if r["error_type"] is None
-        for item in r["unchecked"]
+        for note, items in ((Note.UNCHECKED, r["unchecked"]), (Note.NOT_CONSULTED, partly(r)))
+        for item in items
     ]
+
+
+def partly(result: ToolResult) -> list[str]:
+    """The references a successful result could not consult."""
+    return list(result.get("not_consulted") or [])
 
 
 def with_notes(text: str, notes: Sequence[str]) -> str:

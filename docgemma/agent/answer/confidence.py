@@ -3,7 +3,7 @@
 - high: every statement the model wrote cites a source and its quote was found there,
   and every source the turn asked for answered;
 - medium: the answer is grounded, but some statements were dropped, or a source could not
-  check part of the request (a drug no reference lists);
+  check part of the request (a drug no reference lists, a reference it could not reach);
 - low: the answer is not grounded (a decline, an answer from the model's memory, a
   question back, the model unavailable), or a source the turn asked for failed.
 

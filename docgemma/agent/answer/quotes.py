@@ -1,5 +1,10 @@
 """What a statement may quote: the sentences of the sources as the prompt shows them.
 
+Only what a tool marked citable is offered (``ToolOutcome.passages``: a label's sections,
+an abstract, a graded interaction); its headings and its notes on provenance or on what
+failed are context for the model, not findings. Quoted, such a note became the answer
+("the graded interactions come from the offline reference alone").
+
 A small model asked to copy words "exactly" from a source often copies its own statement
 instead, so its quote is in no source and a correct statement is dropped. The quote is
 therefore not written but chosen: the answer's schema is built for the turn, and its
@@ -38,6 +43,7 @@ from docgemma.agent.answer.statements import (
     CitedAnswer,
     Statement,
     check,
+    normalise,
     word_share,
 )
 
@@ -112,13 +118,23 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+def _offered(passage: Passage) -> list[str]:
+    """The pieces of a source that its tool marked citable and the prompt shows."""
+    if passage.citable is None:
+        return sentences(shown(passage))
+    seen = f" {normalise(shown(passage))} "
+    marked = (p for text in passage.citable for p in sentences(text))
+    return [p for p in marked if f" {normalise(p)} " in seen]
+
+
 def quotables(passages: Sequence[Passage]) -> list[Quotable]:
     """Every piece of the shown sources that a statement may quote, once, with the
-    sources that hold it; a result's heading, repeated in each of its sources, is none."""
+    sources that hold it: only what a tool marked citable, and never a result's heading,
+    repeated in each of its sources."""
     found: dict[str, tuple[str, list[int]]] = {}
     for passage in passages:
         shared = set(sentences(passage.heading))
-        for piece in sentences(shown(passage)):
+        for piece in _offered(passage):
             if piece in shared:
                 continue
             choice = ascii_form(piece)

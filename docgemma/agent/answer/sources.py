@@ -40,6 +40,9 @@ class Passage:
     heading: str = ""
     """The heading of a result that lists several sources, repeated in each one's text: it
     gives each passage its context but is not what any one source says."""
+    citable: tuple[str, ...] | None = None
+    """The parts of ``text`` its tool marked as what the source says (a label's sections, an
+    abstract, a graded interaction): a statement may quote only these. None: all of it."""
 
     def source(self) -> dict[str, Any]:
         """The sources-list entry (``tools.base.Source`` as JSON)."""
@@ -83,23 +86,27 @@ class Numbering:
         url: str | None = None,
         label: str = "",
         heading: str = "",
+        citable: tuple[str, ...] | None = None,
     ) -> None:
         key = (title, url)
         if key in self._by_title:  # the same source again: its texts are joined
             i = self._by_title[key] - 1
             old = self.passages[i]
             joined = old.text if text in old.text else f"{old.text}\n{text}"
-            self.passages[i] = replace(old, text=joined)
+            either = None if old.citable is None or citable is None else old.citable + citable
+            self.passages[i] = replace(old, text=joined, citable=either)
             return
         n = len(self.passages) + 1
         self._by_title[key] = n
-        self.passages.append(Passage(n, title, text, kind, url, label, heading))
+        self.passages.append(Passage(n, title, text, kind, url, label, heading, citable))
 
     def add_result(self, result: ToolResult) -> None:
         listed = result["sources"]
-        text = CITATION.sub("", result["formatted_result"]) if not listed else None
+        marked = result.get("passages")
         if not listed:
-            self.add(result["tool_label"], text or "", "reference", label=result["tool_label"])
+            text = CITATION.sub("", result["formatted_result"])
+            label = result["tool_label"]
+            self.add(label, text, "reference", label=label, citable=_texts(marked, 0))
             return
         head, split = (
             _split(result["formatted_result"], len(listed)) if len(listed) > 1 else ("", {})
@@ -113,7 +120,15 @@ class Numbering:
                 source.get("url"),
                 result["tool_label"],
                 head if own else "",
+                _texts(marked, k - 1),
             )
+
+
+def _texts(marked: list[dict[str, Any]] | None, source: int) -> tuple[str, ...] | None:
+    """The texts a tool marked citable for its source number ``source`` (0-based)."""
+    if marked is None:
+        return None
+    return tuple(p["text"] for p in marked if p["source"] == source)
 
 
 def gather(

@@ -89,7 +89,10 @@ def quote_in(quote: str, source: str) -> bool:
 
 
 def numbers(text: str) -> set[str]:
-    return {f"{float(n.replace(',', '.')):g}" for n in _NUMBER.findall(CITATION.sub(" ", text))}
+    """The numbers in ``text``, compared by value; compatibility forms folded first, so
+    "m²" and "m2" hold the same 2."""
+    text = unicodedata.normalize("NFKC", CITATION.sub(" ", text))
+    return {f"{float(n.replace(',', '.')):g}" for n in _NUMBER.findall(text)}
 
 
 def content_stems(text: str) -> set[str]:

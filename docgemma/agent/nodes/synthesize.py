@@ -256,7 +256,9 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
     confidence = derive(
         answer.grounding,
         source_failed=bool(notes),
-        unchecked=any(r["unchecked"] for r in results if r["error_type"] is None),
+        unchecked=any(
+            r["unchecked"] or compose.partly(r) for r in results if r["error_type"] is None
+        ),
     )
     how = answer.how + (f"; {_left_out(answer.dropped)}" if answer.dropped else "")
     entities = state.get("extracted_entities") or {}

@@ -150,3 +150,46 @@ def test_a_long_list_line_of_a_chart_is_cut_between_its_items() -> None:
     offered = [q.text for q in quotables([chart])]
     assert offered[0] == "Allergies: penicillin"
     assert all(p.endswith(";") or p.endswith(")") for p in offered[1:])
+
+
+def test_only_what_a_tool_marked_citable_is_offered_not_its_notes_on_provenance() -> None:
+    checked = tool_result(
+        "check_drug_interactions",
+        "Interaction check for: naproxen, lisinopril.\n"
+        "Graded interactions — ANSM thesaurus, translated from French:\n"
+        "- naproxen + lisinopril. Effect: acute kidney injury in patients at risk.\n"
+        "FDA labels could not be consulted: openFDA timed out. The graded interactions "
+        "above come from the offline ANSM reference alone.",
+        sources=[{"title": "ANSM interaction thesaurus"}],
+        passages=[
+            {
+                "source": 0,
+                "section": "Graded interactions",
+                "text": "- naproxen + lisinopril. Effect: acute kidney injury in patients at risk.",
+            }
+        ],
+    )
+    offered = [q.text for q in quotables(gather([checked]))]
+    assert offered == ["naproxen + lisinopril.", "Effect: acute kidney injury in patients at risk."]
+
+
+def test_a_result_that_marks_nothing_citable_offers_nothing_but_one_that_marks_none_all() -> None:
+    text = "Label of drugx.\nThe label lists none of the sections asked about."
+    marked = tool_result("check_drug_safety", text, sources=[{"title": "L"}], passages=[])
+    unmarked = tool_result("get_patient_chart", "Allergies: penicillin.\nAge 64 years.")
+    assert quotables(gather([marked])) == []
+    assert [q.text for q in quotables(gather([unmarked]))] == [
+        "Allergies: penicillin.",
+        "Age 64 years.",
+    ]
+
+
+def test_a_citable_part_the_prompt_does_not_show_is_not_offered() -> None:
+    tail = "Hidden finding beyond the shown head of the source."
+    long = tool_result(
+        "check_drug_safety",
+        f"{'Filler words here. ' * 120}\n{tail}",
+        sources=[{"title": "L"}],
+        passages=[{"source": 0, "section": "S", "text": tail}],
+    )
+    assert quotables(gather([long])) == []
