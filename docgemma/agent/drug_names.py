@@ -62,6 +62,17 @@ def _known_names() -> dict[int, list[str]]:
         return _names
 
 
+MAX_NAME_WORDS = 5
+"""More words than the longest product name a clinician types ("amoxicillin and clavulanate
+potassium" is four): a longer argument is a sentence, not a drug."""
+
+
+def is_sentence(name: str) -> bool:
+    """A drug argument that is a question or a sentence ("Is it safe in pregnancy?"), which a
+    small model passes when the drug was only referred to: it names no drug."""
+    return not is_known(name) and ("?" in name or len(name.split()) > MAX_NAME_WORDS)
+
+
 def nearest_known(name: str, limit: int = MAX_SUGGESTIONS) -> list[str]:
     """Known drug names spelt nearly like ``name``, nearest first."""
     word = name.strip().lower()

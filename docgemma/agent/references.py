@@ -220,6 +220,23 @@ def about_record(query: str) -> bool:
     return bool(PATIENT_SCOPED.search(query) and referred)
 
 
+ASKS_WHAT_TO_DO = re.compile(
+    r"\b(?:treat\w*|manag\w*|should|next|do (?:i|we)|adjust\w*|switch\w*|stop\w*|start\w*"
+    r"|change|reduce|increase|hold|continue|cause\w*|why|explain|interpret\w*|mean\w*|safe"
+    r"|risk\w*|problem\w*|concern\w*|worr\w*|recommend\w*|interact\w*|differential)\b",
+    _I,
+)
+"""A question that asks what to make of the record or what to do, not only what it holds."""
+
+
+def asks_what_record_holds(query: str) -> bool:
+    """A question only about what the patient's record holds ("What is she allergic to?",
+    "Her latest eGFR?"): with the record loaded, the record is its source, whatever
+    else the conversation was about. A question that asks what to make of it or what
+    to do ("Is that potassium a problem?") may need other sources too."""
+    return about_record(query) and not ASKS_WHAT_TO_DO.search(query)
+
+
 ONLY_SEE_RECORD = re.compile(
     r"^\s*(?:please\s+)?(?:(?:find|search for|look up)\s+(?:patient\s+)?[\w.-]+(?:\s+[\w.-]+)?"
     r",?\s+and\s+)?(?:(?:can|could)\s+you\s+)?(?:show|display|pull up|open|view)(?:\s+me)?\s+"

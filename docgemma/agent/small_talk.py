@@ -2,10 +2,10 @@
 
 A message has no clinical content when, once punctuation is set aside, every word it
 holds belongs to a small closed vocabulary of greetings, thanks, farewells, confirmations
-and filler ("Can you", ".", "ok bye", "thanks"). Any other word — an abbreviation
-("BP?"), a number ("K 6.1"), a drug, a question word with a topic ("dose?") — is content,
-and the message goes to the agent. Given a question that is only a fragment, a small
-model answers the previous question again; given "bye", it asked for a patient ID.
+and filler ("Can you", ".", "ok bye", "thanks, that's all for her"). Any other word — an
+abbreviation ("BP?"), a number ("K 6.1"), a drug, a question word with a topic ("dose?") —
+is content, and the message goes to the agent. Given a question that is only a fragment,
+a small model answers the previous question again; given "bye", it asked for a patient ID.
 
 A message of confirmations alone ("yes", "ok") answers the assistant when its last
 message asked something, so it is content then.
@@ -40,7 +40,9 @@ THANKS = frozenset(
         "helpful",
     }
 )
-FAREWELLS = frozenset({"bye", "goodbye", "byebye", "cya", "later", "goodnight", "night", "done"})
+FAREWELLS = frozenset(
+    {"bye", "goodbye", "byebye", "cya", "later", "goodnight", "night", "done", "finished"}
+)
 CONFIRMATIONS = frozenset(
     {
         "yes",
@@ -122,6 +124,14 @@ FILLER = frozenset(
         "let's",
         "lot",
         "bit",
+        "now",
+        "today",
+        "everything",
+        "her",
+        "him",
+        "his",
+        "them",
+        "their",
     }
 )
 VOCABULARY = GREETINGS | THANKS | FAREWELLS | CONFIRMATIONS | FILLER

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from docgemma.agent.conditions import condition_names
 from docgemma.agent.dictation import clinician_run, restate
-from docgemma.agent.drug_names import is_known, nearest_known, typed_as
+from docgemma.agent.drug_names import is_known, is_sentence, nearest_known, typed_as
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence, ground_args
 from docgemma.agent.person_names import introduced_names, is_person_name, without_title
@@ -197,6 +197,17 @@ def unknown_drugs(spec: ToolSpec, args: dict[str, Any], evidence: Evidence) -> d
     return found
 
 
+def sentence_drugs(spec: ToolSpec, args: dict[str, Any]) -> list[str]:
+    """The drug fields whose value is a sentence, not a name: the drug must be asked for."""
+    bad = []
+    for name, kind in field_grounding(spec.args).items():
+        value = args.get(name)
+        items = value if isinstance(value, list) else [value]
+        if kind is Grounding.DRUG and any(isinstance(i, str) and is_sentence(i) for i in items):
+            bad.append(name)
+    return bad
+
+
 def _given(drug: str, evidence: Evidence) -> bool:
     generics = {g.lower() for g in drug_dictionary().find(drug)}
     return bool(generics) and generics <= evidence.drugs
@@ -223,6 +234,10 @@ def validate_call(
             reason = f"not given by the clinician: {', '.join(unsaid)}"
             return Validation(False, missing_args, unsaid, reason), None
         args = {k: v for k, v in (args | restated).items() if v is not None}
+        sentences = sentence_drugs(spec, args)
+        if sentences:
+            reason = f"not a drug name: {', '.join(sentences)}"
+            return Validation(False, missing_args, sentences, reason), None
         unknown = unknown_drugs(spec, args, evidence)
         if unknown:
             return Validation(

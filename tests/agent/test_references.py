@@ -15,6 +15,7 @@ import pytest
 
 from docgemma.agent.references import (
     Context,
+    asks_what_record_holds,
     needs_record,
     only_to_see_record,
     unresolved_references,
@@ -23,7 +24,7 @@ from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
 from docgemma.events import ToolCalled
 from docgemma.llm.scripted import ScriptedBackend
 
-from .conftest import intent, run, select
+from .conftest import cited, intent, run, select
 
 ASK_ID = "I need a patient ID"
 ORPHAN_REQUESTS: list[tuple[str, str, dict[str, Any], str]] = [
@@ -297,3 +298,43 @@ def test_a_request_only_to_see_the_record_is_told_from_a_question_about_it(
     query: str, only: bool
 ) -> None:
     assert only_to_see_record(query) is only
+
+
+@pytest.mark.parametrize(
+    ("query", "holds"),
+    [
+        ("What is she allergic to?", True),
+        ("His latest eGFR?", True),
+        ("And her potassium?", True),
+        ("Which blood pressure drugs is she on?", True),
+        ("Is that potassium a problem with her current meds?", False),
+        ("Her potassium is 6.1: how should I treat it?", False),
+        ("Should I stop her lisinopril?", False),
+        ("What is the normal range of potassium?", False),
+    ],
+)
+def test_a_question_only_about_what_the_record_holds_is_told_apart(query: str, holds: bool) -> None:
+    assert asks_what_record_holds(query) is holds
+
+
+async def test_with_the_record_loaded_a_question_about_it_is_answered_from_it_without_a_tool(
+    make_agent, tools
+) -> None:
+    """Even when the model, led by earlier turns on other tools, asks for a tool."""
+
+    async def summary(pid: str) -> str | None:
+        return "Patient: Grace Kim (ID gk-8)\nAllergies: sulfamethoxazole (Stevens-Johnson)"
+
+    llm = ScriptedBackend(
+        [
+            intent("TOOL_NEEDED", "her allergies"),
+            cited("She is allergic to sulfamethoxazole.", "sulfamethoxazole (Stevens-Johnson)"),
+        ]
+    )
+    events, result = await run(
+        make_agent(llm, patient_summary=summary), "What is she allergic to?", patient_id="gk-8"
+    )
+    assert not [e for e in events if isinstance(e, ToolCalled)]
+    assert result.final_response == "She is allergic to sulfamethoxazole. [1]"
+    understood = next(s for s in result.reasoning_timeline if s.title == "Understood the request")
+    assert "the loaded record of the active patient answers it" in understood.detail

@@ -22,6 +22,8 @@ NO_CONTENT = [
     ("cheers, that's great", SmallTalk.THANKS),
     ("okay, goodbye", SmallTalk.FAREWELL),
     ("thanks, bye", SmallTalk.FAREWELL),
+    ("Thanks, that's all for her.", SmallTalk.THANKS),
+    ("finished with him for now", SmallTalk.FAREWELL),
 ]
 CLINICAL = [
     "BP?",
@@ -33,6 +35,8 @@ CLINICAL = [
     "and in pregnancy?",
     "sats 88%",
     "No, not that one",
+    "her potassium?",
+    "his meds",
 ]
 
 

@@ -207,3 +207,34 @@ def test_a_message_that_introduces_no_name_asks_for_it() -> None:
         has_image=False,
     )
     assert not verdict.ok and verdict.missing_fields == ["name"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "query"),
+    [
+        ("check_drug_safety", {"drug_name": "Is it safe in pregnancy?"}, "Is it safe?"),
+        (
+            "check_drug_interactions",
+            {"drug_names": ["warfarin", "what else does she take for her heart"]},
+            "Does warfarin interact with what else does she take for her heart",
+        ),
+    ],
+)
+def test_a_sentence_in_a_drug_field_is_no_drug_and_the_drug_is_asked_for(
+    tool: str, args: dict, query: str
+) -> None:
+    verdict, parsed = validate_call(
+        REGISTRY[tool], args, evidence=Evidence.of({"user_query": query}), has_image=False
+    )
+    assert not verdict.ok and parsed is None and verdict.missing_fields == [next(iter(args))]
+
+
+def test_a_known_drug_of_several_words_is_a_name() -> None:
+    query = "Side effects of amoxicillin and clavulanate potassium?"
+    verdict, _ = validate_call(
+        REGISTRY["check_drug_safety"],
+        {"drug_name": "amoxicillin and clavulanate potassium"},
+        evidence=Evidence.of({"user_query": query}),
+        has_image=False,
+    )
+    assert verdict.ok

@@ -20,7 +20,8 @@ from docgemma.agent.context import classifier_text, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.orders import ordered_write
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
-from docgemma.agent.references import Context, needs_record
+from docgemma.agent.references import Context, asks_what_record_holds, needs_record
+from docgemma.agent.rules import required_in_order
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, traced
@@ -66,6 +67,17 @@ def _from_classifier(state: AgentState, deps: AgentDeps) -> IntentClassification
 def _orders_write(state: AgentState, deps: AgentDeps) -> bool:
     drugs = (state.get("extracted_entities") or {}).get("drug_mentions")
     return ordered_write(state["user_query"], deps.registry, drug_named=bool(drugs)) is not None
+
+
+def _answered_by_loaded_record(state: AgentState, deps: AgentDeps, drugs: object) -> bool:
+    """A question only about what the active patient's loaded record holds, naming no drug
+    and asking for no tool by its words, needs no tool: after a few turns on other tools a
+    small model sent "What is she allergic to?" to the condition pages."""
+    query = state["user_query"]
+    if not state.get("patient_summary") or drugs or not asks_what_record_holds(query):
+        return False
+    asked = required_in_order(query, patient_known=True, registry=deps.registry)
+    return not asked and not _orders_write(state, deps)
 
 
 @traced("intent_classify")
@@ -124,6 +136,10 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
     elif result.intent == "DIRECT" and _orders_write(state, deps):
         reason += " as DIRECT; overruled: the message orders a record write"
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
+    elif result.intent == "TOOL_NEEDED" and _answered_by_loaded_record(state, deps, drugs):
+        overruled = "the loaded record of the active patient answers it"
+        reason += f" as TOOL_NEEDED; overruled: {overruled}"
+        result = result.model_copy(update={"intent": "DIRECT", "suggested_tool": None})
     suggested = result.suggested_tool if result.suggested_tool in deps.registry else None
     return {
         "intent": result.intent,

@@ -84,6 +84,14 @@ def test_a_number_that_is_not_in_the_quote_fails_even_if_the_quote_is_real() -> 
     assert not checked.ok and "10" in checked.failure
 
 
+def test_a_unit_written_with_a_superscript_holds_the_same_number() -> None:
+    chart = Passage(3, "EHR summary", "Latest labs: eGFR 31 mL/min/1.73 m² (2026-10-02)", "ehr")
+    s = said("Her latest eGFR is 31 mL/min/1.73 m2.", "eGFR 31 mL/min/1.73 m²", [3])
+    assert check(s, [chart], "What's her latest GFR?").ok
+    wrong = said("Her latest eGFR is 31 mL/min/1.73 m3.", "eGFR 31 mL/min/1.73 m²", [3])
+    assert "3" in check(wrong, [chart], "What's her latest GFR?").failure
+
+
 def test_numbers_from_the_question_may_be_restated() -> None:
     s = said(
         "With a creatinine clearance of 20 mL/min, give 1 mg/kg once daily.",
