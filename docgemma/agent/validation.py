@@ -208,6 +208,17 @@ def sentence_drugs(spec: ToolSpec, args: dict[str, Any]) -> list[str]:
     return bad
 
 
+def referred_drug(evidence: Evidence) -> str | None:
+    """The drug a message that only refers to one ("Is it safe in pregnancy?") means: the
+    one drug of the latest message of the clinician's that names any; None when that
+    message names several or none does."""
+    for message in evidence.messages:
+        named = list(dict.fromkeys(drug_dictionary().find(message)))
+        if named:
+            return named[0] if len(named) == 1 else None
+    return None
+
+
 def _given(drug: str, evidence: Evidence) -> bool:
     generics = {g.lower() for g in drug_dictionary().find(drug)}
     return bool(generics) and generics <= evidence.drugs
@@ -235,7 +246,11 @@ def validate_call(
             return Validation(False, missing_args, unsaid, reason), None
         args = {k: v for k, v in (args | restated).items() if v is not None}
         sentences = sentence_drugs(spec, args)
-        if sentences:
+        meant = referred_drug(evidence) if sentences else None
+        if meant and all(isinstance(args[n], str) for n in sentences):
+            restated |= dict.fromkeys(sentences, meant)
+            args |= restated
+        elif sentences:
             reason = f"not a drug name: {', '.join(sentences)}"
             return Validation(False, missing_args, sentences, reason), None
         unknown = unknown_drugs(spec, args, evidence)

@@ -25,7 +25,7 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
-from docgemma.tools.facts import RequestPattern
+from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
@@ -240,6 +240,7 @@ SPEC = ToolSpec(
         query="What are the FDA warnings for warfarin?", args={"drug_name": "warfarin"}
     ),
     brief_answer=True,
+    role=ToolRole.READS_LABEL,
     requested_by=(
         # "warning" alone is not enough: "warning signs" of a disease are not a drug label
         RequestPattern(

@@ -20,6 +20,8 @@ class ToolRole(StrEnum):
     """Turns a name into a record id; searched first, skipped once the patient is known."""
     READS_CHART = "reads_chart"
     """Reads the record of a known patient."""
+    READS_LABEL = "reads_label"
+    """Reads one drug's label: what a question about a single drug rests on."""
     SEARCHES_EVIDENCE = "searches_evidence"
     """Searches published evidence (literature, trials)."""
     SEARCHES_KNOWLEDGE_BASE = "searches_knowledge_base"

@@ -6,7 +6,10 @@ import pytest
 
 from docgemma.agent.grounding import Evidence
 from docgemma.agent.validation import validate_call
+from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.registry import build_registry
+
+from .conftest import NOTHING_CITED, intent, quality, run, select
 
 REGISTRY = build_registry()
 
@@ -238,3 +241,54 @@ def test_a_known_drug_of_several_words_is_a_name() -> None:
         has_image=False,
     )
     assert verdict.ok
+
+
+def test_a_sentence_for_a_drug_means_the_one_drug_the_clinician_named_last() -> None:
+    state = {
+        "user_query": "Is it safe in pregnancy?",
+        "conversation_history": [
+            {"role": "user", "content": "What are the contraindications of lisinopril?"},
+            {"role": "assistant", "content": "…"},
+            {"role": "user", "content": "Actually I meant losartan."},
+            {"role": "assistant", "content": "…"},
+        ],
+    }
+    verdict, parsed = validate_call(
+        REGISTRY["check_drug_safety"],
+        {"drug_name": "Is it safe in pregnancy?"},
+        evidence=Evidence.of(state),
+        has_image=False,
+    )
+    assert verdict.ok and parsed.drug_name == "losartan"
+    assert verdict.restated == {"drug_name": "losartan"}
+
+
+async def test_an_interaction_check_of_one_drug_reads_that_drugs_label(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["lisinopril", "lisinopril"]},
+            quality("success_rich"),
+            NOTHING_CITED,
+        ]
+    )
+    _, result = await run(make_agent(llm), "What are the contraindications of lisinopril?")
+    assert tools.calls_to("check_drug_interactions") == []
+    assert [args for args, _ in tools.calls_to("check_drug_safety")] == [
+        {"drug_name": "lisinopril"}
+    ]
+    corrected = [s.detail for s in result.reasoning_timeline if s.title == "Corrected the request"]
+    assert any("its label answers it, not the Drug Interaction Check" in d for d in corrected)
+
+
+async def test_a_one_drug_interaction_question_is_not_sent_to_the_label(make_agent, tools) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["lisinopril", "lisinopril"]},
+        ]
+    )
+    _, result = await run(make_agent(llm), "What interactions does lisinopril have?")
+    assert tools.calls_to("check_drug_safety") == [] and result.clarification_requested

@@ -15,17 +15,45 @@ from docgemma.agent.approval_gate import approve_write, review_step, review_writ
 from docgemma.agent.confirmation import unconfirmed
 from docgemma.agent.context import patient_ids_in
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence
+from docgemma.agent.references import points_to_record_medications
 from docgemma.agent.state import AgentState
 from docgemma.agent.tool_run import run_tool, to_result
 from docgemma.agent.tracing import NODE_LABELS, decision, record, traced
 from docgemma.agent.validation import validate_call
 from docgemma.events import ToolCalled, ToolFinished, emit
-from docgemma.tools.base import ToolErrorType, ToolOutcome
+from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
 from docgemma.tools.facts import ToolRole
+from docgemma.tools.grounding import Grounding, field_grounding
 
 _NODE = "tool_execute"
 _CORRECTED = "Corrected the request"
+
+
+def _one_drug_question(
+    state: AgentState, deps: AgentDeps, spec: ToolSpec, args: dict[str, Any]
+) -> tuple[ToolSpec, dict[str, Any]] | None:
+    """A drug-list tool (the interaction check) proposed for a message that names one drug
+    and asks for none of that tool's work ("What are the contraindications of
+    lisinopril?" became an interaction check of lisinopril with itself): the drug's label
+    reads it instead: the label tool and its arguments, or None."""
+    reader = deps.registry.with_role(ToolRole.READS_LABEL)
+    lists = [
+        n
+        for n, kind in field_grounding(spec.args).items()
+        if kind is Grounding.DRUG and isinstance(args.get(n), list)
+    ]
+    query = state["user_query"]
+    named = list(dict.fromkeys(drug_dictionary().find(query)))
+    if reader is None or not lists or len(named) != 1:
+        return None
+    if any(p.position(query) is not None for p in spec.requested_by):
+        return None  # the question does ask for this tool ("interactions of lisinopril?")
+    if points_to_record_medications(query):
+        return None  # the rest of the list is the patient's medications
+    field = next(n for n, k in field_grounding(reader.args).items() if k is Grounding.DRUG)
+    return reader, {field: named[0]}
 
 
 @traced(_NODE)
@@ -39,9 +67,15 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         "retrying": False,
         "step_count": state.get("step_count", 0) + (0 if retry else 1),
     }
-    check, parsed = validate_call(
-        spec, args, evidence=Evidence.of(state), has_image=bool(state.get("has_image"))
-    )
+    evidence = Evidence.of(state)
+    has_image = bool(state.get("has_image"))
+    check, parsed = validate_call(spec, args, evidence=evidence, has_image=has_image)
+    swapped = None if check.ok else _one_drug_question(state, deps, spec, args)
+    if swapped is not None:
+        proposed = spec.label
+        spec, args = swapped
+        check, parsed = validate_call(spec, args, evidence=evidence, has_image=has_image)
+        update["current_tool"] = spec.name
     if not check.ok:
         outcome = ToolOutcome(
             error_type=check.error_type,
@@ -69,6 +103,10 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         }
 
     decisions = []  # each correction of the model's arguments is a step the clinician sees
+    if swapped is not None:
+        drug = next(iter(args.values()))
+        reason = f"a question about {drug} alone: its label answers it, not the {proposed}"
+        decisions.append(decision(_NODE, "one_drug", reason, title=_CORRECTED))
     if check.restated:  # the clinician's own words, for the record and the approval card
         args = {k: v for k, v in (args | check.restated).items() if v is not None}
         kept = "; ".join(
