@@ -9,6 +9,8 @@ Code then holds each statement to the rules a reviewer would apply to any cited 
 - every number in the statement is in its quote or the question, so a dose or a value
   cannot change between the source and the answer;
 - it says something the question does not (a word or a number);
+- when its quote is a label and what it holds ("Allergies: penicillin"), it says some of
+  what it holds, not only the label;
 - it says "not", "no", "never" or the like only when its quote does, so a statement
   cannot turn what its source affirms ("combination not recommended", "increases the
   risk") into a denial ("they do not interact");
@@ -123,6 +125,20 @@ class Checked:
         return not self.failure
 
 
+_LABELLED = re.compile(r"^([^:]{1,40}):\s+(\S.*)$", re.S)
+"""A quote that is a label and what it holds ("Allergies: penicillin (rash)")."""
+
+
+def _tells(text: str, quote: str) -> bool:
+    """A statement quoting "Label: what it holds" says some of what it holds (a word or a
+    number), not only the label ("The patient's active medications.")."""
+    labelled = _LABELLED.match(quote.strip())
+    if not labelled:
+        return True
+    held = labelled.group(2)
+    return bool(content_stems(text) & content_stems(held) or numbers(text) & numbers(held))
+
+
 def check(statement: Statement, passages: Sequence[Passage], question: str) -> Checked:
     """``statement`` held to its sources (see the module docstring)."""
     by_number = {p.n: p for p in passages}
@@ -144,6 +160,8 @@ def check(statement: Statement, passages: Sequence[Passage], question: str) -> C
         )
     if not content_stems(text) - content_stems(question) and not numbers(text) - numbers(question):
         return Checked(statement, cited, "it only restates the question")
+    if not _tells(text, statement.quote):
+        return Checked(statement, cited, "it names what its quote is about, not what it says")
     if _NEGATION.search(text) and not _NEGATION.search(statement.quote):
         return Checked(statement, cited, "it denies what its quote does not")
     named = " ".join(f"{p.label} {p.title}" for p in map(by_number.get, cited))

@@ -158,3 +158,16 @@ def test_a_statement_that_only_restates_the_question_fails() -> None:
 
 def test_a_tools_own_source_markers_are_not_words_of_the_source() -> None:
     assert quote_in("the risk of bleeding rises", "[1] Label: the risk [2] of bleeding rises.")
+
+
+def test_a_statement_that_only_names_its_quotes_label_says_nothing() -> None:
+    chart = Passage(
+        4, "EHR chart", "Active medications: spironolactone 25 mg once daily; lisinopril 10 mg"
+    )
+    quote = "Active medications: spironolactone 25 mg once daily; lisinopril 10 mg"
+    empty = check(said("The patient's active medications.", quote, [4]), [chart], "Her meds?")
+    assert "not what it says" in empty.failure
+    told = said("She takes spironolactone and lisinopril.", quote, [4])
+    assert check(told, [chart], "Is her potassium a problem with her meds?").ok
+    dose = said("Her spironolactone dose is 25 mg once daily.", quote, [4])
+    assert check(dose, [chart], "Her meds?").ok
