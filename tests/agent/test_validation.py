@@ -292,3 +292,18 @@ async def test_a_one_drug_interaction_question_is_not_sent_to_the_label(make_age
     )
     _, result = await run(make_agent(llm), "What interactions does lisinopril have?")
     assert tools.calls_to("check_drug_safety") == [] and result.clarification_requested
+
+
+async def test_a_misspelt_second_drug_is_offered_back_not_traded_for_a_label(
+    make_agent, tools
+) -> None:
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": ["glipizidee", "metformin"]},
+        ]
+    )
+    _, result = await run(make_agent(llm), "Does glipizidee interact with metformin?")
+    assert tools.calls_to("check_drug_safety") == [] and result.clarification_requested
+    assert "Did you mean glipizide" in result.final_response

@@ -40,14 +40,14 @@ def _one_drug_question(
     reads it instead: the label tool and its arguments, or None."""
     reader = deps.registry.with_role(ToolRole.READS_LABEL)
     lists = [
-        n
+        {str(d).strip().lower() for d in args[n]}
         for n, kind in field_grounding(spec.args).items()
         if kind is Grounding.DRUG and isinstance(args.get(n), list)
     ]
     query = state["user_query"]
     named = list(dict.fromkeys(drug_dictionary().find(query)))
-    if reader is None or not lists or len(named) != 1:
-        return None
+    if reader is None or len(lists) != 1 or len(lists[0]) > 1 or len(named) != 1:
+        return None  # only a list of one drug (or that drug twice) is a one-drug question
     if any(p.position(query) is not None for p in spec.requested_by):
         return None  # the question does ask for this tool ("interactions of lisinopril?")
     if points_to_record_medications(query):
