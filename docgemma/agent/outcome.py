@@ -62,6 +62,16 @@ class ApprovalDecision(BaseModel):
     The UI always sends it; None (scripts) means whatever is pending."""
 
 
+class CitedStatement(BaseModel):
+    """A statement of the model's shown in the answer, with the quote code found in its
+    source: what a reviewer reads to judge whether the source says it."""
+
+    text: str
+    quote: str
+    sources: list[int]
+    """The ``[n]`` numbers it cites (entries of ``sources_used``, from 1)."""
+
+
 class TurnResult(BaseModel):
     """The outcome of one turn (answer, confidence, sources, and what evaluation needs)."""
 
@@ -81,6 +91,8 @@ class TurnResult(BaseModel):
     notices: list[str] = Field(default_factory=list)
     """Things the user should know about their input, e.g. that a long message was truncated."""
     fallback_used: bool = False
+    cited: list[CitedStatement] = Field(default_factory=list)
+    """The model's statements shown, each with its verified quote; none for code's answers."""
     left_out: list[str] = Field(default_factory=list)
     """Sentences (or last clauses) of the model's answer left out because they named things
     (drugs, conditions, dose forms, numbers) that the sources it cited do not."""

@@ -124,7 +124,6 @@ FILLER = frozenset(
         "let's",
         "lot",
         "bit",
-        "now",
         "today",
         "everything",
         "her",

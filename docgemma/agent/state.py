@@ -148,6 +148,8 @@ class AgentState(TypedDict, total=False):
     sources_used: Annotated[list[dict[str, Any]], PerTurn([])]
     follow_up_questions: Annotated[list[str], PerTurn([])]
     """Per turn, so a turn paused for approval never shows the previous turn's sources."""
+    cited: Annotated[list[dict[str, Any]], PerTurn([])]
+    """The model's statements shown, each with its verified quote (``outcome.CitedStatement``)."""
     left_out: Annotated[list[str], PerTurn([])]
     """Sentences or last clauses of the model's answer left out: they named what its sources
     do not."""

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from docgemma.agent.answer.compose import error_notes
-from docgemma.agent.outcome import ApprovalRequest, TimelineEntry, ToolCallRecord, TurnResult
+from docgemma.agent.outcome import (
+    ApprovalRequest,
+    CitedStatement,
+    TimelineEntry,
+    ToolCallRecord,
+    TurnResult,
+)
 from docgemma.agent.tracing import reasoning_timeline
 from docgemma.tools.base import Source
 
@@ -41,6 +47,7 @@ def turn_result(values: dict[str, Any], notices: list[str]) -> TurnResult:
         clarification_requested=bool(values.get("clarification_request")),
         errors=error_notes(values),
         fallback_used=bool(values.get("fallback")),
+        cited=[CitedStatement(**c) for c in values.get("cited", [])],
         left_out=list(values.get("left_out", [])),
         **_common(values, notices),
     )

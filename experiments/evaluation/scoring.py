@@ -12,6 +12,7 @@ apply".
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -210,6 +211,7 @@ def score(case: EvalCase, record: TurnRecord) -> dict[str, Any]:
         "declined": declined(record.events),
         "sentences_left_out": bool(result.left_out),
         "left_out": " | ".join(result.left_out),
+        "cited": json.dumps([c.model_dump() for c in result.cited]),
         "leaked": bool(leaks),
         "leaked_terms": ",".join(leaks),
         "forbidden": bool(forbidden),

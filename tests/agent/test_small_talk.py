@@ -23,7 +23,7 @@ NO_CONTENT = [
     ("okay, goodbye", SmallTalk.FAREWELL),
     ("thanks, bye", SmallTalk.FAREWELL),
     ("Thanks, that's all for her.", SmallTalk.THANKS),
-    ("finished with him for now", SmallTalk.FAREWELL),
+    ("finished with him for today", SmallTalk.FAREWELL),
 ]
 CLINICAL = [
     "BP?",
@@ -37,6 +37,7 @@ CLINICAL = [
     "No, not that one",
     "her potassium?",
     "his meds",
+    "and now?",
 ]
 
 

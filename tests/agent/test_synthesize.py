@@ -53,6 +53,9 @@ async def test_verified_statements_stream_with_their_markers_at_high_confidence(
     assert [s.title for s in result.sources_used] == ["FDA drug label: dofetilide"]
     assert "[1] FDA drug label: dofetilide" in llm.calls[-1].prompt
     assert result.reasoning_timeline[-1].title == "Confidence: high"
+    (shown,) = result.cited  # what a reviewer reads: the statement beside its verified quote
+    assert (shown.text, shown.sources) == (GOOD[1], [1])
+    assert shown.quote == "Boxed warning: risk of Torsade de Pointes."
 
 
 async def test_a_failed_statement_is_retried_once_and_never_shown(make_agent, tools) -> None:

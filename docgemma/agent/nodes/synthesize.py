@@ -90,6 +90,7 @@ class Answer:
     sources: list[dict[str, Any]] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
     dropped: list[Checked] = field(default_factory=list)
+    kept: list[Checked] = field(default_factory=list)
     streamed: bool = False
     """The model's statements already streamed; otherwise the whole text streams at the end."""
     fallback: bool = False
@@ -179,7 +180,7 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
                 how += f" (after thinking, {written.thinking_tokens} tokens)"
             return Answer(
                 compose.render(written.kept), how, grounding, [p.source() for p in passages],
-                calls, written.dropped, streamed=True,
+                calls, written.dropped, written.kept, streamed=True,
             )  # fmt: skip
     may = deps.answers_from_memory()
     declined = compose.decline(
@@ -279,6 +280,10 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
             patient=bool(state.get("active_patient_id")),
         ),
         "llm_calls": answer.calls,
+        "cited": [
+            {"text": c.statement.text, "quote": c.statement.quote, "sources": list(c.cited)}
+            for c in answer.kept
+        ],
         "left_out": [c.statement.text for c in answer.dropped],
         "trace": [
             decision(_NODE, "answer", how, title="Wrote the answer"),
