@@ -12,8 +12,11 @@ misspelling, and the check reports it as not in its references.
 from __future__ import annotations
 
 import difflib
+import json
+import re
 import threading
 from collections.abc import Iterable
+from functools import lru_cache
 
 from docgemma.agent.entities import drug_dictionary
 from docgemma.ehr.codes import RXNORM_CODES
@@ -87,6 +90,64 @@ def nearest_known(name: str, limit: int = MAX_SUGGESTIONS) -> list[str]:
         generic = next(iter(drug_dictionary().find(close)), close)
         offered.setdefault(generic, close)
     return list(offered.values())[:limit]
+
+
+_TYPED_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
+
+
+MISSPELT_SIMILARITY = 0.85
+"""How alike a word and a known drug must be for the word to be read as that drug misspelt:
+stricter than for a drug argument, since any word of the message is a candidate."""
+
+
+@lru_cache(maxsize=1)
+def spelt_words() -> frozenset[str]:
+    """Words as they are spelt in English and medical text: the embedding model's whole-word
+    vocabulary, the offline PubMed abstracts and the condition pages. A word among them is
+    not a misspelt drug ("nothing" is not "norethin")."""
+    from docgemma.assets import pinned_file
+    from docgemma.kb.corpus import DEMO_PAGES_DIR, page_files
+    from docgemma.tools.literature_index import load_abstracts
+
+    words: set[str] = set()
+    try:
+        vocabulary = json.loads(pinned_file("tokenizer").read_text(encoding="utf-8"))
+        words |= {w for w in vocabulary["model"]["vocab"] if w.isalpha() and w.islower()}
+        texts = [f"{a.title} {a.text}" for a in load_abstracts()]
+        texts += [path.read_text(encoding="utf-8") for path in page_files(DEMO_PAGES_DIR)]
+    except (FileNotFoundError, OSError, KeyError):
+        return frozenset()
+    return frozenset(words | {w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t)})
+
+
+def misspelt_drugs(message: str, skip: Iterable[str] = ()) -> dict[str, list[str]]:
+    """Words of a message that no dictionary or medical text knows and that are spelt nearly
+    like a known drug ("warfrin", "ibuprofn"), with the known names nearest to them. A
+    message naming such a word is asked about before anything runs: read as no drug, the
+    question went to the condition pages. ``skip``: words that are something else (the
+    name of a patient the message introduces)."""
+    known = spelt_words()
+    if not known:
+        return {}  # without a vocabulary every rare word would be a suspect
+    skipped = {w.lower() for s in skip for w in s.split()}
+    found: dict[str, list[str]] = {}
+    for word in _TYPED_WORD.findall(message):
+        low = word.lower()
+        if low in found or low in known or low in skipped or is_known(low):
+            continue
+        near = [n for n in nearest_known(low) if _misspelt_as(low, n.lower())]
+        if near:
+            found[word] = near
+    return found
+
+
+def _misspelt_as(word: str, name: str) -> bool:
+    """``word`` reads as ``name`` misspelt: alike enough, a name of five letters or more
+    of letters only (shorter ones, or ones with a prefix, are alike to too many words), and
+    not the same word in another number ("sedative" is not the entry "sedatives")."""
+    alike = difflib.SequenceMatcher(None, word, name).ratio() >= MISSPELT_SIMILARITY
+    plain = name.isalpha() and len(name) >= 5  # not "r-antidote" for "antidote"
+    return alike and plain and word.rstrip("s") != name.rstrip("s")
 
 
 def typed_as(name: str, words: Iterable[str]) -> str | None:

@@ -205,7 +205,7 @@ async def test_retry_with_different_arguments_re_extracts_only(make_agent, tools
             NOTHING_CITED,
         ]
     )
-    _, result = await run(make_agent(llm), "Find studies on dofetilde")
+    _, result = await run(make_agent(llm), "Find studies on dofetilide")  # the model misspells
     assert result.nodes_visited == [IA, IC, TS, TE, RC, EH, TS, TE, RC, SY]
     assert result.model_calls == 5 + 1 + 2
     assert (

@@ -19,13 +19,16 @@ from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
 from docgemma.agent.cant_miss import clinician_messages, reasoning_detail, recognise
-from docgemma.agent.confirmation import confirmed_query
+from docgemma.agent.confirmation import confirmed_query, unconfirmed
 from docgemma.agent.context import HISTORY_MESSAGES
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.drug_names import misspelt_drugs
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.harmful_requests import refusal
+from docgemma.agent.person_names import introduced_names
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
+from docgemma.agent.rules import unknown_drug_question
 from docgemma.agent.schemas import ImageFindings
 from docgemma.agent.small_talk import REPLIES, last_assistant_message, small_talk
 from docgemma.agent.state import RESET, AgentState, turn_start
@@ -128,6 +131,18 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
         update["clarification_request"] = question
         update["trace"].append(
             decision("input_assembly", "ask_user", question, title="Need more information")
+        )
+    elif misspelt := misspelt_drugs(query, introduced_names(query)):
+        # read as no drug, "interacton warfrin ibuprofn" went to the condition pages
+        update["clarification_request"] = unknown_drug_question(misspelt)
+        update["unconfirmed_drugs"] = unconfirmed(query, misspelt)
+        update["trace"].append(
+            decision(
+                "input_assembly",
+                "ask_user",
+                f"spelt nearly like a known drug: {', '.join(misspelt)}",
+                title="Need more information",
+            )
         )
     notices: list[str] = []
     if patient_id and deps.patient_summary is not None:
