@@ -6,7 +6,9 @@ A name is known when the drug dictionary (about 107k generic, brand and synonym 
 the interaction thesaurus (ANSM) or the record's RxNorm table has it. An unknown name spelt
 nearly like a known one is checked for nothing and offered back as "did you mean …?" until
 the clinician confirms; one near no known name (a food, a product no list holds) is not a
-misspelling, and the check reports it as not in its references.
+misspelling, and the check reports it as not in its references. A message's own words are
+held to the same rule before any model call (``misspelt_drugs``), against a vocabulary of
+words spelt right, so that "warfrin" is asked about rather than read as no drug at all.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def _known_names() -> dict[int, list[str]]:
         return _names
 
 
-MAX_NAME_WORDS = 5
+SENTENCE_WORDS = 5
 """More words than the longest product name a clinician types ("amoxicillin and clavulanate
 potassium" is four): a longer argument is a sentence, not a drug."""
 
@@ -73,7 +75,7 @@ potassium" is four): a longer argument is a sentence, not a drug."""
 def is_sentence(name: str) -> bool:
     """A drug argument that is a question or a sentence ("Is it safe in pregnancy?"), which a
     small model passes when the drug was only referred to: it names no drug."""
-    return not is_known(name) and ("?" in name or len(name.split()) > MAX_NAME_WORDS)
+    return not is_known(name) and ("?" in name or len(name.split()) > SENTENCE_WORDS)
 
 
 def nearest_known(name: str, limit: int = MAX_SUGGESTIONS) -> list[str]:
@@ -93,8 +95,7 @@ def nearest_known(name: str, limit: int = MAX_SUGGESTIONS) -> list[str]:
 
 
 _TYPED_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
-
-
+"""A word of five letters or more, lower case after its first letter (not an acronym)."""
 MISSPELT_SIMILARITY = 0.85
 """How alike a word and a known drug must be for the word to be read as that drug misspelt:
 stricter than for a drug argument, since any word of the message is a candidate."""
