@@ -23,6 +23,8 @@ NO_CONTENT = [
     ("okay, goodbye", SmallTalk.FAREWELL),
     ("thanks, bye", SmallTalk.FAREWELL),
     ("Thanks, that's all for her.", SmallTalk.THANKS),
+    ("Good morning, can you help me with a quick clinical question?", SmallTalk.GREETING),
+    ("can I ask you something", SmallTalk.FRAGMENT),
     ("finished with him for today", SmallTalk.FAREWELL),
 ]
 CLINICAL = [
@@ -38,6 +40,7 @@ CLINICAL = [
     "her potassium?",
     "his meds",
     "and now?",
+    "quick question about warfarin",
 ]
 
 

@@ -11,9 +11,10 @@ Code then holds each statement to the rules a reviewer would apply to any cited 
 - it says something the question does not (a word or a number);
 - when its quote is a label and what it holds ("Allergies: penicillin"), it says some of
   what it holds, not only the label;
-- it says "not", "no", "never" or the like only when its quote does, so a statement
-  cannot turn what its source affirms ("combination not recommended", "increases the
-  risk") into a denial ("they do not interact");
+- it says "not", "no", "never" or the like only when its quote does, and what it denies
+  is in its quote, so a statement cannot turn what its source affirms ("combination not
+  recommended", "increases the risk") into a denial ("they do not interact"), nor borrow
+  a quote's "no" to deny something else ("no antidote" from "no interaction is listed");
 - most of the statement's content words are in the sources it cites or the question
   (``MIN_WORD_SHARE``), and half of them are in its quote or the question
   (``MIN_QUOTE_SHARE``), so the statement is made of what its sources say and the quote
@@ -129,6 +130,31 @@ _LABELLED = re.compile(r"^([^:]{1,40}):\s+(\S.*)$", re.S)
 """A quote that is a label and what it holds ("Allergies: penicillin (rash)")."""
 
 
+_DENIED_WORDS = 3
+"""How far after "no"/"not" the word it denies is looked for ("no known antidote")."""
+
+
+def _denied(text: str) -> set[str]:
+    """The content words (by stem) a text denies: the first within a few words of each
+    "no", "not", "never"."""
+    words = normalise(text).split()
+    denied: set[str] = set()
+    for i, word in enumerate(words):
+        if _NEGATION.fullmatch(word) or word.endswith("n't"):
+            after = [content_stems(w) for w in words[i + 1 : i + 1 + _DENIED_WORDS]]
+            denied |= next((s for s in after if s), set())
+    return denied
+
+
+def _denies_as_quoted(text: str, quote: str) -> bool:
+    """A statement says "no", "not" or "never" only when its quote does, and what it denies
+    is in its quote: "no interaction" may rest on "No interaction … is listed", "no
+    antidote" may not."""
+    if not _NEGATION.search(text):
+        return True
+    return bool(_NEGATION.search(quote)) and _denied(text) <= content_stems(quote)
+
+
 def _tells(text: str, quote: str) -> bool:
     """A statement quoting "Label: what it holds" says some of what it holds (a word or a
     number), not only the label ("The patient's active medications.")."""
@@ -162,7 +188,7 @@ def check(statement: Statement, passages: Sequence[Passage], question: str) -> C
         return Checked(statement, cited, "it only restates the question")
     if not _tells(text, statement.quote):
         return Checked(statement, cited, "it names what its quote is about, not what it says")
-    if _NEGATION.search(text) and not _NEGATION.search(statement.quote):
+    if not _denies_as_quoted(text, statement.quote):
         return Checked(statement, cited, "it denies what its quote does not")
     named = " ".join(f"{p.label} {p.title}" for p in map(by_number.get, cited))
     cited_text = " ".join(by_number[n].text for n in cited)

@@ -134,13 +134,17 @@ def test_citation_markers_the_model_wrote_are_removed_from_the_statement() -> No
         ("It isn't advised in pregnancy.", "Ibuprofen increases bleeding risk", False),
         ("The combination is not recommended.", "Combination not recommended", True),
         ("Bleeding risk rises with ibuprofen.", "Ibuprofen increases bleeding risk", True),
+        ("There is no antidote for ibuprofen.", "No interaction is listed here", False),
+        ("No interaction is listed for warfarin.", "No interaction is listed here", True),
+        ("Ibuprofen has no listed interaction.", "No interaction is listed here", True),
     ],
 )
 def test_a_statement_denies_only_what_its_quote_denies(text: str, quote: str, ok: bool) -> None:
     source = Passage(
         1,
         "Interactions",
-        "warfarin + ibuprofen. Combination not recommended. Ibuprofen increases bleeding risk.",
+        "warfarin + ibuprofen. Combination not recommended. Ibuprofen increases bleeding risk. "
+        "No interaction is listed here.",
     )
     checked = check(said(text, quote, [1]), [source], "Does warfarin interact with ibuprofen?")
     assert checked.ok is ok
