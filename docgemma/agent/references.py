@@ -14,7 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from docgemma.agent.entities import drug_dictionary, patient_ids
+from docgemma.agent.person_names import introduced_names
 from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
+from docgemma.agent.small_talk import VOCABULARY
+from docgemma.agent.small_talk import words as small_talk_words
 
 _I = re.IGNORECASE
 PATIENT_REFERENCE = re.compile(
@@ -220,6 +223,28 @@ def about_record(query: str) -> bool:
     return bool(PATIENT_SCOPED.search(query) and referred)
 
 
+_CALLING_UP = frozenset(
+    {"patient", "pt", "next", "chart", "record", "records", "pull", "up", "open", "show",
+     "review", "see", "seeing", "id", "now", "for", "of", "on", "to"}
+)  # fmt: skip
+"""Words that call up a patient and ask nothing about them ("Next patient: …, gkim-008")."""
+_NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def only_names_a_patient(query: str) -> bool:
+    """The message gives a patient's id and asks nothing else: it calls up that patient, so
+    their record is what to show (a small model sent "Patient gkim-008 please." to the
+    condition pages)."""
+    ids = patient_ids(query)
+    if not ids or drug_dictionary().find(query):
+        return False
+    rest = query
+    for found in [*ids, *introduced_names(query)]:
+        rest = rest.replace(found, " ")
+    rest = _NAME_WORD.sub(" ", rest)  # beside an id, a capitalised word is the patient's name
+    return all(w in VOCABULARY or w in _CALLING_UP for w in small_talk_words(rest))
+
+
 ASKS_WHAT_TO_DO = re.compile(
     r"\b(?:treat\w*|manag\w*|should|next|do (?:i|we)|adjust\w*|switch\w*|stop\w*|start\w*"
     r"|change|reduce|increase|hold|continue|cause\w*|why|explain|interpret\w*|mean\w*|safe"
@@ -250,7 +275,7 @@ ONLY_SEE_RECORD = re.compile(
 def only_to_see_record(query: str) -> bool:
     """The clinician asked to see the record, not a question about it: the chart is the
     answer (a small model had answered "Here is the chart of abc-123 [1]." and no more)."""
-    return ONLY_SEE_RECORD.match(query) is not None
+    return ONLY_SEE_RECORD.match(query) is not None or only_names_a_patient(query)
 
 
 def needs_record(query: str, context: Context) -> bool:

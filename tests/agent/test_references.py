@@ -17,12 +17,14 @@ from docgemma.agent.references import (
     Context,
     asks_what_record_holds,
     needs_record,
+    only_names_a_patient,
     only_to_see_record,
     unresolved_references,
 )
 from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
 from docgemma.events import ToolCalled
 from docgemma.llm.scripted import ScriptedBackend
+from docgemma.tools.base import ToolOutcome
 
 from .conftest import cited, intent, run, select
 
@@ -338,3 +340,41 @@ async def test_with_the_record_loaded_a_question_about_it_is_answered_from_it_wi
     assert result.final_response == "She is allergic to sulfamethoxazole. [1]"
     understood = next(s for s in result.reasoning_timeline if s.title == "Understood the request")
     assert "the loaded record of the active patient answers it" in understood.detail
+
+
+@pytest.mark.parametrize(
+    ("query", "calls_up"),
+    [
+        ("Patient gkim-008 please.", True),
+        ("Next patient: Grace Kim, gkim-008.", True),
+        ("abc-123", True),
+        ("What is the INR of abc-123?", False),
+        ("Lisinopril for abc-123?", False),
+        ("Prescribe metformin for abc-123", False),
+        ("Next patient please.", False),
+    ],
+)
+def test_a_message_that_only_gives_a_patients_id_calls_the_patient_up(
+    query: str, calls_up: bool
+) -> None:
+    assert only_names_a_patient(query) is calls_up
+
+
+async def test_a_patient_called_up_by_id_gets_their_chart_whatever_the_model_says(
+    make_agent, tools
+) -> None:
+    tools.queue(
+        "get_patient_chart",
+        ToolOutcome(data={"patient_id": "gkim-008"}, formatted="Patient: Grace Kim (ID gkim-008)"),
+    )
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT"),
+            select("search_knowledge_base"),
+            {"patient_id": "gkim-008"},
+            {"quality": "success_rich", "brief_summary": "chart"},
+        ]
+    )
+    events, result = await run(make_agent(llm), "Next patient: Grace Kim, gkim-008.")
+    assert [e.tool for e in events if isinstance(e, ToolCalled)] == ["get_patient_chart"]
+    assert result.final_response.startswith("Patient: Grace Kim (ID gkim-008)")

@@ -20,7 +20,12 @@ from docgemma.agent.context import classifier_text, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.orders import ordered_write
 from docgemma.agent.prompts import INTENT_SYSTEM, INTENT_USER
-from docgemma.agent.references import Context, asks_what_record_holds, needs_record
+from docgemma.agent.references import (
+    Context,
+    asks_what_record_holds,
+    needs_record,
+    only_names_a_patient,
+)
 from docgemma.agent.rules import required_in_order
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
@@ -135,6 +140,10 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     elif result.intent == "DIRECT" and _orders_write(state, deps):
         reason += " as DIRECT; overruled: the message orders a record write"
+        result = result.model_copy(update={"intent": "TOOL_NEEDED"})
+    elif result.intent == "DIRECT" and only_names_a_patient(state["user_query"]):
+        overruled = "the message calls up a patient: their record is shown"
+        reason += f" as DIRECT; overruled: {overruled}"
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     elif result.intent == "TOOL_NEEDED" and _answered_by_loaded_record(state, deps, drugs):
         overruled = "the loaded record of the active patient answers it"

@@ -37,7 +37,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
-from docgemma.agent.references import points_to_record_medications
+from docgemma.agent.references import only_names_a_patient, points_to_record_medications
 from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, note, traced
@@ -141,6 +141,9 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     known = bool(known_patient_ids(state))
     finder = registry.with_role(ToolRole.FINDS_PATIENT)
     chart = registry.with_role(ToolRole.READS_CHART)
+    calls_up = only_names_a_patient(state["user_query"])
+    if chart and calls_up and tool != chart.name and chart.name not in done:
+        return chart.name  # "Patient gkim-008 please.": the patient is called up
     if finder and tool == finder.name and known and tool not in done and chart:
         return chart.name  # a search by name cannot find an id
     if finder and not known and _named_patient_to_find(state, registry, tool):
