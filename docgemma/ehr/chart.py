@@ -35,6 +35,12 @@ class NoteExcerpt(BaseModel):
 
 MEDICATIONS_HEADING = "Active medications"
 """The heading of the chart text's medication line, which the agent reads the list from."""
+PROBLEMS_HEADING = "Active problems"
+ALLERGIES_HEADING = "Allergies"
+LABS_HEADING = "Latest labs"
+VITALS_HEADING = "Latest vitals"
+ITEM_SEPARATOR = "; "
+"""Between the items of one heading's line."""
 
 
 class ChartSummary(BaseModel):
@@ -66,13 +72,13 @@ class ChartSummary(BaseModel):
         lines = [f"Patient: {self.name} (ID {self.patient_id}){' — ' + demo if demo else ''}"]
 
         def section(title: str, items: list[str]) -> None:
-            lines.append(f"{title}: " + ("; ".join(items) if items else "none recorded"))
+            lines.append(f"{title}: " + (ITEM_SEPARATOR.join(items) or "none recorded"))
 
-        section("Active problems", self.conditions)
+        section(PROBLEMS_HEADING, self.conditions)
         section(MEDICATIONS_HEADING, self.medications)
-        section("Allergies", self.allergies or [])
-        section("Latest labs", [f"{m.name} {m.value} ({m.date})" for m in self.labs])
-        section("Latest vitals", [f"{m.name} {m.value} ({m.date})" for m in self.vitals])
+        section(ALLERGIES_HEADING, self.allergies or [])
+        section(LABS_HEADING, [f"{m.name} {m.value} ({m.date})" for m in self.labs])
+        section(VITALS_HEADING, [f"{m.name} {m.value} ({m.date})" for m in self.vitals])
         if self.imaging:
             section("Imaging", self.imaging)
         for n in self.notes:

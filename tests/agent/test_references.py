@@ -26,7 +26,7 @@ from docgemma.events import ToolCalled
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolOutcome
 
-from .conftest import cited, intent, run, select
+from .conftest import intent, run, select
 
 ASK_ID = "I need a patient ID"
 ORPHAN_REQUESTS: list[tuple[str, str, dict[str, Any], str]] = [
@@ -327,17 +327,15 @@ async def test_with_the_record_loaded_a_question_about_it_is_answered_from_it_wi
     async def summary(pid: str) -> str | None:
         return "Patient: Grace Kim (ID gk-8)\nAllergies: sulfamethoxazole (Stevens-Johnson)"
 
-    llm = ScriptedBackend(
-        [
-            intent("TOOL_NEEDED", "her allergies"),
-            cited("She is allergic to sulfamethoxazole.", "sulfamethoxazole (Stevens-Johnson)"),
-        ]
-    )
+    llm = ScriptedBackend([intent("TOOL_NEEDED", "her allergies")])
     events, result = await run(
         make_agent(llm, patient_summary=summary), "What is she allergic to?", patient_id="gk-8"
     )
     assert not [e for e in events if isinstance(e, ToolCalled)]
-    assert result.final_response == "She is allergic to sulfamethoxazole. [1]"
+    # the record's own line, by code: a model had answered with the vitals
+    assert result.final_response == "Allergies: sulfamethoxazole (Stevens-Johnson) [1]"
+    assert result.model_calls == 1 and result.confidence_level == "high"
+    assert result.sources_used[0].title == "EHR summary of the active patient (gk-8)"
     understood = next(s for s in result.reasoning_timeline if s.title == "Understood the request")
     assert "the loaded record of the active patient answers it" in understood.detail
 

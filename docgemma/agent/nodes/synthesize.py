@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from docgemma.agent import llm_calls
 from docgemma.agent.answer import compose, hygiene
 from docgemma.agent.answer.confidence import Grounding, derive
+from docgemma.agent.answer.record import record_answer
 from docgemma.agent.answer.sources import Passage, gather, prompt_text
 from docgemma.agent.answer.statements import Checked
 from docgemma.agent.answer.write import Written, write_cited
@@ -34,13 +35,14 @@ from docgemma.agent.prompts import (
     SYNTHESIZE_SYSTEM,
     SYNTHESIZE_USER,
 )
-from docgemma.agent.references import about_record
+from docgemma.agent.references import about_record, asks_what_record_holds
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, traced
 from docgemma.events import AnswerToken, emit
 from docgemma.llm.repair import UNAVAILABLE, ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
+from docgemma.tools.facts import ToolRole
 
 _NODE = "synthesize"
 
@@ -223,6 +225,9 @@ async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answe
         return Answer(
             "\n\n".join(shown), "the record shown as it is, by code", Grounding.BY_CODE, sources
         )
+    told = _from_record(state, results, deps)
+    if told is not None:
+        return told
     try:
         return await _model_answer(state, deps, results)
     except ModelFailure as exc:
@@ -233,6 +238,35 @@ async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answe
         )
         answer.calls = exc.calls
         return answer
+
+
+def _from_record(state: AgentState, results: list[ToolResult], deps: AgentDeps) -> Answer | None:
+    """A question only about what the active patient's record holds, answered with the
+    record's own lines: from the chart this turn read, or else the loaded summary."""
+    question = state["user_query"]
+    if not asks_what_record_holds(question):
+        return None
+    ok = [r for r in results if r["error_type"] is None]
+    if len(ok) != len(results) or any(
+        deps.registry[r["tool_name"]].role is not ToolRole.READS_CHART for r in ok
+    ):
+        return None  # another source was consulted, or one failed: the model weighs them
+    summary = state.get("patient_summary") or ""
+    pid = state.get("active_patient_id")
+    record = (
+        gather(ok)
+        if ok
+        else gather([], record=(f"EHR summary of the active patient ({pid})", summary))
+        if summary
+        else []
+    )
+    if len(record) != 1:
+        return None
+    text = record_answer(question, record[0].text)
+    if not text:
+        return None
+    how = "the lines of the record the question asks about, by code"
+    return Answer(text, how, Grounding.BY_CODE, [record[0].source()])
 
 
 def _left_out(dropped: list[Checked]) -> str:
