@@ -72,7 +72,7 @@ class ToolOutcome(BaseModel):
     """What was asked about and could not be checked (a drug no reference lists): the
     answer says so beside whatever else it reports."""
     not_consulted: list[str] = Field(default_factory=list)
-    """References this tool could not consult while others answered, each with why ("the FDA
+    """References this tool failed to reach while others answered, each with why ("the FDA
     drug labels (openFDA timed out)"): the answer says so, and rests on the others."""
 
     @property
