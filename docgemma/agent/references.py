@@ -228,7 +228,7 @@ _CALLING_UP = frozenset(
      "review", "see", "seeing", "id", "now", "for", "of", "on", "to"}
 )  # fmt: skip
 """Words that call up a patient and ask nothing about them ("Next patient: …, gkim-008")."""
-_NAME_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+_NAME_WORD = re.compile(r"(?<=[\w,:;] )[A-Z][a-z]+\b")
 
 
 def only_names_a_patient(query: str) -> bool:
@@ -241,7 +241,8 @@ def only_names_a_patient(query: str) -> bool:
     rest = query
     for found in [*ids, *introduced_names(query)]:
         rest = rest.replace(found, " ")
-    rest = _NAME_WORD.sub(" ", rest)  # beside an id, a capitalised word is the patient's name
+    rest = _NAME_WORD.sub(" ", rest)  # beside an id, a capitalised word within a sentence is
+    # the patient's name; a sentence's first word ("Summarise the chart …") is not
     return all(w in VOCABULARY or w in _CALLING_UP for w in small_talk_words(rest))
 
 

@@ -350,6 +350,7 @@ async def test_with_the_record_loaded_a_question_about_it_is_answered_from_it_wi
         ("Lisinopril for abc-123?", False),
         ("Prescribe metformin for abc-123", False),
         ("Next patient please.", False),
+        ("Summarise the chart of patient abc-123", False),  # a request, not a name
     ],
 )
 def test_a_message_that_only_gives_a_patients_id_calls_the_patient_up(
