@@ -291,8 +291,9 @@ def chat_gap(page) -> int:
     return page.evaluate(GAP)
 
 
-def following(page, timeout_ms: int = 3_000) -> bool:
-    """The view reaches the chat's end within a moment (a render may lead the scroll)."""
+def following(page, timeout_ms: int = 10_000) -> bool:
+    """The view reaches the chat's end within a moment (a render may lead the scroll, and a
+    loaded machine renders late; a chat that is not followed stays out of sight)."""
     from playwright.sync_api import TimeoutError as NotInTime
 
     try:
