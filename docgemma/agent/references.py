@@ -219,8 +219,12 @@ def about_record(query: str) -> bool:
     """A question about what a named or referred-to patient's record says."""
     if describes_its_patient(query):
         return False
-    referred = PATIENT_REFERENCE.search(query) or _names_patient(query)
-    return bool(PATIENT_SCOPED.search(query) and referred)
+    return bool(PATIENT_SCOPED.search(query) and refers_to_patient(query))
+
+
+def refers_to_patient(query: str) -> bool:
+    """The message points at a particular patient ("her", "the patient", a name or an id)."""
+    return bool(PATIENT_REFERENCE.search(query) or _names_patient(query))
 
 
 _CALLING_UP = frozenset(

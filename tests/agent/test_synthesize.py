@@ -195,3 +195,19 @@ async def test_a_statement_the_length_limit_cut_shows_only_its_whole_sentences(
     llm = lookup(answering((GOOD[0], cut[:STATEMENT_CHARS])))
     _, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
     assert result.final_response == f"{whole} [1]"
+
+
+async def test_beside_a_lookup_the_patients_record_is_a_source_only_when_asked_about(
+    make_agent, tools
+) -> None:
+    async def summary(pid: str) -> str | None:
+        return "Patient: Ann Lee (ID al-1)\nLatest labs: Potassium 4.1 mmol/L (2026-01-02)"
+
+    for question, shown in (
+        ("FDA warnings for dofetilide?", False),
+        ("Is dofetilide ok for her?", True),
+    ):
+        tools.queue("check_drug_safety", LABEL)
+        llm = lookup(answering(GOOD))
+        await run(make_agent(llm, patient_summary=summary), question, patient_id="al-1")
+        assert ("EHR summary of the active patient" in llm.calls[-1].prompt) is shown

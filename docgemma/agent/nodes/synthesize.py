@@ -35,7 +35,7 @@ from docgemma.agent.prompts import (
     SYNTHESIZE_SYSTEM,
     SYNTHESIZE_USER,
 )
-from docgemma.agent.references import about_record, asks_what_record_holds
+from docgemma.agent.references import about_record, asks_what_record_holds, refers_to_patient
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, traced
 from docgemma.events import AnswerToken, emit
@@ -154,9 +154,13 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
         if found is not None:
             reference = Passage(0, found.source()["title"], found.text, found.kind)
     pid = state.get("active_patient_id")
+    # beside a lookup, the selected patient's record is a source only for a question about
+    # that patient: given it for "interactions of warfarin and ibuprofen", a small model
+    # listed the patient's labs
+    with_record = bool(summary) and (not results or refers_to_patient(question))
     passages = gather(
         results,
-        record=(f"EHR summary of the active patient ({pid})", summary) if summary else None,
+        record=(f"EHR summary of the active patient ({pid})", summary) if with_record else None,
         reference=reference,
         image=image_text(state),
     )
