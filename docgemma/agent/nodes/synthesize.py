@@ -153,14 +153,13 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
         found = await deps.knowledge(question)
         if found is not None:
             reference = Passage(0, found.source()["title"], found.text, found.kind)
-    pid = state.get("active_patient_id")
     # beside a lookup, the selected patient's record is a source only for a question about
     # that patient: given it for "interactions of warfarin and ibuprofen", a small model
     # listed the patient's labs
-    with_record = bool(summary) and (not results or refers_to_patient(question))
+    with_record = not results or refers_to_patient(question)
     passages = gather(
         results,
-        record=(f"EHR summary of the active patient ({pid})", summary) if with_record else None,
+        record=_loaded_record(state) if with_record else None,
         reference=reference,
         image=image_text(state),
     )
@@ -244,6 +243,13 @@ async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answe
         return answer
 
 
+def _loaded_record(state: AgentState) -> tuple[str, str] | None:
+    """The active patient's loaded summary as a source ``(title, text)``; None when none."""
+    summary = state.get("patient_summary")
+    pid = state.get("active_patient_id")
+    return (f"EHR summary of the active patient ({pid})", summary) if summary else None
+
+
 def _from_record(state: AgentState, results: list[ToolResult], deps: AgentDeps) -> Answer | None:
     """A question only about what the active patient's record holds, answered with the
     record's own lines: from the chart this turn read, or else the loaded summary."""
@@ -255,15 +261,7 @@ def _from_record(state: AgentState, results: list[ToolResult], deps: AgentDeps) 
         deps.registry[r["tool_name"]].role is not ToolRole.READS_CHART for r in ok
     ):
         return None  # another source was consulted, or one failed: the model weighs them
-    summary = state.get("patient_summary") or ""
-    pid = state.get("active_patient_id")
-    record = (
-        gather(ok)
-        if ok
-        else gather([], record=(f"EHR summary of the active patient ({pid})", summary))
-        if summary
-        else []
-    )
+    record = gather(ok, record=None if ok else _loaded_record(state))
     if len(record) != 1:
         return None
     text = record_answer(question, record[0].text)
