@@ -134,13 +134,17 @@ def unchecked_notes(results: Sequence[ToolResult]) -> list[str]:
         error_message(note, r["tool_label"], entity=item)
         for r in results
         if r["error_type"] is None
-        for note, items in ((Note.UNCHECKED, r["unchecked"]), (Note.NOT_CONSULTED, partly(r)))
+        for note, items in (
+            (Note.UNCHECKED, r["unchecked"]),
+            (Note.NOT_CONSULTED, not_consulted(r)),
+        )
         for item in items
     ]
 
 
-def partly(result: ToolResult) -> list[str]:
-    """The references a successful result could not consult."""
+def not_consulted(result: ToolResult) -> list[str]:
+    """The references a successful result could not consult (a thread saved before results
+    carried them has none)."""
     return list(result.get("not_consulted") or [])
 
 

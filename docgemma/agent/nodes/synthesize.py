@@ -294,7 +294,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         answer.grounding,
         source_failed=bool(notes),
         unchecked=any(
-            r["unchecked"] or compose.partly(r) for r in results if r["error_type"] is None
+            r["unchecked"] or compose.not_consulted(r) for r in results if r["error_type"] is None
         ),
     )
     how = answer.how + (f"; {_left_out(answer.dropped)}" if answer.dropped else "")
