@@ -143,7 +143,7 @@ def unchecked_notes(results: Sequence[ToolResult]) -> list[str]:
 
 
 def not_consulted(result: ToolResult) -> list[str]:
-    """The references a successful result could not consult (a thread saved before results
+    """The references a successful result failed to reach (a thread saved before results
     carried them has none)."""
     return list(result.get("not_consulted") or [])
 
