@@ -30,6 +30,11 @@ NUMBER_ID_RE = re.compile(
 )
 """A record id of digits only, where the message says it is one ("patient 5521", "MRN
 #100234"); a bare number is a dose, a year or a lab value."""
+JOINED_ID_RE = re.compile(
+    r"\b(?:patient|pt|mrn|id)\.?\s*(?:id:?)?\s*#?([a-z]{2,20})(\d{3,6})\b", re.IGNORECASE
+)
+"""A short record id typed without its hyphen where the message says it is one ("pt
+abc123"): the same letters and digits as ``abc-123``, the only form records have."""
 ACTION_VERBS = (
     "prescribe",
     "document",
@@ -57,10 +62,11 @@ _MIN_NAME_CHARS = 3
 
 
 def patient_ids(text: str) -> list[str]:
-    """UUIDs, short record identifiers (``abc-123``, ``dnguyen-005``) and numbers said to be
-    a patient's ("patient 5521"), in order, once each."""
+    """UUIDs, short record identifiers (``abc-123``, ``dnguyen-005``, or "pt abc123"
+    without its hyphen) and numbers said to be a patient's ("patient 5521"), once each."""
     found = [m.group(0) for m in UUID_RE.finditer(text)]
     found += [m.group(0) for m in SHORT_ID_RE.finditer(text)]
+    found += [f"{m.group(1)}-{m.group(2)}".lower() for m in JOINED_ID_RE.finditer(text)]
     found += [m.group(1) for m in NUMBER_ID_RE.finditer(text)]
     return list(dict.fromkeys(found))
 

@@ -103,6 +103,10 @@ def test_drug_dictionary_is_the_real_one_with_brands_mapped_to_generics() -> Non
         ("Pull up the record of patient lchen-002.", ["lchen-002"]),  # the records' own ids
         ("Compare jwilson-1945 with jwilson-1990", ["jwilson-1945", "jwilson-1990"]),
         ("COVID-19 codes in ICD-10 and an IL-6 level", []),
+        ("pt abc123 chart pls", ["abc-123"]),  # the hyphen left out, after "pt"
+        ("Patient ID: XYZ0042", ["xyz-0042"]),
+        ("abc123 and a B12 level", []),  # letters and digits alone are no id
+        ("patient was 85kg, id numbers later", []),
     ],
 )
 def test_patient_id_patterns(text: str, ids: list[str]) -> None:
