@@ -127,6 +127,9 @@ class AgentState(TypedDict, total=False):
     unconfirmed_drugs: dict[str, Any] | None
     """A request held back for drug names no dictionary knows, with the names offered
     (``confirmation.unconfirmed``); the next message confirms them or drops it."""
+    patient_choices: list[dict[str, Any]] | None
+    """The records a name search listed when several matched (id, name, birth date, sex):
+    the next message may pick one of them (``patient_choice``)."""
     unfound_patient: str | None
     """The name the latest patient search found no one for: "his chart" next refers to a
     patient who is not in the record."""

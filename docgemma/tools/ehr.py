@@ -6,6 +6,7 @@ writes live in ``ehr_writes``. Descriptions are given in full (full descriptions
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from docgemma.ehr.chart import human_name
@@ -69,7 +70,8 @@ def _candidate(patient: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _describe(c: dict[str, Any]) -> str:
+def describe_patient(c: Mapping[str, Any]) -> str:
+    """A found patient as the clinician tells them apart: name, ID, birth date, sex, MRN."""
     details = ", ".join(
         p
         for p in (
@@ -85,7 +87,7 @@ def _describe(c: dict[str, Any]) -> str:
 _PRONOUNS = {"female": ("her", "her"), "male": ("his", "him")}
 
 
-def next_steps(c: dict[str, Any]) -> str:
+def next_steps(c: Mapping[str, Any]) -> str:
     """What the clinician can do with a patient just found, in words the agent understands."""
     whose, whom = _PRONOUNS.get(str(c.get("gender")), ("their", "them"))
     return (
@@ -128,10 +130,10 @@ async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutco
             entity=name,
             patient_matches=len(candidates),
             error_detail=f"{len(candidates)} patients match {name!r}",
-            suggestions=[_describe(c) for c in shown] + ([more.strip()] if more else []),
+            suggestions=[describe_patient(c) for c in shown] + ([more.strip()] if more else []),
             formatted=(
                 f"{len(candidates)} patients match {name}: "
-                + "; ".join(map(_describe, shown))
+                + "; ".join(map(describe_patient, shown))
                 + more
                 + ". Which patient is meant (date of birth or ID)?"
             ),
@@ -141,7 +143,7 @@ async def search_patient(args: PatientSearchArgs, ctx: ToolContext) -> ToolOutco
         data=match,
         patient_matches=1,
         entity=name,
-        formatted=f"One patient found: {_describe(match)}. {next_steps(match)}",
+        formatted=f"One patient found: {describe_patient(match)}. {next_steps(match)}",
         sources=[Source(title=f"EHR patient record {match['patient_id']}", kind="ehr")],
     )
 

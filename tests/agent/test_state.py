@@ -23,6 +23,7 @@ CROSS_TURN = {
     "executed_writes",
     "unconfirmed_drugs",
     "unfound_patient",
+    "patient_choices",
 }
 """What a turn inherits from the one before (history, findings, patient, writes done)."""
 

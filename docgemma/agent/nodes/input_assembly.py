@@ -13,6 +13,7 @@ gave (``references``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -25,6 +26,7 @@ from docgemma.agent.deps import AgentDeps
 from docgemma.agent.drug_names import misspelt_drugs
 from docgemma.agent.entities import action_verbs, drug_dictionary, patient_ids
 from docgemma.agent.harmful_requests import refusal
+from docgemma.agent.patient_choice import chosen_patient, only_picks
 from docgemma.agent.person_names import introduced_names
 from docgemma.agent.prompts import IMAGE_SYSTEM
 from docgemma.agent.references import Context, unresolved_references
@@ -35,6 +37,7 @@ from docgemma.agent.state import RESET, AgentState, turn_start
 from docgemma.agent.tracing import decision, note, traced
 from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
+from docgemma.tools.ehr import describe_patient, next_steps
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +82,21 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
         ),
     ]
 
-    patient_id = state.get("active_patient_id")
+    previous = state.get("active_patient_id")
+    named = entities["patient_ids"] if deps.patient_summary is not None else []
+    patient_id, picked = _patient(query, named, state)
+    update["patient_choices"] = None  # a pick answers the list once; any other reply drops it
+    if patient_id != previous:
+        update["active_patient_id"] = patient_id
+        how = "the clinician picked from the list" if picked else "the message names"
+        update["trace"].append(
+            decision(
+                "input_assembly",
+                "patient",
+                f"{how} patient {patient_id}",
+                title="Took the patient " + ("picked" if picked else "named in the message"),
+            )
+        )
     history = update["conversation_history"]
     question = unresolved_references(
         query,
@@ -116,7 +133,11 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             )
         )
     chatter = None if has_image else small_talk(query, last_assistant_message(history))
-    if chatter is not None:  # a model answers a fragment with its last answer again
+    if picked is not None and only_picks(query, picked):  # nothing asked yet: say who it is
+        update["clarification_request"] = (
+            f"{describe_patient(picked)} is now the selected patient. {next_steps(picked)}"
+        )
+    elif chatter is not None:  # a model answers a fragment with its last answer again
         update["clarification_request"] = REPLIES[chatter]
         update["trace"].append(
             decision(
@@ -157,7 +178,8 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
                     f"I could not find a patient with ID '{patient_id}'. "
                     "Could you check the ID or search by name?"
                 )
-                update["active_patient_id"] = None
+                # an unknown id typed now leaves the patient selected before it selected
+                update["active_patient_id"] = None if patient_id == previous else previous
                 update["trace"].append(
                     decision("input_assembly", "ask_user", f"unknown patient ID {patient_id}")
                 )
@@ -174,6 +196,24 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
         notices += image.get("notices", [])
     update["notices"] = [*RESET, *notices]
     return update
+
+
+def _patient(
+    query: str, named: list[str], state: AgentState
+) -> tuple[str | None, Mapping[str, Any] | None]:
+    """The turn's patient, and the listed record the message picks if it picks one.
+
+    A reply that picks one of the patients a name search listed selects that patient; a
+    message naming one patient's id selects that patient (the record is loaded below, so an
+    id no record has is asked about; ``named`` is empty when no record can be loaded);
+    otherwise the patient selected before stays.
+    """
+    picked = chosen_patient(query, state.get("patient_choices") or [])
+    if picked is not None:
+        return str(picked["patient_id"]), picked
+    if len(named) == 1:
+        return named[0], None
+    return state.get("active_patient_id"), None
 
 
 async def _image_findings(deps: AgentDeps) -> dict[str, Any]:

@@ -173,6 +173,8 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     if spec.role is ToolRole.FINDS_PATIENT:  # a later "his chart" means this search's patient
         unfound = outcome.error_type is ToolErrorType.NOT_FOUND
         update["unfound_patient"] = result["entity"] if unfound else None
+        several = (outcome.patient_matches or 0) > 1 and isinstance(outcome.data, dict)
+        update["patient_choices"] = outcome.data.get("candidates") if several else None
     if spec.role is ToolRole.FINDS_PATIENT and outcome.ok and outcome.patient_matches in (None, 1):
         found = patient_ids_in(outcome.data)
         if len(found) == 1:
