@@ -40,6 +40,8 @@ _MAX_WORDS = 6
 SPECIFIC_SHARE = 0.02
 """A word in more than this share of the phrases ("chronic", "disease", "left") names no
 condition by itself."""
+CLINICAL_WORD_PHRASES = 20
+"""How many condition names a word must be in to count as clinical vocabulary."""
 _CONNECTORS_TEXT = "a an the and or of in on for with without to from by at due"
 _CONNECTORS = frozenset(_CONNECTORS_TEXT.split())
 """Words a condition name does not begin or end with."""
@@ -95,6 +97,13 @@ class ConditionNames:
         }
         postings_by_word = {w: tuple(ids) for w, ids in postings.items()}
         return cls(phrases, postings_by_word, frozenset(heads), frozenset(diagnoses))
+
+    def clinical_word(self, word: str) -> bool:
+        """A word of clinical vocabulary ("syndrome", "fever", "asthma"), never part of a
+        person's name: a one-word diagnosis, or a word of ``CLINICAL_WORD_PHRASES`` condition
+        names or more. Surnames that name a condition (Wilson, Graves, Parkinson) are in
+        fewer."""
+        return word in self.diagnoses or len(self.postings.get(word, ())) >= CLINICAL_WORD_PHRASES
 
     def _specific(self, word: str) -> bool:
         return len(self.postings.get(word, ())) <= SPECIFIC_SHARE * len(self.phrases)

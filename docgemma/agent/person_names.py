@@ -3,9 +3,10 @@
 A small model fills a name search with whatever the message holds: a whole sentence
 ("On call tonight, several charts to get through"), or the words of a follow-up
 ("her labs as well"). A name here is a short run of the clinician's words, each of which can
-be part of a name — not a pronoun, not a record word, not a drug — typed as a name is
-(capitalised), or right after the words that introduce one ("find", "patient", "Mrs"),
-or in a message typed all in lower case. Pure code, no model.
+be part of a name — not a pronoun, not a record word, not a drug, not a word of condition
+names ("syndrome", "fever") — typed as a name is (capitalised), or right after the words
+that introduce one ("find", "patient", "Mrs"), or in a message typed all in lower case.
+Pure code, no model.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from docgemma.agent.conditions import condition_names
 from docgemma.agent.entities import drug_dictionary
 from docgemma.topic_words import FILLER_WORDS, STOP_WORDS
 
@@ -62,7 +64,10 @@ def _name_word(word: str) -> bool:
     """One word that can be part of a person's name."""
     lower = word.lower().strip(".")
     return bool(_NAME_WORD.fullmatch(word)) and not (
-        lower in NOT_NAME_WORDS or lower in FILLER_WORDS or lower in STOP_WORDS
+        lower in NOT_NAME_WORDS
+        or lower in FILLER_WORDS
+        or lower in STOP_WORDS
+        or condition_names().clinical_word(_POSSESSIVE.sub("", lower))
     )
 
 

@@ -235,6 +235,24 @@ _CALLING_UP = frozenset(
 _NAME_WORD = re.compile(r"(?<=[\w,:;] )[A-Z][a-z]+\b")
 
 
+_FINDING = frozenset(
+    {"find", "look", "up", "search", "locate", "get", "pull", "in", "on", "the", "system",
+     "ehr", "emr", "record", "records", "database", "our", "patient", "pt", "named", "called"}
+)  # fmt: skip
+"""Words that ask to find a patient and ask nothing about them ("Look up … in the system")."""
+
+
+def patient_to_find(query: str) -> str | None:
+    """The name of the patient a message only asks to find ("Look up James Wilson."), or
+    None: it gives no id, names no drug and asks nothing else. A small model answered
+    such a message from the condition pages."""
+    names = introduced_names(query)
+    if len(names) != 1 or patient_ids(query) or drug_dictionary().find(query):
+        return None
+    rest = small_talk_words(query.replace(names[0], " "))
+    return names[0] if all(w in VOCABULARY or w in _FINDING for w in rest) else None
+
+
 def only_names_a_patient(query: str) -> bool:
     """The message gives a patient's id and asks nothing else: it calls up that patient, so
     their record is what to show (a small model sent "Patient gkim-008 please." to the

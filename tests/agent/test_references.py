@@ -19,6 +19,7 @@ from docgemma.agent.references import (
     needs_record,
     only_names_a_patient,
     only_to_see_record,
+    patient_to_find,
     unresolved_references,
 )
 from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
@@ -377,3 +378,25 @@ async def test_a_patient_called_up_by_id_gets_their_chart_whatever_the_model_say
     events, result = await run(make_agent(llm), "Next patient: Grace Kim, gkim-008.")
     assert [e.tool for e in events if isinstance(e, ToolCalled)] == ["get_patient_chart"]
     assert result.final_response.startswith("Patient: Grace Kim (ID gkim-008)")
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("Look up James Wilson.", "James Wilson"),
+        ("Can you find patient Margaret Chen in the system?", "Margaret Chen"),
+        ("find kwame asante", "kwame asante"),
+        ("Look up Grace Parkinson", "Grace Parkinson"),  # a surname that also names a disease
+        ("Search for Cushing syndrome", None),  # a condition, not a person
+        ("Look up Addison disease", None),
+        ("Look up James Wilson's INR", None),  # asks something about him
+        ("Find Kwame Asante and prescribe amoxicillin", None),
+        ("Find patient abc-123", None),  # an id: the record is read, nobody is searched
+        ("search pubmed for statins", None),
+    ],
+)
+def test_a_message_only_asking_to_find_a_patient_gives_the_name(
+    query: str, name: str | None
+) -> None:
+    found = patient_to_find(query)
+    assert (found.rstrip(".") if found else None) == name

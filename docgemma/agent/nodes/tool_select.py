@@ -37,7 +37,11 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_SYSTEM,
     TOOL_SELECT_USER,
 )
-from docgemma.agent.references import only_names_a_patient, points_to_record_medications
+from docgemma.agent.references import (
+    only_names_a_patient,
+    patient_to_find,
+    points_to_record_medications,
+)
 from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, note, traced
@@ -144,6 +148,9 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     calls_up = only_names_a_patient(state["user_query"])
     if chart and calls_up and tool != chart.name and chart.name not in done:
         return chart.name  # "Patient gkim-008 please.": the patient is called up
+    tried = {r["tool_name"] for r in state.get("tool_results", [])}
+    if finder and finder.name not in tried and patient_to_find(state["user_query"]):
+        return finder.name if tool != finder.name else None  # "Look up James Wilson."
     if finder and tool == finder.name and known and tool not in done and chart:
         return chart.name  # a search by name cannot find an id
     if finder and not known and _named_patient_to_find(state, registry, tool):
@@ -165,7 +172,7 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
         registry,
         drug_named=bool((state.get("extracted_entities") or {}).get("drug_mentions")),
         patient_known=known,
-        tried={r["tool_name"] for r in state.get("tool_results", [])},
+        tried=tried,
     )
     if tool in skipped:
         return waiting[0] if waiting else (ordered or NO_TOOL)
