@@ -56,7 +56,40 @@ def _measured(item: str) -> str:
 
 def _names(question: str, name: str) -> bool:
     forms = (name, *MEASURED_ALSO_AS.get(name, ()))
-    return any(re.search(rf"(?<![\w+]){re.escape(f)}(?![\w+])", question, _I) for f in forms)
+    return any(_form(f).search(question) for f in forms)
+
+
+_ASKING_TEXT = (
+    "what whats is are was were the a an his her their its any latest last recent current "
+    "most today now trend level levels value values result results reading and also pls "
+    "please again on show me give tell us"
+)
+_ASKING = frozenset(_ASKING_TEXT.split())
+"""Words a terse question about a record item may hold besides the item's name."""
+_WORD = re.compile(r"[a-z0-9']+", _I)
+
+
+def only_names_record_items(question: str, summary: str) -> bool:
+    """A terse question that names only what the record holds ("k+?", "Latest
+    creatinine?", "allergys"): with the patient's record loaded, it asks about that record.
+    A question with any other word ("What is a normal potassium?") is not one."""
+    if not record_lines(question, summary):
+        return False
+    rest = question
+    for pattern in HEADINGS_ASKED.values():
+        rest = pattern.sub(" ", rest)
+    for line in summary.splitlines():
+        heading, _, held = line.partition(": ")
+        if heading in (LABS_HEADING, VITALS_HEADING):
+            for item in held.split(ITEM_SEPARATOR):
+                name = _measured(item)
+                for form in (name, *MEASURED_ALSO_AS.get(name, ())):
+                    rest = _form(form).sub(" ", rest)
+    return all(w.lower() in _ASKING for w in _WORD.findall(rest))
+
+
+def _form(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w+]){re.escape(name)}(?![\w+])", _I)
 
 
 def record_lines(question: str, summary: str) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
+from docgemma.agent.answer.record import only_names_record_items
 from docgemma.agent.context import classifier_text, history_text, image_text
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.orders import ordered_write
@@ -25,6 +26,7 @@ from docgemma.agent.references import (
     asks_what_record_holds,
     needs_record,
     only_names_a_patient,
+    patient_to_find,
 )
 from docgemma.agent.rules import required_in_order
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
@@ -75,11 +77,15 @@ def _orders_write(state: AgentState, deps: AgentDeps) -> bool:
 
 
 def _answered_by_loaded_record(state: AgentState, deps: AgentDeps, drugs: object) -> bool:
-    """A question only about what the active patient's loaded record holds, naming no drug
-    and asking for no tool by its words, needs no tool: after a few turns on other tools a
+    """A question only about what the active patient's loaded record holds ("What is she
+    allergic to?", or a bare "k+?"), naming no drug and asking for no tool by its words,
+    needs no tool: after a few turns on other tools a
     small model sent "What is she allergic to?" to the condition pages."""
     query = state["user_query"]
-    if not state.get("patient_summary") or drugs or not asks_what_record_holds(query):
+    summary = state.get("patient_summary")
+    if not summary or drugs:
+        return False
+    if not (asks_what_record_holds(query) or only_names_record_items(query, summary)):
         return False
     asked = required_in_order(query, patient_known=True, registry=deps.registry)
     return not asked and not _orders_write(state, deps)
@@ -143,6 +149,10 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     elif result.intent == "DIRECT" and only_names_a_patient(state["user_query"]):
         overruled = "the message calls up a patient: their record is shown"
+        reason += f" as DIRECT; overruled: {overruled}"
+        result = result.model_copy(update={"intent": "TOOL_NEEDED"})
+    elif result.intent == "DIRECT" and patient_to_find(state["user_query"]):
+        overruled = "the message asks to find a patient by name"
         reason += f" as DIRECT; overruled: {overruled}"
         result = result.model_copy(update={"intent": "TOOL_NEEDED"})
     elif result.intent == "TOOL_NEEDED" and _answered_by_loaded_record(state, deps, drugs):

@@ -21,7 +21,7 @@ from langgraph.runtime import Runtime
 from docgemma.agent import llm_calls
 from docgemma.agent.answer import compose, hygiene
 from docgemma.agent.answer.confidence import Grounding, derive
-from docgemma.agent.answer.record import record_answer
+from docgemma.agent.answer.record import only_names_record_items, record_answer
 from docgemma.agent.answer.sources import Passage, gather, prompt_text
 from docgemma.agent.answer.statements import Checked
 from docgemma.agent.answer.write import Written, write_cited
@@ -254,8 +254,6 @@ def _from_record(state: AgentState, results: list[ToolResult], deps: AgentDeps) 
     """A question only about what the active patient's record holds, answered with the
     record's own lines: from the chart this turn read, or else the loaded summary."""
     question = state["user_query"]
-    if not asks_what_record_holds(question):
-        return None
     ok = [r for r in results if r["error_type"] is None]
     if len(ok) != len(results) or any(
         deps.registry[r["tool_name"]].role is not ToolRole.READS_CHART for r in ok
@@ -264,7 +262,10 @@ def _from_record(state: AgentState, results: list[ToolResult], deps: AgentDeps) 
     record = gather(ok, record=None if ok else _loaded_record(state))
     if len(record) != 1:
         return None
-    text = record_answer(question, record[0].text)
+    held = record[0].text
+    if not (asks_what_record_holds(question) or only_names_record_items(question, held)):
+        return None
+    text = record_answer(question, held)
     if not text:
         return None
     how = "the lines of the record the question asks about, by code"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.answer.record import record_answer, record_lines
+from docgemma.agent.answer.record import only_names_record_items, record_answer, record_lines
 from docgemma.ehr.chart import ChartSummary, Measurement
 
 SUMMARY = ChartSummary(
@@ -55,3 +55,23 @@ def test_the_answer_cites_the_record_on_every_line() -> None:
         "- Latest labs: Potassium 4.9 mmol/L (2025-05-29) [2]"
     )
     assert record_answer("How old is she?", SUMMARY) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "terse"),
+    [
+        ("k+?", True),
+        ("Latest creatinine?", True),
+        ("allergys", True),
+        ("BP and potassium pls", True),
+        ("Her creatinine trend?", True),
+        ("What is a normal potassium?", False),  # a general question, not about her record
+        ("k+ in DKA?", False),
+        ("Is that potassium a problem?", False),
+        ("INR?", False),  # not in this record: nothing of the record to show
+    ],
+)
+def test_a_terse_question_naming_only_record_items_is_told_apart(
+    question: str, terse: bool
+) -> None:
+    assert only_names_record_items(question, SUMMARY) is terse
