@@ -333,8 +333,23 @@ def missing_image(query: str, context: Context) -> bool:
     return bool(IMAGE_REFERENCE.search(query) and not NOT_ABOUT_AN_IMAGE_AT_HAND.search(query))
 
 
+BLANK = re.compile(
+    r"_{2,}|\[[A-Z][A-Z _-]{1,20}\]"
+    r"|[\[<](?:drug|medication|dose|name|patient|patient id|id|date)[\]>]",
+)
+"""A blank left in a template ("between ____ and ____", "[DRUG]", "<dose>"): a name or a
+value the clinician has not given yet."""
+FILL_BLANKS = (
+    "Your message still has a blank ({blank}) where a name or a value should be. "
+    "What should go there? Nothing has been checked yet."
+)
+
+
 def unresolved_references(query: str, context: Context) -> str | None:
     """The question to ask the clinician, or None when everything referred to was given."""
+    blank = BLANK.search(query)
+    if blank is not None:  # guessed, the blank became a tool argument or an invented drug
+        return FILL_BLANKS.format(blank=f"“{blank.group(0)}”")
     if about_unfound_patient(query, context):
         return not_found_again(context.unfound_patient or "")
     if several_patients(query, context):

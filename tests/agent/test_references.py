@@ -400,3 +400,25 @@ def test_a_message_only_asking_to_find_a_patient_gives_the_name(
 ) -> None:
     found = patient_to_find(query)
     assert (found.rstrip(".") if found else None) == name
+
+
+@pytest.mark.parametrize(
+    ("query", "blank"),
+    [
+        ("check interaction between ____ and ____", "“____”"),
+        ("What is the renal dose of ___?", "“___”"),
+        ("Prescribe [DRUG] [DOSE] for patient [ID].", "“[DRUG]”"),
+        ("Start <drug> at <dose>", "“<drug>”"),
+        ("What is the renal dose of gabapentin?", None),
+        ("Check her meds [see chart] for interactions", None),  # a remark, not a blank
+        ("snake_case_name in a log", None),
+    ],
+)
+def test_a_blank_left_in_a_message_is_asked_about_before_anything_is_checked(
+    query: str, blank: str | None
+) -> None:
+    question = unresolved_references(query, Context())
+    if blank is None:
+        assert question is None or "blank" not in question
+    else:
+        assert question is not None and blank in question and "Nothing has been checked" in question
