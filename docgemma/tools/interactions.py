@@ -121,6 +121,24 @@ NONE_GRADED = "No interaction between these drugs is listed in this reference."
 """What the thesaurus says of a pair it does not grade: a finding an answer may cite."""
 
 
+def asked_about(drugs: Sequence[str], question: str | None) -> list[str]:
+    """The drugs the clinician's question names among more checked: "Does any of her
+    medication interact with ciprofloxacin?" checks her list with ciprofloxacin, and asks
+    about ciprofloxacin. Empty when the question names all of them, or none (a name the
+    question spells otherwise, a brand for a generic, is not told apart)."""
+    if not question:
+        return []
+    named = [d for d in drugs if re.search(rf"\b{re.escape(d)}\b", question, re.I)]
+    return named if len(named) < len(drugs) else []
+
+
+def none_with_others(asked: Sequence[str]) -> str:
+    """What the thesaurus says when it grades other pairs of the list but none with ``asked``."""
+    return (
+        f"No interaction of {' or '.join(asked)} with the other drugs is listed in this reference."
+    )
+
+
 def format_result(
     drugs: list[str],
     graded: list[ansm.Interaction],
@@ -129,6 +147,7 @@ def format_result(
     online: bool,
     not_graded: Sequence[str] = (),
     fda_problem: str | None = None,
+    asked: Sequence[str] = (),
 ) -> str:
     lines = [f"Interaction check for: {', '.join(drugs)}."]
     if unknown:  # second, so that a shortened result still says what went unchecked
@@ -139,6 +158,8 @@ def format_result(
     lines.append(f"Graded interactions — {ansm.PROVENANCE}, translated from French:")
     if graded:
         lines.extend(graded_lines(graded))
+        if asked and not _involving(graded, asked):
+            lines.append(f"- {none_with_others(asked)}")
     else:
         lines.append(f"- {NONE_GRADED}")
     if not_graded:
@@ -164,6 +185,11 @@ def format_result(
     else:
         lines.append("FDA labels were not consulted (offline).")
     return "\n".join(lines)
+
+
+def _involving(graded: Sequence[ansm.Interaction], asked: Sequence[str]) -> list[ansm.Interaction]:
+    """The graded pairs with a drug of ``asked`` in them; all of them when ``asked`` is empty."""
+    return [i for i in graded if not asked or {i.drug_a, i.drug_b} & set(asked)]
 
 
 def _said(label: str, rendering: Rendering) -> str:
@@ -283,7 +309,12 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
     }
     sources = [ANSM_SOURCE] if resolved else []
     sources += [label_source(labels[d], d) for d in drugs if d in labels] if online else []
-    graded_texts = graded_lines(graded) or ([NONE_GRADED] if len(resolved) > 1 else [])
+    # what the question asks about is the finding; pairs among the rest are context
+    asked = asked_about(drugs, ctx.question)
+    about = _involving(graded, asked)
+    graded_texts = graded_lines(about) or (
+        [none_with_others(asked) if graded else NONE_GRADED] if len(resolved) > 1 else []
+    )
     passages = [Passage(source=0, section="Graded interactions", text=t) for t in graded_texts]
     with_label = [d for d in drugs if d in labels] if online else []
     passages += [
@@ -294,6 +325,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         )
         for m in mentions
         if m["label_of"] in with_label
+        and (not asked or m["label_of"] in asked or m["mentions"] in asked)
     ]
     return ToolOutcome(
         data=data,
@@ -305,6 +337,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
             online,
             not_graded=[d for d in drugs if d in labels and d not in resolved],
             fda_problem=fda_problem,
+            asked=asked,
         ),
         entity=entity,
         sources=sources,

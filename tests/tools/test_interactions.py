@@ -287,3 +287,37 @@ async def test_a_graded_pair_is_a_finding_the_answer_must_not_deny(settings):
     assert silent.splitlines()[-1].endswith("the graded interactions above still apply.")
     none = interactions.format_result(["a", "b"], [], [], [], True)
     assert none.splitlines()[-1].endswith("drug-interaction section.")
+
+
+async def test_pairs_without_the_drug_the_question_asks_about_are_context(settings):
+    """A patient's list checked with one drug the clinician names: the graded pairs with
+    that drug are the finding; pairs among the rest of her list may not be quoted."""
+    names = args("warfarin", "amiodarone", "aspirin")
+    question = "Does any of her medication interact with aspirin?"
+    outcome = await interactions.SPEC.run(names, ToolContext(settings, question=question))
+    cited = [p.text for p in outcome.passages if p.text.startswith("- ")]
+    assert cited and all("aspirin" in t for t in cited)
+    assert "warfarin + amiodarone" in outcome.formatted  # still shown, as context
+    everything = await check(settings, "warfarin", "amiodarone", "aspirin")
+    assert any("amiodarone" in p.text and "aspirin" not in p.text for p in everything.passages)
+
+
+async def test_the_thesaurus_silent_on_the_asked_drug_says_so(settings):
+    question = "Is metformin OK with her other medicines?"
+    outcome = await interactions.SPEC.run(
+        args("warfarin", "amiodarone", "metformin"), ToolContext(settings, question=question)
+    )
+    silent = interactions.none_with_others(["metformin"])
+    assert [p.text for p in outcome.passages] == [silent]
+    assert f"- {silent}" in outcome.formatted  # what may be quoted is what the model reads
+    assert "warfarin + amiodarone" in outcome.formatted
+
+
+def test_the_drugs_asked_about_are_those_the_question_names_among_more():
+    drugs = ["warfarin", "metoprolol", "ciprofloxacin"]
+    assert interactions.asked_about(drugs, "Any interaction with Ciprofloxacin?") == [
+        "ciprofloxacin"
+    ]
+    assert interactions.asked_about(drugs, "warfarin, metoprolol and ciprofloxacin?") == []
+    assert interactions.asked_about(drugs, "Check her list") == []
+    assert interactions.asked_about(drugs, None) == []
