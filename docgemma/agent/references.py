@@ -337,7 +337,7 @@ BLANK = re.compile(
     r"_{2,}|\[[A-Z][A-Z _-]{1,20}\]"
     r"|[\[<](?:drug|medication|dose|name|patient|patient id|id|date)[\]>]",
 )
-"""A blank left in a template ("between ____ and ____", "[DRUG]", "<dose>"): a name or a
+"""A blank left in a template ("the dose of ___", "[MEDICATION]", "<dose>"): a name or a
 value the clinician has not given yet."""
 FILL_BLANKS = (
     "Your message still has a blank ({blank}) where a name or a value should be. "

@@ -405,9 +405,9 @@ def test_a_message_only_asking_to_find_a_patient_gives_the_name(
 @pytest.mark.parametrize(
     ("query", "blank"),
     [
-        ("check interaction between ____ and ____", "“____”"),
+        ("Does ____ interact with warfarin?", "“____”"),
         ("What is the renal dose of ___?", "“___”"),
-        ("Prescribe [DRUG] [DOSE] for patient [ID].", "“[DRUG]”"),
+        ("Start [MEDICATION] for [PATIENT NAME] today", "“[MEDICATION]”"),
         ("Start <drug> at <dose>", "“<drug>”"),
         ("What is the renal dose of gabapentin?", None),
         ("Check her meds [see chart] for interactions", None),  # a remark, not a blank
