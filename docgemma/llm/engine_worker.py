@@ -4,7 +4,7 @@ Started by ``engine_process.EngineProcess``, never by hand. It loads the model, 
 one token (a build that crashes on this CPU crashes here, before the app says it is
 ready), prints one ``ready`` line on standard output and serves requests (see
 ``engine_wire``) until its standard input closes, which happens when the app exits or
-dies. Calls run one at a time in arrival order; the model's saved prompt prefixes live
+dies; then it exits at once, a generation in progress or not. Calls run one at a time in arrival order; the model's saved prompt prefixes live
 here, so they survive for as long as the process does.
 """
 
@@ -115,7 +115,10 @@ async def serve(args: argparse.Namespace) -> None:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # nobody reads the pipe from now on
     async with server:
         await _until_stdin_closes()
-    await backend.aclose()
+        # the app is gone or closing: an answer still being generated has no reader, and
+        # waiting for it kept this process at full CPU for as long as the generation ran
+        logging.shutdown()
+        os._exit(0)
 
 
 def main(argv: list[str] | None = None) -> None:

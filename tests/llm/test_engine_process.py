@@ -115,3 +115,22 @@ async def test_closing_the_backend_ends_the_engine(engine: EngineBackend) -> Non
             await asyncio.sleep(0.1)
     with pytest.raises(EngineFailed):
         await engine.generate(QUESTION, max_tokens=4)
+
+
+async def test_the_engine_exits_mid_generation_when_the_app_is_gone(engine: EngineBackend) -> None:
+    """The app's end closes the engine's standard input; a generation still running is
+    not waited for (a killed evaluation had left its engine at full CPU)."""
+    pid = engine.pid
+    long = messages(("user", "Write the numbers from 1 to 2000, separated by commas."))
+    call = asyncio.create_task(engine.generate(long, max_tokens=3000, temperature=0.0))
+    await asyncio.sleep(2.0)
+    assert not call.done(), "the generation ended before the test could close the engine"
+    proc = engine.engine.current()
+    assert proc is not None and proc.stdin is not None
+    proc.stdin.close()
+    closed = time.monotonic()
+    with pytest.raises(ProcessLookupError):
+        while time.monotonic() - closed < 3.0:
+            os.kill(pid, 0)
+            await asyncio.sleep(0.05)
+    call.cancel()
