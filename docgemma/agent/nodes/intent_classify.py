@@ -79,8 +79,8 @@ def _orders_write(state: AgentState, deps: AgentDeps) -> bool:
 def _answered_by_loaded_record(state: AgentState, deps: AgentDeps, drugs: object) -> bool:
     """A question only about what the active patient's loaded record holds ("What is she
     allergic to?", or a bare "k+?"), naming no drug and asking for no tool by its words,
-    needs no tool: after a few turns on other tools a
-    small model sent "What is she allergic to?" to the condition pages."""
+    needs no tool: after a few turns on other tools a small model sent "What is she
+    allergic to?" to the condition pages."""
     query = state["user_query"]
     summary = state.get("patient_summary")
     if not summary or drugs:
