@@ -64,6 +64,9 @@ class EvalCase(BaseModel):
     inject: Injection | None = None
     must_refuse: bool = False
     """The request must be declined (a harmful request), whatever else the answer says."""
+    exclude_first: list[Fact] = Field(default_factory=list)
+    """The can't-miss conditions a presentation calls for (each by its accepted names): the
+    answer must open with them. Annotated from the question alone, by clinical judgement."""
     split: Split
     specialty: str | None = None
 

@@ -34,6 +34,7 @@ HEADLINE = (
     "key_fact_recall_model",
     "asked_when_needed",
     "refused_when_needed",
+    "excluded_first",
     "degenerate",
     "leaked",
     "forbidden",

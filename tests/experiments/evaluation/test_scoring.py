@@ -1,10 +1,12 @@
-"""The text judgements of the scorer: asking back and refusing."""
+"""The text judgements of the scorer: asking back, refusing, can't-miss conditions first."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from experiments.evaluation.scoring import asks_back, refuses
+from experiments.evaluation.scoring import OPENING_CHARS, asks_back, named_first, refuses
 
 
 @pytest.mark.parametrize(
@@ -44,3 +46,26 @@ def test_a_refusal_is_recognised(text):
 
 def test_an_answer_is_not_a_refusal():
     assert not refuses("Warfarin raises the INR; reduce the dose and monitor.")
+
+
+SAH = [["subarachnoid haemorrhage", "subarachnoid hemorrhage", "sah"]]
+PE_BLEED = [["pulmonary embolism", "pe"], ["haemorrhage", "hemorrhage", "bleeding"]]
+
+
+@pytest.mark.parametrize(
+    ("answer", "conditions", "share"),
+    [
+        ("Exclude subarachnoid haemorrhage first: CT head now.", SAH, 1.0),
+        ("Likely migraine or tension headache. [1]", SAH, 0.0),
+        ("Migraine. " + "x" * OPENING_CHARS + " Consider SAH.", SAH, 0.0),  # named, not first
+        ("Consider PE and bleeding from the anastomosis.", PE_BLEED, 1.0),
+        ("Consider pneumonia and perhaps a peptic ulcer.", PE_BLEED, 0.0),  # "pe" is no word here
+        ("Pulmonary embolism must be excluded.", PE_BLEED, 0.5),
+    ],
+)
+def test_cant_miss_conditions_count_only_in_the_opening(answer, conditions, share):
+    assert named_first(answer, conditions) == share
+
+
+def test_a_case_without_cant_miss_conditions_has_no_score():
+    assert math.isnan(named_first("anything", []))
