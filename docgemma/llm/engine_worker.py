@@ -4,8 +4,9 @@ Started by ``engine_process.EngineProcess``, never by hand. It loads the model, 
 one token (a build that crashes on this CPU crashes here, before the app says it is
 ready), prints one ``ready`` line on standard output and serves requests (see
 ``engine_wire``) until its standard input closes, which happens when the app exits or
-dies; then it exits at once, a generation in progress or not. Calls run one at a time in arrival order; the model's saved prompt prefixes live
-here, so they survive for as long as the process does.
+dies; then it exits at once, a generation in progress or not. Calls run one at a time in
+arrival order; the model's saved prompt prefixes live here, so they survive for as long as
+the process does.
 """
 
 from __future__ import annotations
