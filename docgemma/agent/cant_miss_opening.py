@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from docgemma.agent.cant_miss import CantMiss
 
+HEADING = "**Can't miss — exclude first**"
+"""How each row of the block begins."""
 MAX_ROWS = 3
 """Rows shown; more would push the answer itself down the page."""
 
@@ -21,7 +23,7 @@ def cant_miss_block(found: Sequence[CantMiss]) -> str:
     lines = []
     for row in found[:MAX_ROWS]:
         lines.append(
-            f"**Can't miss — exclude first** ({row['presentation'][:1].lower()}"
+            f"{HEADING} ({row['presentation'][:1].lower()}"
             f"{row['presentation'][1:]}): {', '.join(row['exclude'])}.\n"
             f"**Do first:** {row['first']}"
         )

@@ -3,8 +3,9 @@
 The synthesize node knows: it records how it wrote the answer (the ``answer`` decision's
 reason says "by code" or "pre-written fallback" for answers written wholly by code, the
 decline among them), adds must-know notes as ``Note:`` paragraphs (``compose.with_notes``)
-and labels an answer from the model's memory (``UNVERIFIED_NOTE``). Everything else is the
-model's verified statements.
+and labels an answer from the model's memory (``UNVERIFIED_NOTE``); a turn that ends before
+synthesis (a question back, a refusal, an approval card) is code's, and so is the
+can't-miss block an answer opens with. Everything else is the model's verified statements.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
+from docgemma.agent.cant_miss_opening import HEADING as CANT_MISS_HEADING
 from docgemma.events import Decision
 
 WHOLLY_BY_CODE = ("by code", "pre-written fallback")
@@ -27,21 +29,22 @@ class Part:
 
 
 def written_by_code(events: Iterable[object]) -> bool:
-    """The turn's answer came from code as a whole (no model text in it)."""
-    for event in events:
-        if (
-            isinstance(event, Decision)
-            and event.node == "synthesize"
-            and event.decision == "answer"
-            and any(words in event.reason for words in WHOLLY_BY_CODE)
-        ):
-            return True
-    return False
+    """The turn's answer came from code as a whole (no model text in it): the synthesis
+    says so, or the turn ended before any synthesis (a question back, a refusal, a reply to
+    small talk, an approval card)."""
+    answers = [
+        event
+        for event in events
+        if isinstance(event, Decision) and event.node == "synthesize" and event.decision == "answer"
+    ]
+    return not answers or any(
+        words in event.reason for event in answers for words in WHOLLY_BY_CODE
+    )
 
 
 def _code_paragraph(paragraph: str) -> bool:
     text = paragraph.strip()
-    return text.startswith("Note: ") or text.startswith(UNVERIFIED_NOTE[:24])
+    return text.startswith(("Note: ", UNVERIFIED_NOTE[:24], CANT_MISS_HEADING))
 
 
 def answer_parts(answer: str, by_code: bool = False) -> list[Part]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
+from docgemma.agent.cant_miss_opening import open_with_cant_miss
 from docgemma.events import Decision
 from experiments.evaluation.origin import answer_parts, code_text, model_text, written_by_code
 
@@ -36,3 +37,16 @@ def test_an_answer_written_by_code_has_no_model_text():
     assert written_by_code([stated]) and written_by_code([declined])
     assert not written_by_code([written])
     assert model_text(answer_parts("Anything.", by_code=True)) == ""
+
+
+def test_a_turn_that_ended_before_synthesis_is_code_text():
+    asked = Decision(node="input_assembly", label="", decision="ask_user", reason="which drug")
+    assert written_by_code([asked]) and written_by_code([])
+
+
+def test_the_cant_miss_block_an_answer_opens_with_is_code_text():
+    row = {"presentation": "Thunderclap headache", "exclude": ["SAH"], "first": "CT head."}
+    answer = open_with_cant_miss("- Migraine is common. [1]", [row])
+    parts = answer_parts(answer)
+    assert [p.origin for p in parts] == ["code", "model"]
+    assert model_text(parts) == "- Migraine is common. [1]"
