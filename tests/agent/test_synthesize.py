@@ -211,3 +211,20 @@ async def test_beside_a_lookup_the_patients_record_is_a_source_only_when_asked_a
         llm = lookup(answering(GOOD))
         await run(make_agent(llm, patient_summary=summary), question, patient_id="al-1")
         assert ("EHR summary of the active patient" in llm.calls[-1].prompt) is shown
+
+
+async def test_the_opposite_of_a_statement_left_out_is_left_out_too(make_agent, tools) -> None:
+    """A quote that says neither (a level "to be taken into account") held neither the
+    denial the model wrote first nor, once told, the assertion it wrote instead."""
+    level = ToolOutcome(
+        formatted="Ibuprofen taken with aspirin: to be taken into account.",
+        sources=[Source(title="Interaction reference", kind="reference")],
+    )
+    tools.queue("check_drug_safety", level)
+    quote = "Ibuprofen taken with aspirin"
+    denied = (quote, "Ibuprofen should not be taken with aspirin.")
+    asserted = (quote, "Ibuprofen should be taken with aspirin.")
+    llm = lookup(answering(denied), answering(asserted))
+    events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
+    assert "should be taken with aspirin" not in result.final_response + streamed(events)
+    assert result.left_out == [denied[1], asserted[1]]

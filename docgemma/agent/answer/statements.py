@@ -146,6 +146,14 @@ def _denied(text: str) -> set[str]:
     return denied
 
 
+def opposite(a: str, b: str) -> bool:
+    """One statement denies what the other asserts: the same content words, with "no",
+    "not" or "never" in one of them only ("X should not be taken with Y", "X should be
+    taken with Y")."""
+    negated = bool(_NEGATION.search(a)) != bool(_NEGATION.search(b))
+    return negated and bool(content_stems(a)) and content_stems(a) == content_stems(b)
+
+
 def _denies_as_quoted(text: str, quote: str) -> bool:
     """A statement says "no", "not" or "never" only when its quote does, and what it denies
     is in its quote: "no interaction" may rest on "No interaction … is listed", "no

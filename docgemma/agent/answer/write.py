@@ -24,7 +24,7 @@ from docgemma.agent.answer.quotes import (
     resolved,
 )
 from docgemma.agent.answer.sources import Passage
-from docgemma.agent.answer.statements import STATEMENT_CHARS, Checked, CitedAnswer
+from docgemma.agent.answer.statements import STATEMENT_CHARS, Checked, CitedAnswer, opposite
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import SYNTHESIZE_RETRY
 from docgemma.agent.tracing import NODE_LABELS
@@ -68,6 +68,21 @@ def _screen(
     return out
 
 
+OPPOSED = "says the opposite of a statement left out"
+
+
+def _unopposed(checked: Sequence[Checked], dropped: Sequence[Checked]) -> list[Checked]:
+    """``checked`` with each passing statement that says the opposite of a dropped one left
+    out too: the check holds a statement to its quote, and a quote that says neither (a
+    thesaurus level "To be taken into account") let the opposite of the dropped one pass."""
+    return [
+        Checked(c.statement, c.cited, OPPOSED)
+        if c.ok and any(opposite(c.statement.text, d.statement.text) for d in dropped)
+        else c
+        for c in checked
+    ]
+
+
 def _failures(checked: Sequence[Checked]) -> str:
     return "\n".join(
         f"- “{c.statement.text}” (sources {', '.join(map(str, c.statement.sources))}): {c.failure}"
@@ -109,6 +124,7 @@ async def write_cited(
     said, calls = await llm_calls.structured(deps, node, "synthesize", messages, schema)
     written.calls += calls
     first = _screen(resolved(said, choices), choices, passages, question, instructions, labels, [])
+    first = _unopposed(first, [c for c in first if not c.ok])
     written.kept = [c for c in first if c.ok]
     _show(node, written.kept, 0)
     failed = [c for c in first if not c.ok]
@@ -125,6 +141,7 @@ async def write_cited(
     second = _screen(
         resolved(again, choices), choices, passages, question, instructions, labels, written.kept
     )
+    second = _unopposed(second, [*failed, *(c for c in second if not c.ok)])
     passed = [c for c in second if c.ok]
     _show(node, passed, len(written.kept))
     written.kept += passed

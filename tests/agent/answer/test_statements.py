@@ -10,6 +10,7 @@ from docgemma.agent.answer.statements import (
     Statement,
     check,
     normalise,
+    opposite,
     quote_in,
     word_share,
 )
@@ -175,3 +176,11 @@ def test_a_statement_that_only_names_its_quotes_label_says_nothing() -> None:
     assert check(told, [chart], "Is her potassium a problem with her meds?").ok
     dose = said("Her spironolactone dose is 25 mg once daily.", quote, [4])
     assert check(dose, [chart], "Her meds?").ok
+
+
+def test_opposites_are_the_same_words_with_a_negation_in_one_only() -> None:
+    denied = "Ibuprofen should not be taken with aspirin."
+    assert opposite(denied, "Ibuprofen is taken with aspirin.")
+    assert not opposite(denied, "Avoid ibuprofen.")
+    assert not opposite("No interaction is listed.", "No interaction is listed.")
+    assert not opposite("Not", "")
