@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fhir_server import embedded_fhir
+from scripted_quotes import answering
 
 from docgemma.agent.factory import chart_summary
 from docgemma.agent.service import Agent
@@ -117,3 +118,18 @@ async def test_a_terse_question_on_a_selected_patient_is_answered_from_the_recor
     _, result = await run(agent, message, patient_id="abc-123")
     assert held in result.final_response and result.final_response.endswith("[1]")
     assert result.model_calls == 1  # the request's class; the answer is the record's lines
+
+
+async def test_the_chart_read_this_turn_is_the_one_record_source(agent_for) -> None:
+    """The message names the patient, so their summary is loaded first; the chart read
+    after it holds the same lines, and the answer cites the chart alone."""
+    agent = agent_for(
+        intent(tool="get_patient_chart"),
+        select("get_patient_chart"),
+        {"patient_id": "abc-123"},
+        quality("success_rich"),
+        answering(("John Smith", "The patient is John Smith.")),
+    )
+    _, result = await run(agent, "Summarise the chart of patient abc-123")
+    assert [s.title for s in result.sources_used] == ["EHR chart of John Smith (abc-123)"]
+    assert result.final_response == "The patient is John Smith. [1]"

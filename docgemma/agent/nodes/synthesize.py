@@ -155,8 +155,12 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
             reference = Passage(0, found.source()["title"], found.text, found.kind)
     # beside a lookup, the selected patient's record is a source only for a question about
     # that patient: given it for "interactions of warfarin and ibuprofen", a small model
-    # listed the patient's labs
-    with_record = not results or refers_to_patient(question)
+    # listed the patient's labs; and never beside the chart read this turn, which holds it
+    read_chart = any(
+        r["error_type"] is None and deps.registry[r["tool_name"]].role is ToolRole.READS_CHART
+        for r in results
+    )
+    with_record = (not results or refers_to_patient(question)) and not read_chart
     passages = gather(
         results,
         record=_loaded_record(state) if with_record else None,
