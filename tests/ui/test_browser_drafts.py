@@ -8,6 +8,8 @@ and no recorded state may hold the withdrawn statement.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from live_app import CHROMIUM, chromium_tab, running_app
 from scripted_quotes import answering
@@ -19,6 +21,7 @@ from docgemma.ui.turns import DRAFTING
 
 pytestmark = pytest.mark.browser
 QUOTE = "bleeding risk"
+WRITING_S = 1.5
 WITHDRAWN = "Warfarin and ciprofloxacin do not interact."
 KEPT = "Ciprofloxacin increases the effect of warfarin and the bleeding risk."
 SCRIPT = [
@@ -42,11 +45,22 @@ RECORD_STATES = """() => {
 }"""
 
 
+class SlowToWrite(ScriptedBackend):
+    """Writes each answer after a pause, as a real model does, so that the page's drafting
+    state lasts long enough to be seen (an instant reply could replace it before the
+    browser drew it)."""
+
+    async def structured(self, messages, schema, **kwargs):
+        if schema.__name__ == "CitedAnswer":
+            await asyncio.sleep(WRITING_S)
+        return await super().structured(messages, schema, **kwargs)
+
+
 @pytest.fixture
 def tab(tmp_path, monkeypatch):
     if not CHROMIUM.exists():
         pytest.fail("Chromium is missing at /usr/bin/chromium; make test installs it")
-    monkeypatch.setattr(factory, "create_backend", lambda _settings: ScriptedBackend(SCRIPT))
+    monkeypatch.setattr(factory, "create_backend", lambda _settings: SlowToWrite(SCRIPT))
     with (
         running_app(tmp_path / "var", agent_factory=factory.build_agent, backend="scripted") as url,
         chromium_tab(url) as page,
