@@ -364,6 +364,9 @@ SPEC = ToolSpec(
     ),
     brief_answer=True,
     requested_by=(
-        RequestPattern("drug_interaction", any_of=("interaction", "combining", "together with")),
+        RequestPattern(
+            "drug_interaction",
+            any_of=("interaction", "interact", "interacting", "combining", "together with"),
+        ),
     ),
 )

@@ -453,3 +453,13 @@ def test_each_missing_argument_gets_its_own_question(missing: list[str], questio
         result(error="missing_required_args", missing=missing), 0, 0, registry=ALL
     )
     assert verdict.action == "ask_user" and verdict.message.startswith(question)
+
+
+def test_a_question_whether_drugs_interact_asks_for_the_interaction_check() -> None:
+    """The verb asks as the noun does: with a patient selected, her list comes first."""
+    q = "Does any of her medication interact with ciprofloxacin?"
+    assert required_in_order(q, patient_known=True, registry=ALL) == [
+        "get_patient_chart",
+        "check_drug_interactions",
+    ]
+    assert required_in_order("Is it interacting with statins?", patient_known=True, registry=ALL)

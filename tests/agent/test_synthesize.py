@@ -85,7 +85,7 @@ async def test_a_reference_the_source_could_not_reach_is_noted_and_lowers_confid
 async def test_when_every_statement_fails_twice_the_answer_declines(make_agent, tools) -> None:
     tools.queue("check_drug_safety", LABEL)
     llm = lookup(answering(INVENTED), answering(INVENTED))
-    events, result = await run(make_agent(llm), "Does dofetilide interact with warfarin?")
+    events, result = await run(make_agent(llm), "Is dofetilide safe to give with warfarin?")
     answer = result.final_response
     assert "It is safe" not in answer and "It is safe" not in streamed(events)
     assert answer.startswith("The sources I found do not answer this question")
