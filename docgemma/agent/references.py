@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from docgemma.agent.entities import drug_dictionary, patient_ids
+from docgemma.agent.entities import JOINED_ID_RE, drug_dictionary, patient_ids
 from docgemma.agent.person_names import introduced_names
 from docgemma.agent.rules import ATTACH_IMAGE, WHICH_DRUG, WHICH_PATIENT
 from docgemma.agent.small_talk import VOCABULARY
@@ -260,7 +260,7 @@ def only_names_a_patient(query: str) -> bool:
     ids = patient_ids(query)
     if not ids or drug_dictionary().find(query):
         return False
-    rest = query
+    rest = JOINED_ID_RE.sub(" ", query)  # "pt abc123": the id as typed
     for found in [*ids, *introduced_names(query)]:
         rest = rest.replace(found, " ")
     rest = _NAME_WORD.sub(" ", rest)  # beside an id, a capitalised word within a sentence is

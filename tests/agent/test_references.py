@@ -345,6 +345,7 @@ async def test_with_the_record_loaded_a_question_about_it_is_answered_from_it_wi
     ("query", "calls_up"),
     [
         ("Patient gkim-008 please.", True),
+        ("pt gkim008 chart pls", True),  # the id without its hyphen
         ("Next patient: Grace Kim, gkim-008.", True),
         ("abc-123", True),
         ("What is the INR of abc-123?", False),
