@@ -162,6 +162,19 @@ def points_to_record_medications(query: str) -> bool:
     return RECORD_MEDICATIONS.search(query) is not None
 
 
+SHOW_RECORD = re.compile(
+    r"\b(?:pull(?:\s+up)?|show|list|display|give\s+me|print|review)\b[^.?!;]{0,40}?"
+    r"\b(?:chart|record|med(?:ication)?s?|med(?:ication)?\s+list|drugs|allerg(?:y|ies))\b",
+    _I,
+)
+"""A request to be shown what the record holds ("pull their current med list")."""
+
+
+def asks_to_see_record(query: str) -> bool:
+    """The clinician asks to be shown the record, or a part of it, among other things."""
+    return SHOW_RECORD.search(query) is not None
+
+
 @dataclass(frozen=True)
 class Context:
     """What the conversation already provides besides the message itself."""

@@ -20,6 +20,9 @@ class ToolRole(StrEnum):
     """Turns a name into a record id; searched first, skipped once the patient is known."""
     READS_CHART = "reads_chart"
     """Reads the record of a known patient."""
+    CHECKS_INTERACTIONS = "checks_interactions"
+    """Checks drugs against each other. For a question that asks for it, its finding is
+    the answer; a chart read beside it only gave it the patient's list of drugs."""
     READS_LABEL = "reads_label"
     """Reads one drug's label: what a question about a single drug rests on."""
     SEARCHES_EVIDENCE = "searches_evidence"

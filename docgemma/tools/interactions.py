@@ -30,7 +30,7 @@ from docgemma.tools.base import (
     ToolSpec,
 )
 from docgemma.tools.drug_safety import clean_drug_name, fetch_label, label_source
-from docgemma.tools.facts import RequestPattern
+from docgemma.tools.facts import RequestPattern, ToolRole
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import (
     ToolFailure,
@@ -363,6 +363,7 @@ SPEC = ToolSpec(
         args={"drug_names": ["warfarin", "amiodarone"]},
     ),
     brief_answer=True,
+    role=ToolRole.CHECKS_INTERACTIONS,
     requested_by=(
         RequestPattern(
             "drug_interaction",

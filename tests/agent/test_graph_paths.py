@@ -135,6 +135,41 @@ async def test_a_request_only_to_see_the_chart_is_answered_with_the_chart(
     assert len(written) == (0 if by_code else 1)
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Does any of her medication interact with aspirin?",
+        "Check her chart and her medication for interactions with aspirin",
+    ],
+)
+async def test_an_asked_interaction_check_is_the_answer_not_the_chart_read_beside_it(
+    make_agent, tools, query: str
+) -> None:
+    """The chart gave the check its drugs; quoted, it answered with its other lines."""
+    replies = [
+        intent(tool="check_drug_interactions"),
+        select("check_drug_interactions"),
+        {"drug_names": ["aspirin", "warfarin"]},
+        quality("success_rich"),
+        select("get_patient_chart"),
+        {"patient_id": "abc-123"},
+        quality("success_rich"),
+        cited("Aspirin with warfarin raises bleeding risk.", "warfarin + aspirin"),
+    ]
+
+    async def summary(pid: str) -> str | None:
+        return "Patient: Ann Lee (ID abc-123)\nActive medications: warfarin 5 mg once daily"
+
+    llm = ScriptedBackend(replies)
+    agent = make_agent(llm, patient_summary=summary)
+    _, result = await run(agent, query, patient_id="abc-123")
+    assert [c.tool for c in result.tool_calls] == ["check_drug_interactions", "get_patient_chart"]
+    assert CHART not in prompts(llm)[-1]
+    assert "warfarin + aspirin raise bleeding risk" in prompts(llm)[-1]
+    assert result.final_response == "Aspirin with warfarin raises bleeding risk. [1]"
+    assert [s.kind for s in result.sources_used] != ["ehr"]
+
+
 async def test_a_chart_read_that_found_nobody_changes_no_active_patient(make_agent, tools) -> None:
     tools.queue("get_patient_chart", ToolOutcome(error_type=ToolErrorType.NOT_FOUND))
     llm = ScriptedBackend(

@@ -15,6 +15,7 @@ import pytest
 
 from docgemma.agent.references import (
     Context,
+    asks_to_see_record,
     asks_what_record_holds,
     needs_record,
     only_names_a_patient,
@@ -423,3 +424,18 @@ def test_a_blank_left_in_a_message_is_asked_about_before_anything_is_checked(
         assert question is None or "blank" not in question
     else:
         assert question is not None and blank in question and "Nothing has been checked" in question
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [
+        ("Pull their current med list and check for interactions.", True),
+        ("Review her chart, then check interactions with aspirin", True),
+        ("Show me his allergies", True),
+        ("Does any of her medication interact with ciprofloxacin?", False),
+        ("Check her medication for interactions with aspirin", False),
+        ("Show me the evidence on statins in the elderly", False),
+    ],
+)
+def test_a_request_to_be_shown_the_record_among_other_things(query: str, shown: bool) -> None:
+    assert asks_to_see_record(query) is shown

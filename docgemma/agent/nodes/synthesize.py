@@ -35,7 +35,12 @@ from docgemma.agent.prompts import (
     SYNTHESIZE_SYSTEM,
     SYNTHESIZE_USER,
 )
-from docgemma.agent.references import about_record, asks_what_record_holds, refers_to_patient
+from docgemma.agent.references import (
+    about_record,
+    asks_to_see_record,
+    asks_what_record_holds,
+    refers_to_patient,
+)
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import NODE_LABELS, decision, traced
 from docgemma.events import AnswerToken, emit
@@ -160,9 +165,10 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
         r["error_type"] is None and deps.registry[r["tool_name"]].role is ToolRole.READS_CHART
         for r in results
     )
-    with_record = (not results or refers_to_patient(question)) and not read_chart
+    checked = _asked_interaction_check(question, results, deps.registry)
+    with_record = (not results or refers_to_patient(question)) and not read_chart and not checked
     passages = gather(
-        results,
+        [r for r in results if not checked or _role(r, deps.registry) is not ToolRole.READS_CHART],
         record=_loaded_record(state) if with_record else None,
         reference=reference,
         image=image_text(state),
@@ -245,6 +251,26 @@ async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answe
         )
         answer.calls = exc.calls
         return answer
+
+
+def _role(result: ToolResult, registry: ToolRegistry) -> ToolRole | None:
+    return registry[result["tool_name"]].role
+
+
+def _asked_interaction_check(
+    question: str, results: list[ToolResult], registry: ToolRegistry
+) -> bool:
+    """The question asks for an interaction check ("does any of her medication interact
+    with ciprofloxacin?") and one ran: its finding is the answer. Unless the clinician
+    also asks to be shown the record ("pull their med list"), the chart only gave the
+    check the patient's drugs and is not a source beside it; quoted, a small model
+    answered with the chart's other lines instead of the interaction."""
+    return not asks_to_see_record(question) and any(
+        r["error_type"] is None
+        and _role(r, registry) is ToolRole.CHECKS_INTERACTIONS
+        and any(p.position(question) is not None for p in registry[r["tool_name"]].requested_by)
+        for r in results
+    )
 
 
 def _loaded_record(state: AgentState) -> tuple[str, str] | None:
