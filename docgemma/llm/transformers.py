@@ -11,6 +11,7 @@ import asyncio
 import threading
 import time
 from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -39,27 +40,41 @@ def _import_engine() -> tuple[Any, Any, Any]:
     return torch, transformers, outlines
 
 
+def model_source(model: str) -> tuple[str, dict[str, Any]]:
+    """What ``from_pretrained`` is given for ``model``: a folder or a cached model id as it
+    is, in the precision it was saved in; a GGUF file as its folder and ``gguf_file``,
+    which transformers de-quantizes to float32 on load (the embedded profiles' files run
+    on this backend that way, slower than llama.cpp and in about four times the memory)."""
+    path = Path(model).expanduser()
+    if path.suffix == ".gguf":
+        return str(path.parent), {"gguf_file": path.name, "dtype": "float32"}
+    return model, {"dtype": "auto"}
+
+
 class TransformersBackend:
     name = "transformers"
     supports_vision = False
 
     def __init__(self, model: str, *, seed: int = 0, chat_format_name: str = "auto") -> None:
         torch, transformers, outlines = _import_engine()
-        self.model = model
+        self.model = Path(model).name if Path(model).suffix == ".gguf" else model
+        """As reports name it: a GGUF by its file name, as the llama.cpp backend does."""
+        self.model_path = model
         self._torch = torch
         self._transformers = transformers
         torch.manual_seed(seed)
+        where, kwargs = model_source(model)
         try:  # local path or local Hugging Face cache only: nothing is downloaded at run time
             self._tokenizer = transformers.AutoTokenizer.from_pretrained(
-                model, local_files_only=True
+                where, local_files_only=True, **kwargs
             )
             self._hf = transformers.AutoModelForCausalLM.from_pretrained(
-                model, torch_dtype="auto", local_files_only=True
+                where, local_files_only=True, **kwargs
             )
         except OSError as exc:
             raise ConfigurationError(
-                f"model {model!r} is not on this machine; give DOCGEMMA_HF_MODEL a local folder "
-                "or a model already in the Hugging Face cache"
+                f"model {model!r} is not on this machine; give DOCGEMMA_HF_MODEL a local folder, "
+                "a GGUF file or a model already in the Hugging Face cache"
             ) from exc
         self._outlines_model = outlines.from_transformers(self._hf, self._tokenizer)
         self._outlines = outlines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from typing import Any
 
 import pytest
@@ -148,8 +149,10 @@ def test_vllm_backend_names_the_gpu_extra(settings: Any) -> None:
         create_backend(settings)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("torch") is not None, reason="torch is installed")
-def test_transformers_backend_names_its_extra(settings: Any) -> None:
+@pytest.mark.parametrize("missing", ["outlines", "torch", "transformers"])
+def test_transformers_backend_names_its_extra(settings: Any, monkeypatch, missing: str) -> None:
+    """The tests install the extra, so its absence is made here: a None module fails import."""
+    monkeypatch.setitem(sys.modules, missing, None)
     settings.backend = "transformers"
     with pytest.raises(ConfigurationError, match=r"'transformers' extra.*docgemma\[transformers\]"):
         create_backend(settings)
