@@ -128,6 +128,14 @@ class Settings(BaseSettings):
         "the reply from that analysis (compare: python -m experiments run triage)",
     )
 
+    kb_retrieval: Literal["loop", "steered"] = Field(
+        "loop",
+        description="Knowledge-base retrieval: loop classifies, searches, filters and rewrites "
+        "once by code's rules; steered lets the model choose each next step (new query, "
+        "search, answer) among those code allows (compare: python -m experiments run "
+        "retrieval)",
+    )
+
     # ── embeddings and routing classifiers ──
     intent_classifier: ClassifierKind | None = Field(
         None,

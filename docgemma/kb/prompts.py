@@ -29,3 +29,9 @@ REWRITE_QUERY = (
     "Rewrite it as a short search query naming the main symptoms or condition in plain "
     "medical words (for example: 'burning pain when passing urine, needing to pee often')."
 )
+
+NEXT_STEP = (
+    "You steer a search of condition pages for a health question.\n"
+    "{state}\n\n"
+    "Choose the next step:\n{choices}"
+)

@@ -35,6 +35,9 @@ FILTER_ABOVE = 3
 TEMPERATURE = 0.0  # operational decisions: classification and filtering are deterministic
 
 
+Confidence = Literal["high", "medium", "low"]
+
+
 class SearchQuery(BaseModel):
     query: str = Field(min_length=1, max_length=160, description="Short search query")
 
@@ -53,39 +56,69 @@ def selection_model(ids: tuple[str, ...]) -> type[BaseModel]:
     )
 
 
-async def _ask(llm: Any, prompt: str, schema: type[BaseModel]) -> BaseModel:
+async def ask(llm: Any, prompt: str, schema: type[BaseModel]) -> BaseModel:
+    """One constrained, deterministic model decision on a one-message prompt."""
     generation = await llm.structured(
         [Message(role="user", content=prompt)], schema, temperature=TEMPERATURE
     )
     return generation.value
 
 
+@lru_cache(maxsize=64)
+def rated_choice_model(name: str, field: str, values: tuple[str, ...]) -> type[BaseModel]:
+    """``choice_model`` followed by the model's confidence and a short reason: the label is
+    written first, so the rating cannot change it."""
+    return create_model(
+        name,
+        **{field: (Literal[values], ...)},
+        confidence=(Confidence, ...),
+        reason=(str, Field(max_length=100)),
+    )
+
+
+async def _choose(
+    llm: Any, prompt: str, name: str, field: str, values: tuple[str, ...], rated: bool,
+    notes: list[str],
+) -> str | None:  # fmt: skip
+    """The model's pick among ``values``; rated, a pick made with low confidence is noted
+    and given up (None), so the search runs without that filter."""
+    schema = (rated_choice_model if rated else choice_model)(name, field, values)
+    answer = await ask(llm, prompt, schema)
+    value = getattr(answer, field)
+    if not rated:
+        return value
+    confidence, reason = answer.confidence, answer.reason  # type: ignore[attr-defined]
+    notes.append(f"{field} {value}: {confidence} confidence ({reason})")
+    return None if confidence == "low" else value
+
+
 async def classify_topic(
-    llm: Any, query: str, role: Role | None, notes: list[str]
+    llm: Any, query: str, role: Role | None, notes: list[str], *, rated: bool = False
 ) -> tuple[str | None, str | None]:
-    """The model's category and sub-category for ``query``, within the role's scope."""
+    """The model's category and sub-category for ``query``, within the role's scope;
+    ``rated``, each with its confidence and reason, and a low-confidence one left out."""
     topics = load_topics()
     allowed = categories_for(role, topics)
     try:
         if len(allowed) == 1:
-            category = allowed[0]
+            category: str | None = allowed[0]
         else:
             lines = "\n".join(f"- {c}: {topics[c].label}" for c in allowed)
-            schema = choice_model("KBCategory", "category", tuple(allowed))
-            answer = await _ask(
-                llm, prompts.CLASSIFY_CATEGORY.format(choices=lines, query=query), schema
+            prompt = prompts.CLASSIFY_CATEGORY.format(choices=lines, query=query)
+            category = await _choose(
+                llm, prompt, "KBCategory", "category", tuple(allowed), rated, notes
             )
-            category = answer.category  # type: ignore[attr-defined]
+        if category is None:
+            return None, None
         subs = topics[category].subcategories
         if len(subs) == 1:
             return category, next(iter(subs))
         lines = "\n".join(f"- {key}: {label}" for key, label in subs.items())
-        schema = choice_model("KBSubcategory", "subcategory", tuple(subs))
         prompt = prompts.CLASSIFY_SUBCATEGORY.format(
             category=topics[category].label, choices=lines, query=query
         )
-        answer = await _ask(llm, prompt, schema)
-        return category, answer.subcategory  # type: ignore[attr-defined]
+        sub = await _choose(llm, prompt, "KBSubcategory", "subcategory", tuple(subs), rated, notes)
+        return category, sub
     except LLMError as exc:
         log.warning("topic classification failed: %s", exc)
         notes.append("topic classification unavailable; searched without a topic filter")
@@ -111,7 +144,7 @@ async def filter_candidates(
     ids = tuple(h.page_id for h in candidates)
     lines = "\n".join(f"- {h.page_id}: {h.title} ({h.content[:160]})" for h in candidates)
     try:
-        answer = await _ask(
+        answer = await ask(
             llm, prompts.FILTER_CANDIDATES.format(choices=lines, query=query), selection_model(ids)
         )
     except LLMError as exc:
@@ -125,7 +158,7 @@ async def filter_candidates(
 async def rewrite_query(llm: Any, query: str, tried: list[str], notes: list[str]) -> str | None:
     previous = "".join(f"Already tried: {t}\n" for t in tried)
     try:
-        answer = await _ask(
+        answer = await ask(
             llm, prompts.REWRITE_QUERY.format(query=query, tried=previous), SearchQuery
         )
     except LLMError as exc:
@@ -161,21 +194,11 @@ async def retrieve(
     attempts: list[Attempt] = []
     search_query: str | None = query
     while search_query and len(attempts) < MAX_ATTEMPTS:
-        attempt = Attempt(query=search_query, rewritten=bool(attempts))
+        attempt, kept = await search_once(
+            kb, search_query, query, llm=llm, role=role, k=k, rewritten=bool(attempts)
+        )
         attempts.append(attempt)
-        category, sub = await classify_topic(llm, search_query, role, attempt.notes)
-        attempt.category, attempt.subcategory = category, sub
-        narrow: list[KBHit] = []
-        if category is not None:
-            narrow = await asyncio.to_thread(
-                kb.search, search_query, role=role, k=k, category=category, subcategory=sub
-            )
-        broad = await asyncio.to_thread(kb.search, search_query, role=role, k=k)
-        candidates = [h for h in merge(narrow, broad) if h.score >= RELEVANCE_THRESHOLD][:k]
-        attempt.candidates = [h.page_id for h in candidates]
-        if candidates:
-            kept = await filter_candidates(llm, query, candidates, attempt.notes)
-            attempt.selected = [h.page_id for h in kept]
+        if kept:
             return Retrieval(query=query, hits=kept, attempts=attempts, found=True)
         if len(attempts) < MAX_ATTEMPTS:
             tried = [a.query for a in attempts]
@@ -183,19 +206,30 @@ async def retrieve(
     return Retrieval(query=query, hits=[], attempts=attempts, found=False)
 
 
-class AssistedSearch:
-    """A store's plain search together with model-assisted ``retrieve`` over it.
-
-    What the triage graph is given as its knowledge search: ``search`` is the store's own
-    (no model call), ``retrieve`` runs this module's classify, filter and rewrite passes."""
-
-    def __init__(self, kb: PageSearch) -> None:
-        self.kb = kb
-
-    def search(self, query: str, **kwargs: Any) -> list[KBHit]:
-        return self.kb.search(query, **kwargs)
-
-    async def retrieve(
-        self, query: str, *, llm: Any, role: Role | None = None, k: int = 5
-    ) -> Retrieval:
-        return await retrieve(self.kb, query, llm=llm, role=role, k=k)
+async def search_once(
+    kb: PageSearch,
+    search_query: str,
+    question: str,
+    *,
+    llm: Any,
+    role: Role | None,
+    k: int,
+    rewritten: bool = False,
+    rated: bool = False,
+) -> tuple[Attempt, list[KBHit]]:
+    """One pass: classify ``search_query``'s topic, search with and without it, keep the
+    pages above the threshold and let the model filter them against ``question``."""
+    attempt = Attempt(query=search_query, rewritten=rewritten)
+    category, sub = await classify_topic(llm, search_query, role, attempt.notes, rated=rated)
+    attempt.category, attempt.subcategory = category, sub
+    narrow: list[KBHit] = []
+    if category is not None:
+        narrow = await asyncio.to_thread(
+            kb.search, search_query, role=role, k=k, category=category, subcategory=sub
+        )
+    broad = await asyncio.to_thread(kb.search, search_query, role=role, k=k)
+    candidates = [h for h in merge(narrow, broad) if h.score >= RELEVANCE_THRESHOLD][:k]
+    attempt.candidates = [h.page_id for h in candidates]
+    kept = await filter_candidates(llm, question, candidates, attempt.notes) if candidates else []
+    attempt.selected = [h.page_id for h in kept]
+    return attempt, kept

@@ -7,7 +7,7 @@ import asyncio
 
 from docgemma.config import Settings
 from docgemma.kb import prepare_knowledge_base
-from docgemma.kb.retrieve import AssistedSearch
+from docgemma.kb.assisted import AssistedSearch
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.base import LLMBackend
 from docgemma.triage.knowledge import offline_literature
@@ -19,6 +19,6 @@ async def build_triage(settings: Settings, llm: LLMBackend) -> TriageService:
     return TriageService.create(
         settings,
         llm,
-        AssistedSearch(get_knowledge_base(settings)),
+        AssistedSearch(get_knowledge_base(settings), flow=settings.kb_retrieval),
         literature=offline_literature(settings),
     )

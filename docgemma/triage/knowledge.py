@@ -1,7 +1,7 @@
 """What the triage graph needs from the knowledge base and the literature index.
 
 Written as Protocols so the graph depends on behaviour, not on one store: the
-``docgemma.kb`` knowledge base wrapped in ``docgemma.kb.retrieve.AssistedSearch`` satisfies
+``docgemma.kb`` knowledge base wrapped in ``docgemma.kb.assisted.AssistedSearch`` satisfies
 ``KnowledgeSearch``; the offline PubMedQA index satisfies ``LiteratureSearch`` through
 ``offline_literature``.
 """

@@ -23,6 +23,7 @@ SUITES = (
     "classifiers",
     "knowledge",
     "triage",
+    "retrieval",
 )
 
 

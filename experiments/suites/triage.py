@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
-from docgemma.kb.retrieve import AssistedSearch
+from docgemma.kb.assisted import AssistedSearch
 from docgemma.kb.store import get_knowledge_base
 from docgemma.llm.thinking import ThinkingConfig
 from docgemma.severity import Severity

@@ -27,6 +27,7 @@ METRICS = {
     "classifiers": ["correct", "predicted", "expected", "confidence"],
     "knowledge": ["correct", "predicted", "expected", "dataset", "style"],
     "triage": ["correct", "under_triage", "model_correct", "red_flag_a_and_e"],
+    "retrieval": ["top1", "top5", "found", "llm_calls", "searches"],
 }
 MEASURED = {
     "thinking": "empty_visible",
@@ -38,6 +39,7 @@ MEASURED = {
     "classifiers": "correct",
     "knowledge": "predicted",
     "triage": "correct",
+    "retrieval": "llm_calls",
 }
 """One metric every trial of the suite must fill (``nan`` only where the strategy cannot)."""
 

@@ -124,15 +124,3 @@ async def test_retrieve_on_the_real_embedded_model(kb: KnowledgeBase, real_llm) 
     assert result.hits and {h.page_id for h in result.hits} <= set(attempt.candidates)
     assert {"heart-attack", "angina"} & set(attempt.candidates)
     assert all(h.score >= RELEVANCE_THRESHOLD for h in result.hits)
-
-
-async def test_assisted_search_is_the_store_search_plus_retrieval(kb: KnowledgeBase) -> None:
-    """The triage graph's knowledge search: the store's own search, and retrieval over it."""
-    from docgemma.kb.retrieve import AssistedSearch
-
-    assisted = AssistedSearch(kb)
-    assert assisted.search(CHEST, k=2) == kb.search(CHEST, k=2)
-    llm = ScriptedBackend([ModelUnavailable("down")] * 3)
-    result = await assisted.retrieve(CHEST, llm=llm, k=3)
-    assert result.found and {"heart-attack", "angina"} <= {h.page_id for h in result.hits}
-    assert len(llm.calls) == 1  # topic classification; three candidates need no filtering

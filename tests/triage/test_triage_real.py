@@ -14,7 +14,7 @@ import pytest
 
 from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.kb import KnowledgeBase
-from docgemma.kb.retrieve import AssistedSearch
+from docgemma.kb.assisted import AssistedSearch
 from docgemma.severity import Severity
 from docgemma.triage.answer import TriageAnswer
 from docgemma.triage.schemas import INCONCLUSIVE
