@@ -24,6 +24,7 @@ SUITES = (
     "knowledge",
     "triage",
     "retrieval",
+    "entity_hints",
 )
 
 

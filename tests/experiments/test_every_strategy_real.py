@@ -28,6 +28,7 @@ METRICS = {
     "knowledge": ["correct", "predicted", "expected", "dataset", "style"],
     "triage": ["correct", "under_triage", "model_correct", "red_flag_a_and_e"],
     "retrieval": ["top1", "top5", "found", "llm_calls", "searches"],
+    "entity_hints": ["arg_accuracy_given_tool", "critical_accuracy", "hints", "hinted"],
 }
 MEASURED = {
     "thinking": "empty_visible",
@@ -40,6 +41,7 @@ MEASURED = {
     "knowledge": "predicted",
     "triage": "correct",
     "retrieval": "llm_calls",
+    "entity_hints": "critical_accuracy",
 }
 """One metric every trial of the suite must fill (``nan`` only where the strategy cannot)."""
 
