@@ -154,11 +154,17 @@ def _person_meant(value: Any, evidence: Evidence) -> str | None:
 def record_medications(
     spec: ToolSpec, name: str, drugs: Any, evidence: Evidence
 ) -> list[Any] | None:
-    """A drug list completed with the patient's active medications, when the question points
-    to them ("pull their med list and check for interactions with …") and a chart gives them."""
+    """A drug list completed with the patient's active medications, when a chart gives them
+    and the question points to them ("pull their med list and check for interactions with
+    …") or the list already holds one of them that the message does not name ("can she take
+    ibuprofen?" checked against one of her drugs): checked against part of a patient's
+    medications, a new drug's interaction with the rest goes unseen."""
     if not isinstance(drugs, list) or not evidence.record_drugs:
         return None
-    if not points_to_record_medications(evidence.query):
+    on_record = {d.lower() for d in evidence.record_drugs}
+    message = evidence.query.lower()
+    drawn = any(str(d).lower() in on_record and str(d).lower() not in message for d in drugs)
+    if not (drawn or points_to_record_medications(evidence.query)):
         return None
     dictionary = drug_dictionary()
     have = {str(d).lower() for d in drugs}

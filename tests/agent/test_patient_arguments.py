@@ -105,6 +105,42 @@ async def test_an_id_and_their_med_list_check_the_named_drug_against_the_chart(
     assert result.final_response.startswith("She takes simvastatin 40 mg at bedtime.")
 
 
+KNEE = "Can she take ibuprofen for her knee pain?"
+
+
+@pytest.mark.parametrize(
+    ("message", "model_list", "checked"),
+    [
+        (KNEE, ["ibuprofen", "amlodipine"], ["ibuprofen", "amlodipine", "simvastatin"]),
+        (KNEE, ["ibuprofen", "simvastatin"], ["ibuprofen", "simvastatin", "amlodipine"]),
+        # the pair asked about, none of it drawn from her list: checked as asked
+        ("Can she take ibuprofen with paracetamol?", ["ibuprofen", "paracetamol"], None),
+        ("Is amlodipine ok with ibuprofen for her?", ["amlodipine", "ibuprofen"], None),
+    ],
+)
+async def test_a_check_against_part_of_her_medications_covers_all_of_them(
+    make_agent, tools, message: str, model_list: list[str], checked: list[str] | None
+) -> None:
+    """For "can she take ibuprofen?" a model checked it against one of her two drugs."""
+
+    async def summary(pid: str) -> str | None:
+        return CHART
+
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"drug_names": model_list},
+            quality("success_rich"),
+            cited("Ibuprofen with warfarin raises bleeding risk.", "warfarin + aspirin"),
+        ]
+    )
+    agent = make_agent(llm, patient_summary=summary)
+    await run(agent, message, patient_id="5521")
+    ((args, _),) = tools.calls_to("check_drug_interactions")
+    assert args["drug_names"] == (checked or model_list)
+
+
 @pytest.mark.parametrize(
     ("message", "asks"),
     [
