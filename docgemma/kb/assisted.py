@@ -3,6 +3,7 @@ assisted by the model in one of two flows."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from docgemma.kb.models import KBHit, Retrieval
@@ -27,8 +28,16 @@ class AssistedSearch:
         return self.kb.search(query, **kwargs)
 
     async def retrieve(
-        self, query: str, *, llm: Any, role: Role | None = None, k: int = 5
+        self,
+        query: str,
+        *,
+        llm: Any,
+        role: Role | None = None,
+        k: int = 5,
+        earlier: Sequence[str] = (),
     ) -> Retrieval:
+        """``earlier``: the person's earlier messages, which the steered flow sums up; the
+        fixed loop searches the latest message alone."""
         if self.flow == "steered":
-            return await orchestrate(self.kb, query, llm=llm, role=role, k=k)
+            return await orchestrate(self.kb, query, llm=llm, role=role, k=k, earlier=earlier)
         return await retrieve(self.kb, query, llm=llm, role=role, k=k)

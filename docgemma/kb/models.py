@@ -70,3 +70,6 @@ class Retrieval(BaseModel):
     hits: list[KBHit] = Field(default_factory=list)
     attempts: list[Attempt] = Field(default_factory=list)
     found: bool = Field(description="At least one page passed the relevance threshold")
+    context_summary: str = Field(
+        "", description="What the conversation is about, as the model summed it up (steered)"
+    )

@@ -1,8 +1,9 @@
 """Retrieval steered step by step: the model proposes the next action, code bounds it.
 
-The alternative to ``retrieve.retrieve``'s fixed loop. After each step the model sees the
-question, what the conversation so far is about (``context_summary``), the searches run and
-the pages kept, and picks the next action among those code allows:
+The alternative to ``retrieve.retrieve``'s fixed loop. When the conversation had earlier
+messages, the model first sums up what it is about (``context_summary``). After each step
+the model sees the question, that summary, the searches run and the pages kept, and picks
+the next action among those code allows:
 
 - ``create_retrieval_query``: write a new search query, only while retries are left
   (``MAX_RETRIES``) and no written query waits to be searched;
@@ -17,6 +18,7 @@ failure never loses the search: code takes the step a fixed loop would and notes
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Literal
@@ -30,6 +32,9 @@ from docgemma.kb.topics import Role
 from docgemma.llm.errors import LLMError
 
 log = logging.getLogger(__name__)
+
+EARLIER_MESSAGES = 4
+"""The person's earlier messages the summary is written from, latest last."""
 
 MAX_RETRIES = 2
 """New search queries the model may ask for after the question itself was searched."""
@@ -46,6 +51,27 @@ ACTION_HELP = {
     Action.RETRIEVE: "search the knowledge base with the query waiting",
     Action.COMPOSE: "stop searching and answer from the pages kept",
 }
+
+
+class ContextSummary(BaseModel):
+    summary: str = Field(min_length=1, max_length=240)
+
+
+async def summarise(llm: Any, question: str, earlier: Sequence[str], notes: list[str]) -> str:
+    """The model's one-sentence summary of the conversation; "" without earlier messages
+    or when the model fails (the search then runs on the question alone)."""
+    kept = [" ".join(m.split()) for m in earlier if m.strip()][-EARLIER_MESSAGES:]
+    if not kept:
+        return ""
+    listed = "\n".join(f"- {m}" for m in kept)
+    prompt = prompts.SUMMARISE_CONVERSATION.format(earlier=listed, query=question)
+    try:
+        answer = await ask(llm, prompt, ContextSummary)
+    except LLMError as exc:
+        log.warning("conversation summary failed: %s", exc)
+        notes.append("conversation summary unavailable; searched on the latest message")
+        return ""
+    return " ".join(answer.summary.split())  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=8)
@@ -108,15 +134,17 @@ async def orchestrate(
     llm: Any,
     role: Role | None = None,
     k: int = 5,
-    context_summary: str = "",
+    earlier: Sequence[str] = (),
 ) -> Retrieval:
-    """Search the knowledge base for ``query`` as the model steers, within code's bounds."""
+    """Search the knowledge base for ``query`` as the model steers, within code's bounds;
+    ``earlier`` holds the person's earlier messages in this conversation, oldest first."""
     question = " ".join(query.split())
     attempts: list[Attempt] = []
     kept: list[KBHit] = []
     waiting: str | None = question
     retries_left = MAX_RETRIES
     steps: list[str] = []  # notes of the steering choices, kept on the next attempt made
+    context_summary = await summarise(llm, question, earlier, steps)
     while True:
         allowed = allowed_actions(waiting, bool(attempts), retries_left)
         prompt = state_text(
@@ -128,7 +156,8 @@ async def orchestrate(
         if action is Action.CREATE_QUERY:
             retries_left -= 1
             tried = [a.query for a in attempts] + ([waiting] if waiting else [])
-            waiting = await rewrite_query(llm, question, tried, steps) or waiting
+            about = f"{question} ({context_summary})" if context_summary else question
+            waiting = await rewrite_query(llm, about, tried, steps) or waiting
             continue
         assert waiting is not None  # RETRIEVE is allowed only with a query waiting
         attempt, found = await search_once(
@@ -141,4 +170,10 @@ async def orchestrate(
         waiting = None
     if attempts and steps:
         attempts[-1].notes += steps
-    return Retrieval(query=question, hits=kept, attempts=attempts, found=bool(kept))
+    return Retrieval(
+        query=question,
+        hits=kept,
+        attempts=attempts,
+        found=bool(kept),
+        context_summary=context_summary,
+    )

@@ -35,3 +35,10 @@ NEXT_STEP = (
     "{state}\n\n"
     "Choose the next step:\n{choices}"
 )
+
+SUMMARISE_CONVERSATION = (
+    "Earlier in this conversation the person said:\n{earlier}\n\n"
+    "Latest message: {query}\n"
+    "In one short sentence, say what health problem the conversation is about, with the "
+    "symptoms and facts that matter for finding the right condition page."
+)

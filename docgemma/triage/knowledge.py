@@ -44,9 +44,16 @@ class KnowledgeSearch(Protocol):
         """Plain similarity search: no model call, deterministic (blocking)."""
 
     async def retrieve(
-        self, query: str, *, llm: LLMBackend, role: Any = None, k: int = 5
+        self,
+        query: str,
+        *,
+        llm: LLMBackend,
+        role: Any = None,
+        k: int = 5,
+        earlier: Sequence[str] = (),
     ) -> RetrievalLike:
-        """Search with topic classification and query rewriting; returns a ``RetrievalLike``."""
+        """Search with topic classification and query rewriting; returns a ``RetrievalLike``.
+        ``earlier``: the person's earlier messages in the conversation, oldest first."""
 
 
 @dataclass(frozen=True)

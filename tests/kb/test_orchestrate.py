@@ -103,6 +103,39 @@ async def test_new_queries_stop_when_the_retries_are_spent(kb: KnowledgeBase) ->
     assert len(llm.calls) == 11  # no call for the steps code alone allows
 
 
+async def test_earlier_messages_are_summed_up_by_the_model_and_steer_the_search(
+    kb: KnowledgeBase,
+) -> None:
+    summary = "Chest pain spreading to the left arm with sweating, for an hour"
+    llm = ScriptedBackend(
+        [
+            {"summary": summary},
+            step(Action.CREATE_QUERY),
+            {"query": "chest pain left arm sweating"},
+            rated("category", "cardiovascular"),
+            rated("subcategory", "heart"),
+            {"page_ids": ["heart-attack"]},
+            step(Action.COMPOSE),
+        ]
+    )
+    earlier = ["my chest hurts", "it goes down my left arm", "I'm sweating a lot"]
+    result = await orchestrate(kb, "is it serious?", llm=llm, earlier=earlier)
+    first, steer, rewrite = llm.calls[:3]
+    assert all(m in first.prompt for m in earlier) and "is it serious?" in first.prompt
+    assert f"Conversation so far: {summary}" in steer.prompt
+    assert summary in rewrite.prompt
+    assert result.context_summary == summary
+    assert [a.query for a in result.attempts] == ["chest pain left arm sweating"]
+    assert [h.page_id for h in result.hits] == ["heart-attack"]
+
+
+async def test_without_earlier_messages_no_summary_is_asked_for(kb: KnowledgeBase) -> None:
+    llm = ScriptedBackend([ModelUnavailable("down")] * 12)
+    result = await orchestrate(kb, CHEST, llm=llm, earlier=["", "  "])
+    assert result.context_summary == ""
+    assert not any("summary" in n for a in result.attempts for n in a.notes)
+
+
 async def test_a_failed_step_choice_falls_back_to_the_fixed_loops_step(kb: KnowledgeBase) -> None:
     llm = ScriptedBackend([ModelUnavailable("down")] * 12)
     result = await orchestrate(kb, CHEST, llm=llm, k=3)
@@ -128,7 +161,9 @@ async def test_the_steered_flow_is_chosen_by_the_assisted_search(kb: KnowledgeBa
 
 @pytest.mark.real_model
 async def test_the_steered_flow_on_the_real_embedded_model(kb: KnowledgeBase, real_llm) -> None:
-    result = await orchestrate(kb, CHEST, llm=real_llm)
+    earlier = ["I was carrying boxes upstairs an hour ago", "now my chest feels tight"]
+    result = await orchestrate(kb, CHEST, llm=real_llm, earlier=earlier)
+    assert result.context_summary  # written by the model, within its schema's bounds
     assert 1 <= len(result.attempts) <= 1 + MAX_RETRIES
     assert all(h.page_id in {p for a in result.attempts for p in a.selected} for h in result.hits)
     assert any("confidence" in n for a in result.attempts for n in a.notes)

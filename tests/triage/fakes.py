@@ -80,10 +80,15 @@ class FakeKB:
 
     pages: dict[str, Page] = field(default_factory=lambda: dict(PAGES))
     queries: list[str] = field(default_factory=list)
+    earlier: list[list[str]] = field(default_factory=list)
+    """The earlier messages each retrieval was given."""
     fail: Exception | None = None
 
-    async def retrieve(self, query: str, *, llm: Any, role: Any = None, k: int = 5):
+    async def retrieve(
+        self, query: str, *, llm: Any, role: Any = None, k: int = 5, earlier: Any = ()
+    ):
         self.queries.append(query)
+        self.earlier.append(list(earlier))
         if self.fail is not None:
             raise self.fail
         hits = self.search(query, role=role, k=k)

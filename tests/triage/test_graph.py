@@ -181,6 +181,15 @@ async def test_second_turn_sees_the_first_in_its_prompts(make_service):
     assert [m["role"] for m in history] == ["user", "assistant"] * 2
 
 
+async def test_the_search_is_given_the_persons_earlier_messages(make_service, kb):
+    """For a flow that sums up the conversation (``kb_retrieval=steered``); never the
+    assistant's answers, never the current message twice."""
+    service = make_service()
+    await run(service, "fever and cough")
+    await run(service, "fever and cough, worse today")
+    assert kb.earlier == [[], ["fever and cough"]]
+
+
 async def test_code_searches_a_symptom_the_model_answered_with_small_talk(make_service, kb):
     service = make_service(route={"action": "reply", "message": "Hello!"})
     answer, _ = await run(service, "sudden fever, aching body and a dry cough")

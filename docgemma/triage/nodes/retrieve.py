@@ -24,7 +24,10 @@ async def retrieve(state: TriageState, runtime: Runtime[TriageDeps]) -> dict[str
     stream.step("retrieve", "Searching the condition pages")
     try:
         deps = runtime.context
-        retrieval = await deps.kb.retrieve(query, llm=deps.llm, role=deps.role, k=deps.k)
+        earlier = [m["content"] for m in state.get("messages") or [] if m["role"] == "user"]
+        retrieval = await deps.kb.retrieve(
+            query, llm=deps.llm, role=deps.role, k=deps.k, earlier=earlier
+        )
     except ModelUnavailable:
         return {"route": "fallback", "fallback": True, "search_query": query}
     return {"search_query": query, "tool_output": tool_output(query, retrieval)}
