@@ -135,6 +135,18 @@ Summary, Key Findings, Clinical Significance, Recommendations, Sources.
 Base the answer on the information below.""",
 }
 
+FRAMING_TASK = (
+    "Answer the clinician's question from the information below, briefly, without tool "
+    "names or system internals."
+)
+FRAMINGS = {
+    "none": FRAMING_TASK,
+    "clinical": f"You are a clinical decision-support assistant. {FRAMING_TASK}",
+    "think_carefully": f"{FRAMING_TASK} Think carefully.",
+}
+"""System prompts that differ only in framing: the same task with no identity, with the
+clinical identity, and with the reasoning instruction the design study found useless."""
+
 SYNTHESIS_USER = Template("""\
 Clinician's question: $query
 $context_section

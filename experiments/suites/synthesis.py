@@ -2,7 +2,9 @@
 
 Strategies: temperature 0.1/0.3/0.5/0.7; prompt brief / comprehensive / structured;
 with and without the reasoning context (``task_summary``); max tokens 128/256/512;
-raw versus pre-formatted error messages (on the error cases). Metrics are
+raw versus pre-formatted error messages (on the error cases); the system prompt's framing
+(no identity, the clinical identity, "think carefully"); a cold start against one earlier
+exchange of the same conversation (the previous case's question and its result). Metrics are
 deterministic (key facts, internal terms, words, empty output); an optional
 LLM-as-judge score from ``--judge-backend`` is stored apart in ``llm_judge_score``.
 """
@@ -46,10 +48,18 @@ async def synthesize(
     context: bool = True,
     max_tokens: int = 256,
     error_style: str | None = None,
+    framing: str | None = None,
+    prior_exchange: bool = False,
 ) -> dict[str, Any]:
     user = _user_message(case, context=context, error_style=error_style)
+    system = (
+        prompt_variants.FRAMINGS[framing]
+        if framing is not None
+        else prompt_variants.SYNTHESIS_SYSTEMS[variant]
+    )
+    earlier = _earlier_exchange(case, ctx) if prior_exchange else ()
     call = await caller.text(
-        messages(("system", prompt_variants.SYNTHESIS_SYSTEMS[variant]), ("user", user)),
+        messages(("system", system), *earlier, ("user", user)),
         temperature=temperature,
         max_tokens=max_tokens,
     )
@@ -66,8 +76,9 @@ async def synthesize(
         word_count=metrics.word_count(answer),
         empty_output=metrics.is_empty(answer),
         max_tokens=caller.cap(max_tokens),
-        variant=variant,
+        variant=framing or variant,
         with_context=context,
+        prior_exchange=prior_exchange,
         error_acknowledged=metrics.error_acknowledged(answer) if case.is_error else None,
         raw_error_leaked=metrics.raw_error_leaked(answer, case.raw_error)
         if case.is_error
@@ -90,6 +101,14 @@ async def synthesize(
         row["llm_judge_score"] = verdict.parsed["score"] if verdict.parsed else None
         row["llm_judge_model"] = judge.backend.model
     return row
+
+
+def _earlier_exchange(case: SynthesisCase, ctx: Context) -> tuple[tuple[str, str], ...]:
+    """One earlier turn of the conversation: the previous case's question, answered with
+    that case's own tool result (the file's last case before the first)."""
+    cases = [c for c in ctx.cases if not c.is_error]
+    before = cases[cases.index(case) - 1] if case in cases else cases[-1]
+    return (("user", before.query), ("assistant", (before.result or "Noted.")[:400]))
 
 
 async def prepare(ctx: Context, caller: Caller) -> None:
@@ -170,6 +189,30 @@ STRATEGIES: dict[str, Strategy] = {
             )
             for m in (128, 256, 512)
         ],
+        *[
+            Strategy(
+                f"framing_{f}",
+                f"system prompt framing: {f.replace('_', ' ')}; T=0.5",
+                partial(synthesize, framing=f),
+                params={"temperature": 0.5},
+                applies=_answer_case,
+            )
+            for f in ("none", "clinical", "think_carefully")
+        ],
+        Strategy(
+            "history_cold",
+            "brief prompt, T=0.5, the question alone",
+            synthesize,
+            params={"temperature": 0.5},
+            applies=_answer_case,
+        ),
+        Strategy(
+            "history_prior",
+            "brief prompt, T=0.5, after one earlier exchange of the conversation",
+            partial(synthesize, prior_exchange=True),
+            params={"temperature": 0.5},
+            applies=_answer_case,
+        ),
         Strategy(
             "errors_raw",
             "the raw error text reaches the model",
