@@ -158,6 +158,23 @@ def raw_error_leaked(text: str, raw_error: str) -> bool:
     return any(t.lower() in (text or "").lower() for t in tokens)
 
 
+LEAK_RUN = 8
+"""Words in a row that the visible answer must share with the thinking to have copied it."""
+_DELIBERATION = re.compile(r"(?:^|[.!?]\s+)(?:wait|hmm|let me think|okay,? so|let's see)\b", re.I)
+
+
+def reasoning_leaked(visible: str, thinking: str, markers: Iterable[str]) -> bool:
+    """Reasoning shows in the visible answer: a thinking delimiter, a deliberating sentence
+    opener ("Wait, …", "Let me think"), or a run of ``LEAK_RUN`` words copied from the
+    thinking."""
+    if any(m and m in visible for m in markers) or _DELIBERATION.search(visible):
+        return True
+    words = [w.lower() for w in _WORD.findall(visible)]
+    said = " ".join(w.lower() for w in _WORD.findall(thinking))
+    runs = (" ".join(words[i : i + LEAK_RUN]) for i in range(len(words) - LEAK_RUN + 1))
+    return bool(said) and any(run in said for run in runs)
+
+
 def coverage_curve(
     confidence: Sequence[float],
     correct: Sequence[bool],

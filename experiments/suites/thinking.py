@@ -22,7 +22,13 @@ from experiments.trial import Context, Strategy, trial_row
 
 SUITE = "thinking"
 CASES = "thinking"
-PRIMARY_METRICS = ("thinking_triggered", "close_emitted", "empty_visible", "key_fact_rate")
+PRIMARY_METRICS = (
+    "thinking_triggered",
+    "close_emitted",
+    "empty_visible",
+    "reasoning_leaked",
+    "key_fact_rate",
+)
 ANSWER_TOKENS = 256
 DEFAULT_THINKING_TOKENS = 512
 WAIT_BUDGET = 1024
@@ -56,6 +62,7 @@ async def thinking_off(case: ThinkingCase, caller: Caller, ctx: Context) -> dict
     family = ctx.extras["family"]
     call = await caller.text(_messages(case), temperature=0.0, max_tokens=ANSWER_TOKENS)
     visible, opened = _visible(call.response, family)
+    delims = DELIMITERS[family]
     return trial_row(
         [call],
         temperature=0.0,
@@ -71,6 +78,7 @@ async def thinking_off(case: ThinkingCase, caller: Caller, ctx: Context) -> dict
         thinking_words=0,
         visible_words=metrics.word_count(visible),
         empty_visible=metrics.is_empty(visible),
+        reasoning_leaked=metrics.reasoning_leaked(visible, "", (delims.open, delims.close)),
         key_fact_rate=metrics.key_fact_rate(visible, case.key_facts),
     )
 
@@ -116,6 +124,9 @@ async def thinking_on(
         thinking_words=metrics.word_count(result.thinking),
         visible_words=metrics.word_count(result.answer),
         empty_visible=metrics.is_empty(result.answer),
+        reasoning_leaked=metrics.reasoning_leaked(
+            result.answer, result.thinking, (config.resolved().open, config.resolved().close)
+        ),
         key_fact_rate=metrics.key_fact_rate(result.answer, case.key_facts),
         min_wait=min_wait,
     )

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.real_model
 
 TOKEN_CAP = 8
 METRICS = {
-    "thinking": ["thinking_triggered", "close_emitted", "empty_visible", "key_fact_rate"],
+    "thinking": ["thinking_triggered", "close_emitted", "empty_visible", "reasoning_leaked"],
     "tool_selection": ["tool_exact", "arg_accuracy", "arg_accuracy_given_tool"],
     "field_order": ["arg_accuracy_given_tool", "critical_accuracy", "order_kept"],
     "temperature": ["parse_failure_rate", "modal_answer", "samples"],

@@ -205,3 +205,25 @@ def test_report_summary_attaches_seed_figures():
     assert (line["metric"], line["n"], line["seed_medgemma"]) == ("correct", 3, 0.941)
     assert line["ours"] == pytest.approx(2 / 3) and line["key_order_honoured"] == 0.5
     assert len(key_order_violations(frame)) == 1
+
+
+@pytest.mark.parametrize(
+    ("visible", "thinking", "leaked"),
+    [
+        ("Dofetilide needs 3 days of ECG monitoring.", "", False),
+        ("Wait, the QT interval matters. Dofetilide needs monitoring.", "", True),
+        ("Dofetilide needs monitoring.</think>", "", True),
+        (
+            "The patient needs ECG monitoring for at least three days in hospital.",
+            "So the patient needs ECG monitoring for at least three days in hospital, I think.",
+            True,
+        ),
+        (
+            "Monitor the ECG for three days.",
+            "The label says monitoring for three days in a facility with resuscitation.",
+            False,  # a shared phrase shorter than a copied run
+        ),
+    ],
+)
+def test_reasoning_leaked_into_the_visible_answer(visible, thinking, leaked) -> None:
+    assert metrics.reasoning_leaked(visible, thinking, ("<think>", "</think>")) is leaked
