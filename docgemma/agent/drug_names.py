@@ -104,8 +104,10 @@ stricter than for a drug argument, since any word of the message is a candidate.
 @lru_cache(maxsize=1)
 def spelt_words() -> frozenset[str]:
     """Words as they are spelt in English and medical text: the embedding model's whole-word
-    vocabulary, the offline PubMed abstracts and the condition pages. A word among them is
-    not a misspelt drug ("nothing" is not "norethin")."""
+    vocabulary, the offline PubMed abstracts, the condition pages and the words of the
+    diagnosis names (ICD-10). A word among them is not a misspelt drug ("nothing" is not
+    "norethin", "migrans" is not "imigran")."""
+    from docgemma.agent.conditions import condition_names
     from docgemma.assets import pinned_file
     from docgemma.kb.corpus import DEMO_PAGES_DIR, page_files
     from docgemma.tools.literature_index import load_abstracts
@@ -118,6 +120,7 @@ def spelt_words() -> frozenset[str]:
         texts += [path.read_text(encoding="utf-8") for path in page_files(DEMO_PAGES_DIR)]
     except (FileNotFoundError, OSError, KeyError):
         return frozenset()
+    words |= {w for phrase in condition_names().phrases for w in phrase.split() if w.isalpha()}
     return frozenset(words | {w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t)})
 
 

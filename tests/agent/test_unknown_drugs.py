@@ -120,6 +120,7 @@ async def test_a_message_that_only_misspells_its_drugs_asks_before_any_model_cal
         "Which sedative is safest in the elderly?",
         "Find patient Priya Raman.",
         "Nothing helps her headache.",
+        "Erythema migrans after a tick bite: which antibiotic?",  # words of diagnosis names
     ],
 )
 def test_words_that_are_spelt_right_are_no_misspelt_drugs(message: str) -> None:
