@@ -162,6 +162,23 @@ def points_to_record_medications(query: str) -> bool:
     return RECORD_MEDICATIONS.search(query) is not None
 
 
+MAY_TAKE = re.compile(
+    r"\b(?:can|could|may|should)\s+(?:she|he|they|the\s+patient|this\s+patient|my\s+patient|pt)"
+    r"\s+(?:take|have|be\s+given|start|use|get)\b"
+    r"|\b(?:safe|ok|okay|alright|appropriate|fine)\s+(?:for|in)\s+(?:her|him|them|the\s+patient"
+    r"|this\s+patient|my\s+patient)\b",
+    _I,
+)
+"""A question whether the patient may take a drug ("Can she take ibuprofen?", "Is
+naproxen safe for him?")."""
+
+
+def asks_if_patient_may_take(query: str) -> bool:
+    """Whether the patient may take a drug: a question that a check against the drugs they
+    already take answers, beside what the drug's label says."""
+    return MAY_TAKE.search(query) is not None
+
+
 SHOW_RECORD = re.compile(
     r"\b(?:pull(?:\s+up)?|show|list|display|give\s+me|print|review)\b[^.?!;]{0,40}?"
     r"\b(?:chart|record|med(?:ication)?s?|med(?:ication)?\s+list|drugs|allerg(?:y|ies))\b",

@@ -20,7 +20,7 @@ from docgemma.agent.drug_names import is_known, is_sentence, nearest_known, type
 from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence, ground_args
 from docgemma.agent.person_names import introduced_names, is_person_name, without_title
-from docgemma.agent.references import points_to_record_medications
+from docgemma.agent.references import asks_if_patient_may_take, points_to_record_medications
 from docgemma.agent.rules import unknown_drug_question
 from docgemma.tools.base import ToolSpec
 from docgemma.tools.grounding import Grounding, field_grounding
@@ -156,15 +156,16 @@ def record_medications(
 ) -> list[Any] | None:
     """A drug list completed with the patient's active medications, when a chart gives them
     and the question points to them ("pull their med list and check for interactions with
-    …") or the list already holds one of them that the message does not name ("can she take
-    ibuprofen?" checked against one of her drugs): checked against part of a patient's
-    medications, a new drug's interaction with the rest goes unseen."""
+    …"), asks whether the patient may take a drug ("can she take ibuprofen?"), or the list
+    already holds one of them that the message does not name: checked against part of a
+    patient's medications, a new drug's interaction with the rest goes unseen."""
     if not isinstance(drugs, list) or not evidence.record_drugs:
         return None
     on_record = {d.lower() for d in evidence.record_drugs}
     message = evidence.query.lower()
     drawn = any(str(d).lower() in on_record and str(d).lower() not in message for d in drugs)
-    if not (drawn or points_to_record_medications(evidence.query)):
+    asked = points_to_record_medications(evidence.query) or asks_if_patient_may_take(evidence.query)
+    if not (drawn or asked):
         return None
     dictionary = drug_dictionary()
     have = {str(d).lower() for d in drugs}

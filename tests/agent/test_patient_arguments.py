@@ -11,7 +11,7 @@ from docgemma.agent.rules import WHICH_PATIENT
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.tools.base import ToolErrorType, ToolOutcome
 
-from .conftest import cited, intent, quality, run, select
+from .conftest import NOTHING_CITED, cited, intent, quality, run, select
 
 
 async def test_work_on_several_patients_asks_which_one_before_any_model_call(
@@ -113,8 +113,13 @@ KNEE = "Can she take ibuprofen for her knee pain?"
     [
         (KNEE, ["ibuprofen", "amlodipine"], ["ibuprofen", "amlodipine", "simvastatin"]),
         (KNEE, ["ibuprofen", "simvastatin"], ["ibuprofen", "simvastatin", "amlodipine"]),
-        # the pair asked about, none of it drawn from her list: checked as asked
-        ("Can she take ibuprofen with paracetamol?", ["ibuprofen", "paracetamol"], None),
+        # whether she may take them: against her whole list too
+        (
+            "Can she take ibuprofen with paracetamol?",
+            ["ibuprofen", "paracetamol"],
+            ["ibuprofen", "paracetamol", "simvastatin", "amlodipine"],
+        ),
+        ("Interactions of ibuprofen and paracetamol?", ["ibuprofen", "paracetamol"], None),
         ("Is amlodipine ok with ibuprofen for her?", ["amlodipine", "ibuprofen"], None),
     ],
 )
@@ -139,6 +144,40 @@ async def test_a_check_against_part_of_her_medications_covers_all_of_them(
     await run(agent, message, patient_id="5521")
     ((args, _),) = tools.calls_to("check_drug_interactions")
     assert args["drug_names"] == (checked or model_list)
+
+
+@pytest.mark.parametrize(
+    ("message", "checked"),
+    [
+        (KNEE, ["ibuprofen", "simvastatin", "amlodipine"]),
+        ("Is naproxen safe for her?", ["naproxen", "amlodipine", "simvastatin"]),
+        ("What are the side effects of ibuprofen?", None),  # about the drug, not her
+        ("Can she take amlodipine at night?", None),  # already on her list
+    ],
+)
+async def test_whether_she_may_take_a_drug_is_checked_against_her_medications(
+    make_agent, tools, message: str, checked: list[str] | None
+) -> None:
+    """The model proposed the drug's label; code checks the drug against her list first."""
+
+    async def summary(pid: str) -> str | None:
+        return CHART
+
+    (drug,) = [d for d in ("ibuprofen", "naproxen", "amlodipine") if d in message]
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"drug_names": checked[:2]} if checked else {"drug_name": drug},
+            quality("success_rich"),
+            select("none"),
+            NOTHING_CITED,
+        ]
+    )
+    await run(make_agent(llm, patient_summary=summary), message, patient_id="5521")
+    calls = tools.calls_to("check_drug_interactions")
+    assert [args["drug_names"] for args, _ in calls] == ([checked] if checked else [])
+    assert bool(tools.calls_to("check_drug_safety")) is (checked is None)
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ import pytest
 
 from docgemma.agent.references import (
     Context,
+    asks_if_patient_may_take,
     asks_to_see_record,
     asks_what_record_holds,
     needs_record,
@@ -439,3 +440,18 @@ def test_a_blank_left_in_a_message_is_asked_about_before_anything_is_checked(
 )
 def test_a_request_to_be_shown_the_record_among_other_things(query: str, shown: bool) -> None:
     assert asks_to_see_record(query) is shown
+
+
+@pytest.mark.parametrize(
+    ("query", "asks"),
+    [
+        ("Can she take ibuprofen for her knee pain?", True),
+        ("could the patient have codeine?", True),
+        ("Is naproxen safe for him?", True),
+        ("Is it ok with her to start at 5 mg?", False),  # about consent, not the drug
+        ("What are the side effects of ibuprofen?", False),
+        ("Is naproxen safe in pregnancy?", False),  # no patient
+    ],
+)
+def test_a_question_whether_the_patient_may_take_a_drug(query: str, asks: bool) -> None:
+    assert asks_if_patient_may_take(query) is asks

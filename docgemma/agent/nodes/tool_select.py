@@ -27,6 +27,8 @@ from docgemma.agent.context import (
     results_text,
 )
 from docgemma.agent.deps import AgentDeps
+from docgemma.agent.entities import drug_dictionary
+from docgemma.agent.grounding import Evidence
 from docgemma.agent.orders import ordered_write, write_to_propose
 from docgemma.agent.person_names import introduced_names
 from docgemma.agent.prompts import (
@@ -38,6 +40,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_USER,
 )
 from docgemma.agent.references import (
+    asks_if_patient_may_take,
     only_names_a_patient,
     patient_to_find,
     points_to_record_medications,
@@ -155,6 +158,9 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
         return chart.name  # a search by name cannot find an id
     if finder and not known and _named_patient_to_find(state, registry, tool):
         return finder.name  # "Find Maria Garcia and prescribe …": she is found first
+    checker = registry.with_role(ToolRole.CHECKS_INTERACTIONS)
+    if checker and checker.name not in tried and _may_take(state, registry, tool):
+        return checker.name  # "Can she take ibuprofen?": against what she already takes
     skipped = set(state.get("skipped_tools", []))
     waiting = [
         t
@@ -207,6 +213,20 @@ def _named_patient_to_find(state: AgentState, registry: ToolRegistry, tool: str)
     ordered = ordered_write(query, registry, drug_named=drugs)
     needs = [t for t in (tool, ordered) if t in registry and registry[t].needs_patient]
     return bool(needs) and bool(introduced_names(query))
+
+
+def _may_take(state: AgentState, registry: ToolRegistry, tool: str) -> bool:
+    """A question whether the selected patient may take a drug that is not on her list,
+    with her medications known: the drug is checked against them first, whatever lookup
+    was proposed. A record write proposed is left to its own review."""
+    if tool in registry and registry[tool].writes_ehr:
+        return False
+    query = state["user_query"]
+    if not asks_if_patient_may_take(query):
+        return False
+    on_record = {d.lower() for d in Evidence.of(state).record_drugs}
+    named = {d.lower() for d in drug_dictionary().find(query)}
+    return bool(on_record) and bool(named - on_record)
 
 
 def _needs_record_drugs(query: str, spec: ToolSpec) -> bool:
