@@ -263,8 +263,8 @@ def _asked_interaction_check(
     """The question asks for an interaction check ("does any of her medication interact
     with ciprofloxacin?") and one ran: its finding is the answer. Unless the clinician
     also asks to be shown the record ("pull their med list"), the chart only gave the
-    check the patient's drugs and is not a source beside it; quoted, a small model
-    answered with the chart's other lines instead of the interaction."""
+    check the patient's drugs and is not a source beside it: offered too, its other lines
+    (falls, scans, plans) crowd out the finding that was asked for."""
     return not asks_to_see_record(question) and any(
         r["error_type"] is None
         and _role(r, registry) is ToolRole.CHECKS_INTERACTIONS

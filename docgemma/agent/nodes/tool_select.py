@@ -159,7 +159,12 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     if finder and not known and _named_patient_to_find(state, registry, tool):
         return finder.name  # "Find Maria Garcia and prescribe …": she is found first
     checker = registry.with_role(ToolRole.CHECKS_INTERACTIONS)
-    if checker and checker.name not in tried and _may_take(state, registry, tool):
+    if (
+        checker
+        and tool != checker.name
+        and checker.name not in tried
+        and _may_take(state, registry, tool)
+    ):
         return checker.name  # "Can she take ibuprofen?": against what she already takes
     skipped = set(state.get("skipped_tools", []))
     waiting = [
