@@ -162,8 +162,7 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
     # that patient: given it for "interactions of warfarin and ibuprofen", a small model
     # listed the patient's labs; and never beside the chart read this turn, which holds it
     read_chart = any(
-        r["error_type"] is None and deps.registry[r["tool_name"]].role is ToolRole.READS_CHART
-        for r in results
+        r["error_type"] is None and _role(r, deps.registry) is ToolRole.READS_CHART for r in results
     )
     checked = _asked_interaction_check(question, results, deps.registry)
     with_record = (not results or refers_to_patient(question)) and not read_chart and not checked
