@@ -18,6 +18,7 @@ from typing import Any
 from langgraph.types import interrupt
 from pydantic import BaseModel
 
+from docgemma.agent.amendment import declined_write
 from docgemma.agent.approval import approval_request
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.outcome import ApprovalDecision
@@ -75,8 +76,8 @@ def declined(summary: str, reason: str | None) -> str:
     because = f" Reason given: {reason.strip().rstrip('.')}." if reason and reason.strip() else ""
     return (
         f"Not saved: you declined the proposed {summary}. Nothing was written to the record."
-        f"{because} To order it differently, say what to change, and a new proposal will be "
-        "shown for your approval."
+        f'{because} To change it, say what to change or add ("save it again with … added"), '
+        "and a new proposal will be shown for your approval."
     )
 
 
@@ -128,6 +129,7 @@ def approve_write(
                 "tool_results": [rejected],
                 "error_messages": [rejected["formatted_result"]],
                 "clarification_request": declined(request.summary, answer.reason),
+                "declined_write": declined_write(spec, args, turn),
                 "trace": [
                     decision(
                         node,

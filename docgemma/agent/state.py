@@ -133,6 +133,12 @@ class AgentState(TypedDict, total=False):
     unfound_patient: str | None
     """The name the latest patient search found no one for: "his chart" next refers to a
     patient who is not in the record."""
+    declined_write: dict[str, Any] | None
+    """The latest record write the clinician rejected (``amendment.DeclinedWrite``): "save it
+    again with … added" proposes it anew with the change."""
+    reproposal: Annotated[dict[str, Any] | None, PerTurn()]
+    """This turn's new proposal of the declined write (tool and arguments), set by code from
+    the clinician's reply; tool selection takes it instead of asking the model."""
 
     # ── Result classification ──
     last_result_classification: Annotated[str | None, PerTurn()]

@@ -139,8 +139,8 @@ async def test_reject_writes_nothing_and_says_so(make_agent, tools) -> None:
     assert result.tool_calls[-1].error_type == "rejected_by_clinician"
     assert result.final_response == (
         f"Not saved: you declined the proposed {pending.summary}. Nothing was written to the "
-        "record. Reason given: wrong dose. To order it differently, say what to change, and a "
-        "new proposal will be shown for your approval."
+        'record. Reason given: wrong dose. To change it, say what to change or add ("save it '
+        'again with … added"), and a new proposal will be shown for your approval.'
     )
     assert result.model_calls == 3  # no model call after the decision
 

@@ -24,6 +24,7 @@ CROSS_TURN = {
     "unconfirmed_drugs",
     "unfound_patient",
     "patient_choices",
+    "declined_write",
 }
 """What a turn inherits from the one before (history, findings, patient, writes done)."""
 

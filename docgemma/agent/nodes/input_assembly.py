@@ -19,6 +19,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
+from docgemma.agent.amendment import amended, asks_again, still_meant
 from docgemma.agent.cant_miss import clinician_messages, reasoning_detail, recognise
 from docgemma.agent.confirmation import confirmed_query, unconfirmed
 from docgemma.agent.context import HISTORY_MESSAGES
@@ -133,7 +134,19 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             )
         )
     chatter = None if has_image else small_talk(query, last_assistant_message(history))
-    if picked is not None and only_picks(query, picked):  # nothing asked yet: say who it is
+    again = _reproposal(query, state.get("declined_write"), update["turn_number"], deps)
+    if again is not None:  # "save it again with … added": the declined card, changed by code
+        update["reproposal"] = again
+        update["trace"].append(
+            decision(
+                "input_assembly",
+                "propose_again",
+                ", ".join(f"{k}: {v}" for k, v in again["args"].items()),
+                title="Proposing the declined write again",
+                detail="The clinician's changes, applied by code to the card they rejected.",
+            )
+        )
+    elif picked is not None and only_picks(query, picked):  # nothing asked yet: say who it is
         update["clarification_request"] = (
             f"{describe_patient(picked)} is now the selected patient. {next_steps(picked)}"
         )
@@ -235,3 +248,15 @@ async def _image_findings(deps: AgentDeps) -> dict[str, Any]:
             "notices": ["The attached image could not be analysed."],
         }
     return {"image_findings": value.model_dump(), "llm_calls": calls}
+
+
+def _reproposal(
+    query: str, declined: Mapping[str, Any] | None, turn: int, deps: AgentDeps
+) -> dict[str, Any] | None:
+    """The declined write with this message's changes, when the message asks for it again."""
+    if not declined or declined.get("tool") not in deps.registry:
+        return None
+    if not (still_meant(declined, turn) and asks_again(query)):
+        return None
+    spec = deps.registry[declined["tool"]]
+    return {"tool": spec.name, "args": amended(spec, declined, query)}

@@ -109,6 +109,21 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
                 )
             ],
         }
+    if again := state.get("reproposal"):
+        return {
+            "intent": "TOOL_NEEDED",
+            "task_summary": shorten(state["user_query"], TASK_SUMMARY_CHARS),
+            "suggested_tool": again["tool"],
+            "trace": [
+                decision(
+                    "intent_classify",
+                    "TOOL_NEEDED",
+                    "the clinician asks for the declined write again",
+                    title="Understood the request",
+                    detail="TOOL_NEEDED: a new card for the declined write",
+                )
+            ],
+        }
     calls: list[str] = []
     result = _from_classifier(state, deps)
     source = "embedding classifier"

@@ -67,8 +67,12 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         "retrying": False,
         "step_count": state.get("step_count", 0) + (0 if retry else 1),
     }
-    evidence = Evidence.of(state)
     has_image = bool(state.get("has_image"))
+    again = state.get("reproposal")
+    if again and again["tool"] == spec.name and again["args"] == args:
+        evidence = None  # the declined card changed by the clinician's words, as an edit is
+    else:
+        evidence = Evidence.of(state)
     check, parsed = validate_call(spec, args, evidence=evidence, has_image=has_image)
     swapped = None if check.ok else _one_drug_question(state, deps, spec, args)
     if swapped is not None:
@@ -167,6 +171,8 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     )
     if ctx and outcome.ok:  # a failed write is not "already saved": a retry asks again
         update["executed_writes"] = [*(state.get("executed_writes") or []), ctx["idempotency_key"]]
+        if (state.get("declined_write") or {}).get("tool") == spec.name:
+            update["declined_write"] = None  # saved now: "again" no longer means that card
     update["tool_results"] = [result]
     update["current_args"] = args
     update["trace"] = [*decisions, finished]
