@@ -1,0 +1,56 @@
+"""The can't-miss opening scored from code alone, without a model run.
+
+An answer to a presentation that fires rows of the red-flag table opens with the block
+code writes from those rows (``docgemma.agent.cant_miss_opening``), so whether the
+conditions a case calls for are named first is known before any model call: this scores
+that block on every case with ``exclude_first``, in seconds. It is a lower bound of the
+end-to-end ``excluded_first`` (a model may still name a condition no row fired), and the
+quick check to run before and after a change to the table.
+
+``python -m experiments.evaluation.opening_check [--split dev|test]`` prints one line a case
+and the mean.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from docgemma.agent.cant_miss import recognise
+from docgemma.agent.cant_miss_opening import cant_miss_block
+from experiments.evaluation.cases import EvalCase, load_eval_cases
+from experiments.evaluation.scoring import named_first
+
+
+def opening_scores(cases: list[EvalCase]) -> pd.DataFrame:
+    """One row a case with can't-miss conditions: the rows fired and the share named first."""
+    rows = []
+    for case in cases:
+        if not case.exclude_first:
+            continue
+        found = recognise(case.query)
+        rows.append(
+            {
+                "case_id": case.id,
+                "split": case.split,
+                "rows_fired": ", ".join(f["rule_id"] for f in found),
+                "named_first": named_first(cant_miss_block(found), case.exclude_first),
+            }
+        )
+    return pd.DataFrame(rows, columns=["case_id", "split", "rows_fired", "named_first"])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=["dev", "test"], default=None)
+    args = parser.parse_args(argv)
+    scores = opening_scores(load_eval_cases(split=args.split))
+    print(scores.to_string(index=False))
+    full = int((scores["named_first"] == 1).sum())
+    mean = scores["named_first"].mean()
+    print(f"\n{len(scores)} cases; mean named first {mean:.2f}; all named in {full}")
+
+
+if __name__ == "__main__":
+    main()

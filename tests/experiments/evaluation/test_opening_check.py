@@ -1,0 +1,32 @@
+"""The code-only can't-miss score: a fired row's conditions count, a missing row counts 0."""
+
+from __future__ import annotations
+
+from experiments.evaluation.cases import EvalCase
+from experiments.evaluation.opening_check import opening_scores
+
+
+def case(query: str, conditions: list[list[str]], case_id: str = "x-01") -> EvalCase:
+    return EvalCase(
+        id=case_id, category="direct", query=query, exclude_first=conditions, split="dev"
+    )
+
+
+def test_a_fired_row_names_its_conditions_and_an_unmatched_one_does_not() -> None:
+    scores = opening_scores(
+        [
+            case(
+                "52M, sudden worst headache of his life while lifting. Differential?",
+                [["subarachnoid haemorrhage", "SAH"]],
+            ),
+            case(
+                "Sudden worst headache of his life. Differential?",
+                [["subarachnoid haemorrhage"], ["a condition no row names"]],
+                "x-02",
+            ),
+            case("What is the dose of amoxicillin for otitis media?", [], "x-03"),
+        ]
+    )
+    assert list(scores["case_id"]) == ["x-01", "x-02"]  # no conditions: not scored
+    assert list(scores["named_first"]) == [1.0, 0.5]
+    assert scores["rows_fired"].str.contains("thunderclap_headache").all()
