@@ -1,4 +1,5 @@
-"""Rows of the red-flag table: the abdomen, pregnancy, the scrotum and bleeding."""
+"""Rows of the red-flag table: the abdomen, pregnancy, the ovaries, the scrotum and penis,
+and bleeding."""
 
 from __future__ import annotations
 
@@ -10,16 +11,31 @@ from docgemma.red_flags.cues import (
     HEADACHE,
     HYPOTENSION,
     PAIN_OUT_OF_PROPORTION,
+    PRESENTS,
+    SEVERE,
     SUDDEN,
     SYNCOPE,
     TACHYCARDIA,
+    VOMITING,
     any_of,
 )
 from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
-SEVERE = r"\bsevere\b|really bad|agonising|agonizing|excruciating|\bworst\b|\bintense\b"
-VOMITING = r"\bvomit\w*|being sick|throwing up|\bemesis\b"
+OVARY = r"(?<!polycystic )\bovar(?:y|ies|ian)\b|\badnex\w+|\bdermoid\b"
+FEMALE = any_of(
+    r"\b(?:woman|women|girl|lady|female|she|her|mum|mother|wife|daughter|sister)\b",
+    r"\b\d{1,2} ?(?:yo |y/o |years? old |-year-old )?f\b",
+    OVARY,
+    r"\bperiods?\b|\blmp\b|\bivf\b|\bovulat\w+|\biud\b",
+)
+ONE_SIDED_LOWER_PAIN = any_of(
+    r"(?:left|right|one)[- ]sided (?:lower )?(?:abdominal|tummy|pelvic|stomach|belly|groin) pain",
+    r"(?:left|right) (?:iliac fossa|lower quadrant|lower abdominal|pelvic|adnexal) "
+    r"(?:pain|tenderness)|\b(?:rif|lif|rlq|llq) (?:pain|tenderness)",
+    r"pain (?:low down )?(?:in|on) (?:my|her|the) (?:left|right) (?:side|lower|pelvis|groin)",
+)
+PAIN = r"\bpain\w*|\bache|\bhurts?\b|\bhurting\b|\bcramp\w*|\btender\w*|\bagony\b"
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
@@ -212,6 +228,64 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Sudden pain in a testicle",
             "Go to A&E now: sudden pain in a testicle needs surgery within hours if the "
             "testicle is twisted.",
+        ),
+    ),
+    RedFlagRule(
+        "one_sided_pelvic_pain",
+        "Sudden or severe one-sided lower abdominal or pelvic pain in a woman or girl, or "
+        "with a known ovarian cyst",
+        (
+            "ruptured ectopic pregnancy",
+            "ovarian torsion",
+            "ruptured or haemorrhagic ovarian cyst",
+            "appendicitis",
+        ),
+        "Pregnancy test now; observations, FBC, CRP, group and save; pelvic ultrasound with "
+        "Doppler (normal blood flow does not exclude torsion); urgent gynaecology review for "
+        "laparoscopy when torsion is suspected, without waiting for the scan to be "
+        "conclusive.",
+        (
+            (OVARY, any_of(SUDDEN, SEVERE, VOMITING), PAIN),
+            (FEMALE, ONE_SIDED_LOWER_PAIN, any_of(SUDDEN, SEVERE, VOMITING)),
+        ),
+        PatientAdvice(
+            "Sudden or severe pain low down on one side of the tummy, or in an ovary",
+            "Go to A&E now: sudden pain low down on one side can be a twisted ovary or a "
+            "pregnancy outside the womb, which need treatment within hours.",
+        ),
+    ),
+    RedFlagRule(
+        "priapism",
+        "A painful or persistent erection lasting more than 4 hours (priapism)",
+        ("ischaemic (low-flow) priapism", "sickle cell disease or leukaemia as the cause"),
+        "Urology now: aspiration of the corpora cavernosa (blood gas confirms ischaemia) and "
+        "intracavernosal phenylephrine if ischaemic and over 4 hours; FBC and sickle screen; "
+        "ask about drugs (erectile dysfunction injections or tablets, antipsychotics, "
+        "trazodone, cocaine).",
+        (
+            (
+                r"\bpriapism\b",
+                any_of(
+                    r"\b(?:for|lasting|over|more than) (?:\w+ )?(?:\d+|two|three|four|five|six"
+                    r"|several|many) (?:hours|hrs|h)\b",
+                    r"\bsickle|\bpainful\b",
+                    PRESENTS,
+                ),
+            ),
+            (
+                r"(?:erection|penis|hard-?on)\b.{0,30}(?:won't|will not|hasn't|has not|doesn't"
+                r"|does not|not) (?:go(?:ne)? (?:down|away)|subsid\w+|soften\w*)",
+            ),
+            (
+                r"(?:erection|hard-?on) (?:for|lasting|that has lasted|that's lasted) "
+                r"(?:over |more than )?(?:[4-9]|1\d|four|five|six|seven|eight|several) "
+                r"(?:hours|hrs)",
+            ),
+        ),
+        PatientAdvice(
+            "An erection that will not go down after 4 hours",
+            "Go to A&E now: an erection lasting more than 4 hours needs treatment within hours "
+            "to prevent permanent damage.",
         ),
     ),
     RedFlagRule(

@@ -16,6 +16,20 @@ def any_of(*patterns: str) -> str:
     return "|".join(f"(?:{p})" for p in patterns)
 
 
+def taking(names: str) -> str:
+    """A patient on one of the drugs ``names`` (a regex alternation), as a case states it
+    ("on clozapine", "started lithium", "sertraline 100 mg"), not a question naming the
+    drug ("can methotrexate cause mouth ulcers?")."""
+    return (
+        r"\b(?:on|take|taking|takes|taken|took|started|starting|prescribed|receiving|uses|using|"
+        r"stopped|after|been on|course of|dose of|increased|increasing|added|adding) "
+        r"(?:\w+ ){0,3}?"
+        rf"(?:{names})\b|\b(?:{names})\b (?:for|since|started|treatment|therapy|patient|user"
+        r"|dose|was (?:started|increased|added)|added (?:to|on)|\d+ ?(?:mg|micrograms?)\b|od\b"
+        r"|bd\b|daily|weekly)"
+    )
+
+
 WHOSE = r"(?:my|his|her|their|the|your)"
 PRESENTS = r"\bpresent(?:s|ed|ing)\b|\b(?:came|comes|brought) in\b|\bpresentation\b"
 """A clinician describing a case."""
@@ -66,6 +80,8 @@ FEVER = any_of(
     r"high temperature|temperature of 3[89]|\btemp(?:erature)?\s*(?:of|is|was|:)?\s*3[89]",
     r"\b3[89](?:\.\d)? ?(?:c|°c|degrees)\b",
     r"feels? (?:very )?hot",
+    r"\b(?:has|had|have|with|got|running|runs) (?:got )?a (?:high |raised |very high )?"
+    r"temp(?:erature)?\b(?!\s*(?:of|is|was|:)?\s*(?:3[0-7]|9\d)\b)",
 )
 CONFUSED = r"\bconfus\w+|\bdelirium\b|\bdelirious\b|altered mental|\bdrows\w+|\bagitated\b"
 HEADACHE = r"headache|\bcephalgia\b|head (?:pain|hurts)"
@@ -104,6 +120,54 @@ POST_OP = any_of(
 DIABETES = r"\bdiabet\w+|\bt[12]dm\b|\btype [12]\b|\biddm\b"
 CANCER = r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"
 PAIN_OUT_OF_PROPORTION = r"(?:pain|tenderness) (?:is )?out of proportion|disproportionate pain"
+SEVERE = r"\bsevere\b|really bad|agonising|agonizing|excruciating|\bworst\b|\bintense\b"
+VOMITING = r"\bvomit\w*|being sick|throwing up|\bemesis\b"
+DIARRHOEA = r"\bdiarrh\w+|the runs\b|loose (?:stools|bowels|poo)"
+SEIZURE = any_of(
+    r"\bseizures?\b|\bseizing\b|\bconvuls\w+|\bfitting\b",
+    r"(?:had|having|has) (?:a |another |several |multiple |two |three )?fits?\b",
+)
+JAUNDICE = any_of(
+    r"\bjaundic\w+|\bicter(?:ic|us)\b",
+    r"yellow (?:skin|eyes|sclera\w*|tinge)",
+    r"(?:skin|eyes|whites of (?:my|his|her|their|the) eyes) (?:look |looks |is |are |has |have "
+    r"|turned |gone |going |become |becoming |looking )+(?:a bit |quite |very )?yellow",
+    r"\b(?:baby|he|she|they|i|newborn|infant|son|daughter|old)(?:'s)?(?:\s+(?:already|now|really|has|is|have|had|been))*"
+    r"\s+(?:looks?|looking|is|gone|turned|went|seems?|going|turning)\s+(?:a (?:bit|little) "
+    r"|quite |very |slightly )?yellow",
+)
+INJECTS_DRUGS = any_of(
+    r"\bivdu\b|\bpwids?\b|injecting drug|intravenous drug (?:use|user|abuse)"
+    r"|\biv drug (?:use|abuse)",
+    r"inject(?:s|ing|ed)? (?:\w+ )?(?:drugs|heroin|crack|speed|cocaine|meth\w*)",
+    r"(?:skin|muscle) popping|shoots? up\b",
+)
+"""Injecting drug use: a history, not a diagnosis."""
+CHILD = any_of(
+    r"\b(?:child|children|kid|kids|toddler|baby|babies|infant|boy|girl|son|daughter|newborn)\b",
+    r"\b(?:[1-9]|1[0-5]) ?(?:-| )?(?:years?|yrs?)[- ]old|\b(?:[1-9]|1[0-5]) ?(?:yo|y/o)\b",
+    r"\b\d{1,2} ?(?:-| )?(?:months?|weeks?|days?)[- ]old|\bpa?ediatric|\bneonat\w+",
+)
+POSTPARTUM = any_of(
+    r"\bpost-?partum\b|\bpost-?natal(?:ly)?\b|\bpuerper\w+",
+    r"gave birth|(?:had|delivered|since having|since) (?:my|her|the|a|their|our) (?:baby|twins)",
+    r"after (?:the |her |my |a )?(?:\w+ )?(?:birth|delivery|baby was born|caesarean"
+    r"|c-?section)",
+    r"\b(?:days?|weeks?|hours?) (?:post-?partum|post-?delivery|after (?:giving birth|delivery"
+    r"|the birth|her delivery|a caesarean|her caesarean|a c-?section))",
+    r"\b(?:lscs|svd|nvd)\b|(?:caesarean|c-?section) (?:\w+ )?(?:days?|weeks?|hours?) ago",
+)
+"""The weeks after a birth."""
+ALCOHOL_EXCESS = any_of(
+    r"(?<!non-)(?<!non )\balcoholic\b(?! (?:drinks?|beverages?))",
+    r"alcohol[- ](?:dependen\w*|excess|misuse|abuse|use disorder|problem|related liver)",
+    r"(?:heavy|chronic|excess\w*|harmful) (?:alcohol|drink\w*|etoh)|\betoh\b",
+    r"drink(?:s|ing)? (?:heavily|too much|a lot|every day|all day|daily)"
+    r"(?! (?:of )?(?:water|fluids?|milk|juice|tea|coffee|cola|squash|fizzy))",
+    r"(?:a |one |two |\d )?bottles? of (?:vodka|whisky|whiskey|gin|rum|spirits|wine) a day",
+    r"\b\d+ (?:units|cans|pints) (?:a|per|each) (?:day|week)",
+)
+"""Alcohol dependence or heavy drinking, as a history."""
 
 FACT_WORDS: dict[Fact, str] = {
     Fact.PREGNANT: any_of(

@@ -1,4 +1,5 @@
-"""Rows of the red-flag table: chest pain, breathlessness, collapse and the airway."""
+"""Rows of the red-flag table: chest pain, breathlessness, collapse, the airway and very high
+blood pressure."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ from docgemma.red_flags.cues import (
     BREATHLESS,
     CHEST_PAIN,
     CHEST_PAIN_FEATURE,
+    CONFUSED,
+    HEADACHE,
     HYPOTENSION,
     HYPOXIA,
     POST_OP,
     RADIATION,
+    SEIZURE,
     SUDDEN,
     SWEATING,
     SYNCOPE,
@@ -30,8 +34,49 @@ SWOLLEN_AIRWAY = any_of(
     r"swelling of (?:my|his|her|the) (?:throat|tongue|lips?)",
 )
 WHEEZE = r"wheez(?:e|ing|y)|bronchospasm"
-
+BP_WORDS = r"\b(?:bp|blood pressure|b/p)(?:\s+[a-z]+){0,4}?\s*(?:of|is|was|at|:|=|up to)?\s*"
+VERY_HIGH_BP = any_of(
+    BP_WORDS + r"(?:1[89]\d|2\d\d)\s*(?:/|over)\s*\d{2,3}\b",
+    BP_WORDS + r"\d{2,3}\s*(?:/|over)\s*1[2-9]\d\b",
+)
+"""180/120 mmHg or more."""
+END_ORGAN = any_of(
+    HEADACHE,
+    CHEST_PAIN,
+    BREATHLESS,
+    CONFUSED,
+    SEIZURE,
+    r"(?:blurred|blurry|loss of|double|changes? (?:in|to)) (?:my |his |her )?(?:vision|sight)"
+    r"|visual (?:disturbance|loss|changes)|can't see properly",
+    r"papill(?:o)?edema|retinal ha?emorrhages?|flame ha?emorrhages?|pulmonary o?edema",
+    r"\b(?:aki|acute kidney injury)\b|haematuria|hematuria|weakness|numbness",
+)
+"""Symptoms or signs of damage to the brain, eyes, heart or kidneys."""
 ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "hypertensive_emergency",
+        "Blood pressure of 180/120 mmHg or more with headache, chest pain, breathlessness, "
+        "confusion, visual change or papilloedema",
+        (
+            "aortic dissection",
+            "intracranial haemorrhage or hypertensive encephalopathy",
+            "acute coronary syndrome or acute pulmonary oedema",
+            "pre-eclampsia (if pregnant or recently delivered)",
+            "acute kidney injury",
+        ),
+        "Look for end-organ damage now: fundoscopy, neurological examination, ECG, troponin, "
+        "creatinine and urine dipstick, chest X-ray, CT head if neurological signs; pregnancy "
+        "test in women of child-bearing age; admit for IV antihypertensive treatment (e.g. "
+        "labetalol, GTN if pulmonary oedema) lowering mean arterial pressure by no more than "
+        "25% in the first hours — faster only for aortic dissection.",
+        ((VERY_HIGH_BP, END_ORGAN),),
+        PatientAdvice(
+            "A very high blood pressure reading with a headache, chest pain, breathlessness or "
+            "changes in sight",
+            "Call 999 or go to A&E now: a blood pressure this high with these symptoms can be "
+            "damaging the brain, heart or kidneys.",
+        ),
+    ),
     RedFlagRule(
         "post_op_deterioration",
         "Breathlessness, hypoxia, hypotension or tachycardia after an operation",

@@ -19,6 +19,14 @@ def test_the_question_alone_fires_its_row() -> None:
     assert found["exclude"][0] == "subarachnoid haemorrhage"
 
 
+def test_a_presentation_fires_its_row_and_a_question_naming_the_diagnosis_does_not() -> None:
+    (found,) = recognise("Known cirrhosis with ascites, now febrile with abdominal pain. Ddx?")
+    assert found["rule_id"] == "cirrhosis_decompensation"
+    assert found["exclude"][0] == "spontaneous bacterial peritonitis or other sepsis"
+    assert recognise("What is the treatment of spontaneous bacterial peritonitis?") == []
+    assert recognise("What blood monitoring does clozapine need?") == []
+
+
 def test_a_question_that_refers_back_reads_the_case_described_before() -> None:
     earlier = ["81M, day 3 after a total hip replacement."]
     question = "He is now short of breath. What's the differential?"

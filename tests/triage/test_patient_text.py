@@ -31,3 +31,10 @@ def test_compose_puts_red_flag_advice_first_and_ends_with_a_question():
     kept = compose("Rest at home. Is it worse at night?", Severity.SELF_CARE, [])
     assert kept == f"Rest at home. {Severity.SELF_CARE.action} Is it worse at night?"
     assert compose("", None, []) == DEFAULT_QUESTION
+
+
+def test_compose_opens_with_a_newer_rows_advice():
+    fired = check("my waters broke and I can see the cord coming out")
+    assert [f.rule_id for f in fired] == ["cord_prolapse"]
+    text = compose("Stay calm.", Severity.A_AND_E, fired)
+    assert text.startswith("Call 999 now and say the cord is showing")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from docgemma.red_flags.match import matches
 from docgemma.red_flags.table import BY_ID, RULES
 from docgemma.severity import Severity
 from docgemma.triage.demographics import AgeBand, Demographics
@@ -39,11 +40,29 @@ def test_a_row_without_patient_advice_never_fires_in_triage():
 
 
 @pytest.mark.parametrize(
+    ("rule", "text"),
+    [
+        ("severe_hyponatraemia", "the GP rang to say my sodium is 114"),
+        ("severe_hypercalcaemia", "my adjusted calcium came back at 3.7"),
+        ("acute_leukaemia_signs", "they said my white cell count was 180"),
+        ("thrombotic_microangiopathy", "platelets 12 with schistocytes on the film"),
+    ],
+)
+def test_lab_value_rows_are_for_clinicians_only(rule, text):
+    assert BY_ID[rule].patient is None
+    assert rule in {m.rule.id for m in matches(text)}
+    assert check(text) == []
+
+
+@pytest.mark.parametrize(
     ("text", "who", "rule"),
     [
         ("She has a temperature of 38.5", BABY, "infant_fever"),
         ("I'm bleeding a little", PREGNANT, "pregnancy_bleeding_or_severe_pain"),
         ("I have some stomach cramps", PREGNANT, "pregnancy_tummy_pain"),
+        ("the baby has stopped kicking", PREGNANT, "reduced_fetal_movements"),
+        ("there is a bruise on her leg", BABY, "unexplained_injury_infant"),
+        ("she is floppy and grunting", BABY, "seriously_unwell_child"),
     ],
 )
 def test_form_details_count_as_the_tables_facts(text, who, rule):
@@ -64,6 +83,8 @@ def test_ordinary_symptoms_fire_nothing():
 def test_the_floor_is_a_and_e_except_where_a_row_says_gp_today():
     same_day = {r.id for r in PATIENT_RULES if r.patient.severity is Severity.URGENT_PRIMARY_CARE}
     assert "pregnancy_tummy_pain" in same_day and "thunderclap_headache" not in same_day
+    assert {"kawasaki_signs", "projectile_vomiting_infant", "spinal_epidural_abscess"} <= same_day
+    assert not {"cord_prolapse", "postpartum_haemorrhage", "carbon_monoxide"} & same_day
     assert {r.patient.severity for r in PATIENT_RULES} <= {
         Severity.A_AND_E,
         Severity.URGENT_PRIMARY_CARE,

@@ -1,0 +1,143 @@
+"""Rows of the red-flag table: late pregnancy, labour and the weeks after birth (the baby's
+movements, the cord, bleeding after birth and postpartum psychosis)."""
+
+from __future__ import annotations
+
+from docgemma.red_flags.cues import (
+    BLEEDING,
+    HYPOTENSION,
+    POSTPARTUM,
+    SYNCOPE,
+    TACHYCARDIA,
+    any_of,
+)
+from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
+
+FETAL_MOVEMENTS_DOWN = any_of(
+    r"(?:reduced|decreased|fewer|absent|diminished|no|altered|change in(?: the)?) "
+    r"(?:fetal|foetal) movements?",
+    r"(?:fetal|foetal) movements? (?:are |have |has )?(?:been )?(?:reduced|decreased|absent"
+    r"|diminished|stopped|less|slowed)",
+    r"\brfms?\b",
+)
+BABY_MOVING_LESS = any_of(
+    r"\b(?:baby|bump)(?:'s)? (?:is |has been |has |was )?(?:moving|kicking) (?:a lot |much |far )?"
+    r"less",
+    r"\b(?:baby|bump) (?:isn't|is not|hasn't been|has not been|wasn't|hasn't|has not|didn't)"
+    r" (?:moving|kicking|moved|kicked|move|kick)",
+    r"\b(?:baby|bump) (?:has )?stopped (?:moving|kicking)",
+    r"(?:haven't|have not|not|can't|didn't|did not|couldn't) (?:felt|feel|feeling) "
+    r"(?:the |my |her )?baby (?:move|moving|kick\w*)",
+    r"baby's (?:movements?|kicks?) (?:have |has |are )?(?:slowed|reduced|changed|stopped|less)",
+)
+HEAVY_BLEEDING = any_of(
+    r"(?:heavy|heavier|heavily|sudden|gushing|pouring|severe|massive|major|a lot of|increasing)"
+    r" (?:vaginal |pv )?(?:bleed\w*|blood loss|ha?emorrhage|hemorrhage)",
+    r"\bbleed\w* (?:heavily|a lot)",
+    r"soak(?:ing|ed|s)? (?:through )?(?:a |my |her |\w+ )?(?:pads?|sanitary|sheets?|towels?)",
+    r"(?:large|big|golf ?ball|plum|fist)[- ]sized? clots|clots? (?:the size of|bigger than"
+    r"|larger than)",
+    r"\bpph (?:of )?\d[\d.,]* ?(?:ml|l|litres?)\b",
+    r"blood loss (?:of )?(?:[5-9]\d\d|\d{4}) ?ml|\bebl (?:of )?\d{3,4}",
+    r"boggy uter\w+|uterus (?:is )?(?:boggy|atonic)|uterine atony",
+)
+CORD_SEEN = any_of(
+    r"(?:umbilical )?cord (?:is |was )?(?:visible|palpable|felt|seen|showing|presenting|hanging"
+    r"|coming out|coming down|sticking out)",
+    r"(?:umbilical )?cord (?:has |had )?prolapsed|prolapsed (?:umbilical )?cord",
+    r"(?:see|feel|felt|saw|seen) (?:the |a )?(?:umbilical )?cord",
+    r"cord (?:at|in|through) the (?:introitus|vagina|cervix)|cord (?:felt )?on (?:ve|vaginal exam)",
+)
+LABOUR = any_of(
+    r"\blabou?r\w*|waters (?:have )?(?:broken|broke|went|gone)|\b[sa]rom\b|rupture of membranes",
+    r"\bcontractions?\b|\bvagina\w*|\bve\b|vaginal exam\w*|\bintroitus\b|presenting part",
+    r"\bcervix\b|cm dilated|\bbreech\b|\bctg\b|fetal bradycardi\w*|decelerations?",
+)
+PSYCHOSIS = any_of(
+    r"hallucinat\w+|hearing (?:voices|things)|seeing things|\bparanoi\w+|\bdelusion\w*",
+    r"\bpsychotic\b|\bmania\b|\bmanic\b|(?:very )?(?:strange|odd|bizarre) (?:behaviour|beliefs"
+    r"|ideas|things)|\bbizarre\b",
+    r"\bconfus\w+|\bdisorientat\w+|\bdelirious\b|not making sense|not herself",
+    r"(?:hasn't|has not|not|haven't) slept (?:for|in) (?:days|\d+ (?:days|nights))",
+    r"thoughts? (?:of|about) (?:harming|hurting|killing) (?:the|my|her) baby",
+)
+
+ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "reduced_fetal_movements",
+        "Reduced or absent fetal movements",
+        (
+            "intrauterine fetal death",
+            "fetal compromise (placental insufficiency, growth restriction, abruption)",
+        ),
+        "Same-day assessment in the maternity unit: fetal heart auscultation (ultrasound at "
+        "once if it is not heard), CTG from 28 weeks, symphysis–fundal height, blood "
+        "pressure and urine; ultrasound for growth and liquor volume if there are risk "
+        "factors or movements stay reduced; never reassure with a handheld Doppler alone.",
+        ((FETAL_MOVEMENTS_DOWN,), (Fact.PREGNANT, BABY_MOVING_LESS)),
+        PatientAdvice(
+            "The baby moving less than usual, or not moving, in pregnancy",
+            "Call your maternity unit or midwife now — do not wait until tomorrow: a change in "
+            "the baby's movements needs to be checked the same day.",
+        ),
+    ),
+    RedFlagRule(
+        "cord_prolapse",
+        "The umbilical cord felt or seen below the presenting part",
+        ("umbilical cord prolapse (fetal hypoxia)",),
+        "Call for help and for immediate birth (category 1 caesarean unless vaginal birth is "
+        "imminent and quicker); handle the cord as little as possible; relieve cord "
+        "compression — push the presenting part up or fill the bladder (about 500 mL saline "
+        "by catheter), knee–chest or exaggerated left lateral position; tocolysis if delivery "
+        "is delayed; continuous fetal monitoring.",
+        ((CORD_SEEN, LABOUR), (Fact.PREGNANT, CORD_SEEN)),
+        PatientAdvice(
+            "The baby's cord can be seen or felt coming out of the vagina",
+            "Call 999 now and say the cord is showing; kneel with your bottom raised and head "
+            "down, and do not touch or push the cord back.",
+        ),
+    ),
+    RedFlagRule(
+        "postpartum_haemorrhage",
+        "Heavy vaginal bleeding, large clots or collapse after giving birth",
+        (
+            "postpartum haemorrhage (uterine atony, retained placenta or tissue, genital tract "
+            "trauma, coagulopathy)",
+            "uterine rupture or inversion",
+            "endometritis with sepsis (secondary haemorrhage)",
+        ),
+        "Call for help (obstetric, midwifery, anaesthetic); rub up the uterus and empty the "
+        "bladder; two large-bore cannulae with FBC, crossmatch, clotting and fibrinogen; "
+        "oxytocin, then ergometrine (unless hypertensive), carboprost, misoprostol; IV "
+        "tranexamic acid 1 g; check the placenta is complete and look for trauma; major "
+        "haemorrhage protocol and theatre if bleeding continues.",
+        (
+            (POSTPARTUM, HEAVY_BLEEDING),
+            (POSTPARTUM, BLEEDING, any_of(HYPOTENSION, SYNCOPE, TACHYCARDIA, r"\bdizz\w+")),
+        ),
+        PatientAdvice(
+            "Heavy bleeding or large clots after giving birth",
+            "Call 999 now: heavy bleeding after having a baby needs emergency treatment. Lie "
+            "down with your legs raised while you wait.",
+        ),
+    ),
+    RedFlagRule(
+        "postpartum_psychosis",
+        "Confusion, hallucinations, delusions, mania or thoughts of harming the baby in the "
+        "weeks after birth",
+        (
+            "postpartum psychosis (risk of suicide and of harm to the baby)",
+            "organic causes: sepsis, pre-eclampsia or eclampsia, thyroid disease, drugs",
+        ),
+        "Same-day emergency psychiatric assessment; do not leave the mother alone with the "
+        "baby; assess the risk of suicide and of harm to the baby; exclude organic causes "
+        "(infection, pre-eclampsia, thyroid, drugs and alcohol); admission, ideally to a "
+        "mother-and-baby unit.",
+        ((POSTPARTUM, PSYCHOSIS),),
+        PatientAdvice(
+            "Confusion, seeing or hearing things, or very strange behaviour after having a baby",
+            "Call 999 or go to A&E now, and do not leave her alone: these can be signs of "
+            "postpartum psychosis, a medical emergency that needs treatment the same day.",
+        ),
+    ),
+)
