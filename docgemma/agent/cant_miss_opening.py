@@ -13,21 +13,24 @@ from collections.abc import Sequence
 
 from docgemma.agent.cant_miss import CantMiss
 
-HEADING = "**Can't miss — exclude first**"
-"""How each row of the block begins."""
+HEADING = "**Can't miss — exclude first:**"
+"""How the block begins."""
 MAX_ROWS = 3
 """Rows shown; more would push the answer itself down the page."""
 
 
 def cant_miss_block(found: Sequence[CantMiss]) -> str:
-    lines = []
-    for row in found[:MAX_ROWS]:
-        lines.append(
-            f"{HEADING} ({row['presentation'][:1].lower()}"
-            f"{row['presentation'][1:]}): {', '.join(row['exclude'])}.\n"
-            f"**Do first:** {row['first']}"
-        )
-    return "\n\n".join(lines)
+    """One paragraph: every condition to exclude first on its opening line (each once, the
+    rows in the order given, most specific first), then each row's first steps. The
+    conditions come before any step, so a clinician reading the first line sees all of
+    them, however long the steps of the first row are."""
+    shown = found[:MAX_ROWS]
+    conditions = list(dict.fromkeys(c for row in shown for c in row["exclude"]))
+    lines = [f"{HEADING} {', '.join(conditions)}."]
+    for row in shown:
+        presentation = row["presentation"][:1].lower() + row["presentation"][1:]
+        lines.append(f"**Do first** ({presentation}): {row['first']}")
+    return "\n".join(lines)
 
 
 def open_with_cant_miss(answer: str, found: Sequence[CantMiss]) -> str:
