@@ -52,17 +52,11 @@ def _kept(match: Match) -> CantMiss:
 
 
 def recognise(question: str, earlier: Sequence[str] = ()) -> list[CantMiss]:
-    """The rows the question fires, most specific first; ``earlier``: the clinician's
-    earlier messages, oldest first, read with it when the question refers back to the case.
-
-    A row that matched more of the case's findings describes it more closely (fever with
-    neck stiffness and photophobia, over fever alone), so it leads; rows matched by as many
-    findings keep the table's order."""
+    """The rows the question fires; ``earlier``: the clinician's earlier messages, oldest
+    first, read with it when the question refers back to the case."""
     if earlier and REFERS_BACK.search(question):
-        found = matches("\n".join([*earlier[-EARLIER_MESSAGES:], question]))
-    else:
-        found = matches(question)
-    return [_kept(m) for m in sorted(found, key=lambda m: -len(m.evidence))]
+        return [_kept(m) for m in matches("\n".join([*earlier[-EARLIER_MESSAGES:], question]))]
+    return [_kept(m) for m in matches(question)]
 
 
 def clinician_messages(conversation: Iterable[dict[str, str]]) -> list[str]:

@@ -21,9 +21,9 @@ MAX_ROWS = 3
 
 def cant_miss_block(found: Sequence[CantMiss]) -> str:
     """One paragraph: every condition to exclude first on its opening line (each once, the
-    rows in the order given, most specific first), then each row's first steps. The
-    conditions come before any step, so a clinician reading the first line sees all of
-    them, however long the steps of the first row are."""
+    rows in the table's order), then each row's first steps. The conditions come before
+    any step, so a clinician reading the first line sees all of them, however long the
+    steps of the first row are."""
     shown = found[:MAX_ROWS]
     conditions = list(dict.fromkeys(c for row in shown for c in row["exclude"]))
     lines = [f"{HEADING} {', '.join(conditions)}."]

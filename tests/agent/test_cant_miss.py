@@ -99,3 +99,14 @@ async def test_a_negated_presentation_leaves_the_answer_alone(make_agent) -> Non
     )
     assert "Every three months." in result.final_response
     assert "Can't miss" not in result.final_response
+
+
+def test_every_condition_is_on_the_first_line_before_any_step() -> None:
+    """With two rows fired, the second row's conditions are not pushed down the answer by
+    the first row's steps."""
+    found = recognise("Sudden thunderclap headache, now neck stiffness and photophobia.")
+    assert len(found) >= 2
+    first_line, *steps = cant_miss_block(found).split("\n")
+    for row in found:
+        assert all(condition in first_line for condition in row["exclude"])
+    assert len(steps) == len(found) and all(s.startswith("**Do first** (") for s in steps)
