@@ -202,7 +202,7 @@ class Settings(BaseSettings):
         "(measured: python -m experiments.grounding_threshold)",
     )
     page_grounding_threshold: float = Field(
-        0.55,
+        0.58,
         description="Cosine similarity above which a condition page grounds a direct answer, "
         "if it also passes the relevance check (measured: python -m "
         "experiments.grounding_threshold)",

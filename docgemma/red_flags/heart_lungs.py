@@ -14,6 +14,7 @@ from docgemma.red_flags.cues import (
     POST_OP,
     RADIATION,
     SEIZURE,
+    SEVERE,
     SUDDEN,
     SWEATING,
     SYNCOPE,
@@ -41,7 +42,7 @@ VERY_HIGH_BP = any_of(
 )
 """180/120 mmHg or more."""
 END_ORGAN = any_of(
-    HEADACHE,
+    rf"(?:{SEVERE}|\bsudden\w*|thunderclap)\W+(?:\w+\W+){{0,2}}?(?:{HEADACHE})",
     CHEST_PAIN,
     BREATHLESS,
     CONFUSED,
@@ -51,7 +52,9 @@ END_ORGAN = any_of(
     r"papill(?:o)?edema|retinal ha?emorrhages?|flame ha?emorrhages?|pulmonary o?edema",
     r"\b(?:aki|acute kidney injury)\b|haematuria|hematuria|weakness|numbness",
 )
-"""Symptoms or signs of damage to the brain, eyes, heart or kidneys."""
+"""Symptoms or signs of damage to the brain, eyes, heart or kidneys. A headache counts when
+it is severe or sudden: a mild one beside a high reading calls for a review the same day,
+not an emergency."""
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "hypertensive_emergency",

@@ -94,6 +94,7 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("severe_hyperkalaemia", "K 6.4 on the morning bloods", set()),
     ("severe_hyperkalaemia", "potassium is 7.1, what do I do", set()),
     ("hypertensive_emergency", "BP 220/130 with a headache and papilloedema", set()),
+    ("hypertensive_emergency", "BP 205/118 and a sudden severe headache", set()),
     (
         "hypertensive_emergency",
         "my blood pressure is 200 over 125 and I have a pounding headache and blurry vision",
@@ -464,6 +465,7 @@ QUIET: list[tuple[str, str, set[Fact]]] = [
     ("severe_hyperkalaemia", "K 5.2 on the morning bloods", set()),
     ("severe_hyperkalaemia", "potassium not 6.5 — that was a haemolysed sample from 2019", set()),
     ("hypertensive_emergency", "BP 190/110 at the pharmacy, no headache, no chest pain", set()),
+    ("hypertensive_emergency", "BP 185/115 on the home monitor and a mild headache", set()),
     ("ascending_weakness", "legs feel weak after the gym, no tingling, not getting worse", set()),
     (
         "myasthenic_crisis",
