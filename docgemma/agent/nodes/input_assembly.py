@@ -6,8 +6,9 @@ findings when the backend can see. It also starts the turn: the state's per-turn
 fields go back to their start values (``state.turn_start``). Code decides here, before any
 model call, which requests the assistant declines (``harmful_requests``), which can't-miss
 diagnoses the answer opens with (``cant_miss``), answers a message with no clinical content
-(``small_talk``) and asks for a patient, drug or image the message refers to and nobody
-gave (``references``).
+(``small_talk``), asks for a patient, drug or image the message refers to and nobody
+gave (``references``), and turns a reply that asks for a declined write again into a new
+proposal (``amendment``).
 """
 
 from __future__ import annotations
