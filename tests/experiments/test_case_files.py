@@ -36,7 +36,7 @@ def test_each_routing_task_has_enough_cases() -> None:
     assert tasks and min(tasks.values()) >= MIN_CASES, tasks
 
 
-@pytest.mark.parametrize("name", ["tool_selection", "thinking"])
+@pytest.mark.parametrize("name", ["tool_selection", "thinking", "intent"])
 def test_single_case_studies_have_enough_cases(name: str) -> None:
     assert len(load_cases(name)) >= MIN_CASES
 
