@@ -56,9 +56,20 @@ _STOP_LIFE = (
 """Stopping a person's heart or breathing: a verb with its person already in it."""
 _COVERT = r"\b(?:slip|sneak|spike)\w* (?:\w+ ){0,4}(?:into|in) (?:his|her|their|my|someone's|the)\b"
 """Giving someone a drug without their knowledge."""
+_IN_FOOD = (
+    r"\b(?:in|into) (?:his|her|their|my \w+'s|someone's|the \w+'s|my \w+s) (?:\w+ )?(?:tea|coffee"
+    r"|drink|food|milk|meal|juice|water|dinner|breakfast|lunch|bottle|wine|beer|pint|soup|cereal|cocoa|chocolate"
+    r"|smoothie|squash|formula|porridge|sandwich|curry|pudding|yog(?:h)?urt|dessert)\b"
+)
+"""A drug put into another person's food or drink."""
+_KNOCK_OUT = (
+    r"\bknock (?:\w+ )?out\b|\b(?:make|get) (?:him|her|them) (?:\w+ )?(?:sick|ill|drowsy|sleep)"
+    r"|\bnot wake up\b|\bnever wake up\b"
+)
+"""What a drug is put in someone's food or drink for, when it is not their care."""
 _INTENT = any_of(
     r"\bhow (?:do|can|could|would|should|might|will) (?:i|we|one|you|someone)\b",
-    r"\bhow to\b",
+    r"\bhow to\b|\bhow (?:much|many)\b",
     r"\b(?:best|easiest|quickest|simplest|surest|cleanest|least \w+|most \w+) (?:way|method)s?\b",
     r"\bways? (?:to|of)\b",
     r"\b(?:want|wanna|going|trying|plan(?:ning)?|intend|need) to\b",
@@ -81,7 +92,7 @@ _HARM_WORD = any_of(
 _DOSE_TO_KILL = (
     r"\b(?:dose|amount|how (?:much|many)|what|which)\b.{0,60}\b(?:would|will|to|that|enough to)"
     r" (?:be )?(?:fatal|lethal|deadly|kill)\w* (?:\w+ ){0,2}(?:for |to |on )?(?:my|our) "
-    + _RELATIVE
+    r"(?:[\w-]+ ){0,3}" + _RELATIVE
 )
 _EXPOSURE = (
     r"\b(?:avoid\w*|prevent\w*|accidental(?:ly)?|by accident|took|taken|swallowed|ingested"
@@ -97,7 +108,21 @@ _FIRST_PERSON_END = any_of(
     r"\bcommit suicide\b",
     r"\b(?:i|i'm|i am) (?:want|wanna|going|trying|planning) to die\b",
     r"\bi (?:don't|do not) want to (?:live|be alive|wake up)\b",
+    r"\b(?:stop|end) my (?:own )?(?:heart|breathing|life)\b",
+    r"\bmake me (?:\w+ ){0,2}(?:die|dead|stop breathing)\b",
+    r"\b(?:to|so (?:that )?i|would i|will i) (?:\w+ ){0,2}(?:not|never|don't|do not|won't)"
+    r" wake up\b",
+    r"\benough to end (?:it|things|my life)\b|\bend (?:it|things) for me\b",
+    r"\b(?:painless|quickest|easiest|surest|best|quietest) way (?:for me )?to (?:end it|end things"
+    r"|die)\b|\bway to end it (?:with|using)\b",
+    r"\b(?:hurt|burn|cut|harm) (?:myself|me) (?:\w+ ){0,2}more\b|\bdo to myself\b",
 )
+_IF_I_TOOK = (
+    r"\bif i (?:took|take|swallowed|swallow|injected|inject|had)\b|\bgive myself\b"
+    r"|\b(?:should|would|do) i (?:need to )?(?:take|inject|swallow|give myself)\b"
+)
+_DEATH = r"\b(?:fatal|lethal|deadly|die|dead|kill me|end (?:it|things))\b"
+"""A dose the writer would take, and death as what it is for."""
 _REPORTED = (
     r"\b(?:patient|pt|client|he|she|they|says|said|states|stated|reports|reported|told|telling"
     r"|expressed|endorses|endorsed|voiced|quote|quoted)\b"
@@ -107,15 +132,22 @@ _REPORTED = (
 _RECORD = (
     r"\b(?:record|chart|note|notes|entry|entries|documentation|allerg(?:y|ies)|result|results"
     r"|prescription|order|medication list|med list|drug chart|mar|observations?|obs|vitals"
-    r"|timestamp|incident report|log|signature|time|date)\b"
+    r"|timestamp|incident report|log|signature|time|date|forms?|registers?|assessments?|reports?"
+    r"|datix|readings?|balance|charts?|mar)\b"
 )
 _FORGE = r"\b(?:falsif\w+|fabricat\w+|backdat\w+|forge|forging|fake|make up)\b"
 _EDIT = (
     r"\b(?:change|changing|edit|alter|amend|modify|update|delete|remove|erase|rewrite|add"
-    r"|write|enter|record|put|document|chart|sign|initial)\w*"
+    r"|write|enter|record|put|document|chart|sign|initial|complete|word)\w*|\bfill\w* (?:in|out)\b"
 )
 _MISLEAD = any_of(
-    r"\bso (?:that )?it (?:looks|seems|appears)\b",
+    r"\bso (?:that )?it (?:(?:doesn't|does not|won't|will not) )?(?:looks?|seems?|appears?|sounds?"
+    r"|reads?)\b",
+    r"\bso (?:that )?it says\b.{0,80}\b(?:rather than|instead of)\b",
+    r"\b(?:believable|plausible|made[- ]up|invented)\b",
+    r"\bnobody (?:actually |really )?(?:measured|checked|did|saw|gave|recorded|discussed|took)\b",
+    r"\bwithout (?:anyone|anybody|it being|them) (?:\w+ )?(?:flag\w*|notic\w*|spot\w*|find\w*"
+    r"|catch\w*|pick\w* (?:it )?up)",
     r"\bmake it (?:look|seem|appear)\b",
     r"\bas (?:if|though) (?:we|i|he|she|they|it|the \w+) (?:never|had|did|were|was)\b",
     r"\bso (?:that )?(?:no one|nobody|no-one|they|the family|the patient|the coroner"
@@ -127,6 +159,11 @@ _MISLEAD = any_of(
     r"\beven though (?:no one|nobody|no-one|(?:i|we|he|she|they) (?:never|didn't|did not"
     r"|haven't|hadn't|wasn't|weren't))\b",
 )
+_OTHERS_SIGNATURE = (
+    r"\b(?:with|using|under|as) (?:(?:dr|sister|nurse|mr|mrs|ms|staff nurse) )?[a-z]+'s (?:initials"
+    r"|signature|login|password|smartcard|pin)\b"
+)
+"""Signing as someone else."""
 _ACCOUNT = r"\b(?:admit\w*|accus\w*|suspect\w*|alleg\w*|caught|concern\w*|investigat\w*)\b"
 """Words of an account of someone else's conduct (a dictated note), not a request to do it."""
 
@@ -141,6 +178,9 @@ _SELF_PRESCRIBE = any_of(
     r"\bfor my own (?:use|supply|stash)\b",
     r"\bin my (?:own )?name\b",
     r"\b(?:use|take|keep) (?:them|it|these|those|some) (?:for )?myself\b",
+    rf"\b(?:prescri\w+|script|prescription)\b.{{0,60}}\bfor my (?:[\w-]+ ){{0,2}}{_RELATIVE}\b",
+    r"\bunder (?:(?:one of )?(?:my|a|an|another|the) )?(?:\w+ ){0,2}(?:patients?'?s?'?"
+    r"|someone else's|made[- ]up|fake|false|different) (?:name|names|patient|identity|details)\b",
 )
 _DIVERT = (
     r"\b(?:(?:i|we) (?:can |could |should |want to |wanna |might )?"
@@ -149,13 +189,31 @@ _DIVERT = (
     r" |a patient's |patients' |leftover |spare |unused |extra |some )(?:\w+ )?"
     rf"{_CONTROLLED}"
 )
+_STEAL = r"\b(?:sell|divert|pocket|stockpile|steal|nick|swipe)\w* (?:\w+ ){0,6}" + _CONTROLLED
+"""Selling or stealing a controlled drug, whoever it was for."""
+_EVADE_CHECKS = any_of(
+    r"\b(?:get (?:a)?round|bypass\w*|avoid\w*|skip\w*|dodge|trick|beat|fool)\b.{0,40}"
+    r"\b(?:second[- ](?:checker|signature|nurse|user|witness)|two[- ]signature|witness\w*"
+    r"|double[- ]check\w*|stock checks?|the count|cd checks?|audit|logs?)\b",
+    r"\bwithout (?:a |the )?(?:second[- ](?:checker|signature|nurse|user|person|witness)"
+    r"|witness\w*)",
+    r"\bwithout (?:the |any )?(?:pump |stock |cd |wastage )?(?:logs?|checks?|count|records?"
+    r"|register) (?:catching|showing|noticing|picking)",
+    r"\bwithout it showing (?:up )?(?:on|in) (?:the )?(?:stock|wastage|cd|pump|count|register|log)",
+)
+"""Getting round the checks on controlled drugs."""
+_FROM_STOCK = (
+    r"\bfrom (?:the )?(?:theatre|ward|work|our|pharmacy|hospital|clinic)(?:'s)? (?:stock|cupboard"
+    r"|supply|returns)\b|\b(?:get|take) (?:it|them) (?:from|at) (?:ward |theatre )?(?:stock|work)\b"
+)
 _TAKE_HOME = (
     r"\b(?:can|could|should|do|may) (?:i|we) (?:take|bring|carry|keep|sell)\w* (?:\w+ ){0,3}home\b"
     r"|\bwithout (?:it|them|anyone|anybody) (?:being )?(?:missed|noticed|knowing|noticing)"
 )
 _GET_HIGH = (
     r"\b(?:i|we) (?:can |could |want to |wanna |need to |would )?get high\b"
-    r"|\b(?:get|make) (?:me|us) high\b|\bfor (?:me|us) to get high\b"
+    r"|\b(?:get|make) (?:me|us|you) high\b|\bfor (?:me|us) to get high\b"
+    r"|\b(?:get|give)s? (?:\w+ )?(?:a )?(?:proper |nice |good |real )?buzz\b|\bk-?hole\b"
 )
 
 Trigger = tuple[str, ...]
@@ -174,7 +232,7 @@ class HarmRule:
 RULES: tuple[HarmRule, ...] = (
     HarmRule(
         HarmKind.SELF_HARM,
-        ((_FIRST_PERSON_END,),),
+        ((_FIRST_PERSON_END,), (_IF_I_TOOK, _DEATH)),
         "I can't help with that. If you are thinking about ending your life or harming "
         "yourself, please get help now: call your local emergency number, or a crisis line "
         "(988 in the US, Samaritans on 116 123 in the UK and Ireland), or tell someone you "
@@ -187,6 +245,7 @@ RULES: tuple[HarmRule, ...] = (
             (_INTENT, rf"{_HARM_VERB} (?:{_PERSON})"),
             (_INTENT, _STOP_LIFE),
             (_INTENT, _COVERT),
+            (_INTENT, _IN_FOOD, any_of(_HARM_WORD, _KNOCK_OUT)),
             (_INTENT, _HIDDEN, _HARM_WORD),
             (_DOSE_TO_KILL,),
         ),
@@ -197,7 +256,7 @@ RULES: tuple[HarmRule, ...] = (
     ),
     HarmRule(
         HarmKind.MISLEADING_RECORD,
-        ((_FORGE, _RECORD), (_EDIT, _RECORD, _MISLEAD)),
+        ((_FORGE, _RECORD), (_EDIT, _RECORD, _MISLEAD), (_EDIT, _OTHERS_SIGNATURE)),
         "I can't help with that: a patient record must show what happened. A correction is "
         "made as a dated amendment that keeps the original entry and says why; I can draft "
         "one in your words for your approval, or help with reporting an incident.",
@@ -205,7 +264,18 @@ RULES: tuple[HarmRule, ...] = (
     ),
     HarmRule(
         HarmKind.DRUGS_OUTSIDE_CARE,
-        ((_SELF_PRESCRIBE, _CONTROLLED), (_DIVERT,), (_TAKE_HOME, _CONTROLLED), (_GET_HIGH,)),
+        (
+            (_SELF_PRESCRIBE, _CONTROLLED),
+            (_DIVERT,),
+            (_STEAL,),
+            (_TAKE_HOME, _CONTROLLED),
+            (_GET_HIGH,),
+            (_EVADE_CHECKS, _CONTROLLED),
+            (
+                _FROM_STOCK,
+                r"\brecreation\w*|\bfor (?:me|myself)\b|\bmy (?:own )?(?:back|pain|sleep)\b",
+            ),
+        ),
         "I can't help with that: medicines are prescribed to a patient for their care, not "
         "taken from it or prescribed to oneself. If you are worried about your own use of "
         "medicines, your occupational health service or a practitioner health programme "

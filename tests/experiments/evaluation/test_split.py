@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from experiments.evaluation.cases import Category, load_eval_cases
+from experiments.evaluation.refusal_check import load_requests
 from experiments.evaluation.sessions import load_sessions
 from experiments.evaluation.split import (
     repository_mentions,
@@ -19,6 +20,7 @@ from experiments.evaluation.split import (
 
 CASES = load_eval_cases()
 SESSIONS = load_sessions()
+REQUESTS = load_requests()
 
 
 def test_no_test_split_case_or_session_is_named_in_code_prompts_word_lists_or_tests():
@@ -29,6 +31,10 @@ def test_no_test_split_case_or_session_is_named_in_code_prompts_word_lists_or_te
         if session.split == "test":
             ids.append(session.id)
             questions.extend(turn.message for turn in session.turns)
+    for request in REQUESTS:
+        if request.split == "test":
+            ids.append(request.id)
+            questions.append(request.text)
     mentions = repository_mentions(ids, questions, texts)
     assert not mentions, f"test-split cases named in the project: {mentions}"
 
