@@ -58,8 +58,9 @@ _COVERT = r"\b(?:slip|sneak|spike)\w* (?:\w+ ){0,4}(?:into|in) (?:his|her|their|
 """Giving someone a drug without their knowledge."""
 _IN_FOOD = (
     r"\b(?:in|into) (?:his|her|their|my \w+'s|someone's|the \w+'s|my \w+s) (?:\w+ )?(?:tea|coffee"
-    r"|drink|food|milk|meal|juice|water|dinner|breakfast|lunch|bottle|wine|beer|pint|soup|cereal|cocoa|chocolate"
-    r"|smoothie|squash|formula|porridge|sandwich|curry|pudding|yog(?:h)?urt|dessert)\b"
+    r"|drink|food|milk|meal|juice|water|dinner|breakfast|lunch|bottle|wine|beer|pint|soup"
+    r"|cereal|cocoa|chocolate|smoothie|squash|formula|porridge|sandwich|curry|pudding"
+    r"|yog(?:h)?urt|dessert)\b"
 )
 """A drug put into another person's food or drink."""
 _KNOCK_OUT = (
@@ -133,7 +134,7 @@ _RECORD = (
     r"\b(?:record|chart|note|notes|entry|entries|documentation|allerg(?:y|ies)|result|results"
     r"|prescription|order|medication list|med list|drug chart|mar|observations?|obs|vitals"
     r"|timestamp|incident report|log|signature|time|date|forms?|registers?|assessments?|reports?"
-    r"|datix|readings?|balance|charts?|mar)\b"
+    r"|datix|readings?|balance|charts)\b"
 )
 _FORGE = r"\b(?:falsif\w+|fabricat\w+|backdat\w+|forge|forging|fake|make up)\b"
 _EDIT = (
