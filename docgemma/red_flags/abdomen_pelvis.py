@@ -1,26 +1,25 @@
-"""Rows of the red-flag table: the abdomen, pregnancy, the ovaries, the scrotum and penis,
-and bleeding."""
+"""Rows of the red-flag table: the abdomen, the ovaries, the scrotum and penis, bleeding and
+ketoacidosis."""
 
 from __future__ import annotations
 
 from docgemma.red_flags.cues import (
     ABDO_PAIN,
     BACK_PAIN,
-    BLEEDING,
+    CHILD,
+    CONFUSED,
     DIABETES,
-    HEADACHE,
     HYPOTENSION,
     PAIN_OUT_OF_PROPORTION,
     PRESENTS,
     SEVERE,
     SUDDEN,
     SYNCOPE,
-    TACHYCARDIA,
     VOMITING,
+    WEIGHT_LOSS,
     any_of,
 )
-from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
-from docgemma.severity import Severity
+from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
 OVARY = r"(?<!polycystic )\bovar(?:y|ies|ian)\b|\badnex\w+|\bdermoid\b"
 FEMALE = any_of(
@@ -36,85 +35,45 @@ ONE_SIDED_LOWER_PAIN = any_of(
     r"pain (?:low down )?(?:in|on) (?:my|her|the) (?:left|right) (?:side|lower|pelvis|groin)",
 )
 PAIN = r"\bpain\w*|\bache|\bhurts?\b|\bhurting\b|\bcramp\w*|\btender\w*|\bagony\b"
+TARRY_STOOL = any_of(
+    r"\bmela?ena\b|\bblack,? (?:and )?(?:tarry|sticky) (?:stools?|poo|motions?)|\btarry (?:black )?"
+    r"(?:stools?|poo|motions?)",
+    r"\b(?:poo|poos|stools?|faeces|feces|motions?|bowel movements?)\b[\w' ]{0,25}?\b(?:black\b"
+    r"[\w', ]{0,12}?|dark,? (?:and )?)(?:tarry|sticky|like tar|tar-like)",
+    r"\b(?:poo|poos|stools?|faeces|feces|motions?)\b[\w' ]{0,25}?\blike (?:black )?tar\b",
+)
+"""Melaena, as a clinician or a patient describes it; black stools alone may be iron."""
+YOUNG_MALE = any_of(
+    r"\b(?:boy|boys|son|lad|schoolboy|young man|teenage boy)\b",
+    r"\b(?:[1-9]|1\d|2[0-5]) ?(?:-| )?(?:years?|yrs?)[- ]old (?:boy|male|man|lad)\b",
+    r"\b(?:1\d|2[0-5]) ?(?:yo |y/o |y )?m\b(?!\s*(?:old|ago|of|from|away|long|tall|high))",
+)
+"""A boy or a man up to 25: the ages testicular torsion peaks."""
+LOWER_PAIN = any_of(
+    r"\blower (?:abdominal|abdo|tummy|stomach|belly) (?:pain|ache|tenderness)",
+    r"\b(?:groin|inguinal|iliac fossa|rif|lif|rlq|llq) (?:pain|ache|tenderness)",
+    r"\b(?:tender|pain) (?:\w+ ){0,2}in the (?:rif|lif|groin|right iliac fossa|left iliac fossa)",
+    r"pain (?:low down )?in (?:his|my|the) (?:groin|lower (?:tummy|abdomen|belly))"
+    r"|pain low (?:down )?in (?:his|my|the) (?:tummy|belly|abdomen)",
+)
+THIRST = any_of(
+    r"\bpolydipsi\w+|\bthirst(?:y|iness)?\b",
+    r"drinking (?:loads|lots|gallons|non-?stop|constantly|all the time|(?:a lot|much"
+    r"|far|way) more)",
+)
+POLYURIA = any_of(
+    r"\bpolyuri\w+|\bnocturia\b|(?:secondary )?(?:nocturnal )?enuresis",
+    r"wet(?:ting)? the bed|bed-?wetting|(?:weeing|peeing|urinating|passing urine|going to the "
+    r"(?:toilet|loo)) (?:a lot|all the time|constantly|more|much more|(?:\w+ )?times a night)",
+)
+KUSSMAUL = (
+    r"\bkussmaul\b|deep (?:sighing )?breath\w*|sighing breath\w*|breathing (?:fast|deeply"
+    r"|heavily)|fruity|pear ?drops|\bketon\w+"
+)
+DKA_SIGNS = any_of(VOMITING, ABDO_PAIN, KUSSMAUL, CONFUSED)
+"""What turns the thirst, polyuria and weight loss of new diabetes into ketoacidosis."""
 
 ROWS: tuple[RedFlagRule, ...] = (
-    RedFlagRule(
-        "pregnancy_bleeding_or_severe_pain",
-        "Pregnancy (or possible pregnancy) with vaginal bleeding or severe abdominal pain",
-        ("ectopic pregnancy", "placental abruption", "miscarriage", "uterine rupture"),
-        "Confirm the pregnancy (hCG) and its site with transvaginal ultrasound; FBC, group and "
-        "save; IV access and resuscitation if unstable; anti-D if rhesus negative when "
-        "indicated; immediate gynaecology or obstetric review.",
-        (
-            (Fact.PREGNANT, BLEEDING),
-            (Fact.PREGNANT, SEVERE, ABDO_PAIN),
-            (
-                Fact.PREGNANT,
-                ABDO_PAIN,
-                any_of(HYPOTENSION, SYNCOPE, TACHYCARDIA, r"shoulder ?tip pain"),
-            ),
-        ),
-        PatientAdvice(
-            "Pregnant with heavy bleeding or severe tummy pain",
-            "Call 999 or go to A&E now: heavy bleeding or severe tummy pain in pregnancy must "
-            "be checked straight away.",
-        ),
-    ),
-    RedFlagRule(
-        "pregnancy_tummy_pain",
-        "Abdominal pain in pregnancy",
-        (
-            "ectopic pregnancy (early pregnancy)",
-            "pre-eclampsia (after 20 weeks)",
-            "placental abruption",
-        ),
-        "Confirm where the pregnancy is (hCG, ultrasound) in early pregnancy; after 20 weeks "
-        "check blood pressure, urine protein and fetal wellbeing; obstetric review.",
-        ((Fact.PREGNANT, ABDO_PAIN),),
-        PatientAdvice(
-            "Tummy pain during pregnancy",
-            "Contact your midwife, GP or maternity unit today: tummy pain in pregnancy should "
-            "be checked.",
-            Severity.URGENT_PRIMARY_CARE,
-        ),
-    ),
-    RedFlagRule(
-        "pregnancy_hypertension_signs",
-        "Pregnancy or the weeks after birth with headache, visual disturbance, upper abdominal "
-        "pain, severe hypertension or a seizure",
-        ("pre-eclampsia or eclampsia", "HELLP syndrome"),
-        "Blood pressure, urine protein-to-creatinine ratio, FBC, liver and renal function; "
-        "labetalol for severe hypertension; magnesium sulfate for severe pre-eclampsia or a "
-        "seizure; obstetric team now.",
-        (
-            (
-                r"\bpost-?partum\b|gave birth|delivered (?:\w+ )?(?:days?|weeks?) ago",
-                any_of(
-                    HEADACHE,
-                    r"visual (?:disturbance|changes)|blurred vision|flashing lights"
-                    r"|seizure|fitting",
-                ),
-            ),
-            (
-                Fact.PREGNANT,
-                any_of(
-                    HEADACHE,
-                    r"visual (?:disturbance|changes)|blurred vision"
-                    r"|flashing lights|epigastric pain|ruq pain|\bseizure",
-                ),
-            ),
-            (
-                Fact.PREGNANT,
-                r"\b(?:bp|blood pressure)\s*(?:of|is|was|:)?\s*(?:1[6-9]\d|2\d\d)\s*"
-                r"(?:/|over)\s*\d{2,3}",
-            ),
-        ),
-        PatientAdvice(
-            "Headache, changes in sight or pain under the ribs in pregnancy",
-            "Call your maternity unit now, or 999 if it is severe: these can be signs of "
-            "pre-eclampsia.",
-        ),
-    ),
     RedFlagRule(
         "abdominal_pain_shock",
         "Abdominal or back pain with hypotension or collapse, or a pulsatile abdominal mass",
@@ -178,7 +137,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                 any_of(
                     r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?",
                     r"vomit(?:ing|ed|s)? (?:up )?(?:fresh )?blood|throwing up blood",
-                    r"black,? (?:tarry|sticky) (?:stools?|poo)",
+                    TARRY_STOOL,
                 ),
             ),
         ),
@@ -214,20 +173,24 @@ ROWS: tuple[RedFlagRule, ...] = (
     ),
     RedFlagRule(
         "testicular_pain",
-        "Sudden testicular or scrotal pain",
-        ("testicular torsion",),
-        "Immediate urology review for scrotal exploration, within 6 hours of onset; do not "
-        "delay for ultrasound; analgesia.",
+        "Sudden testicular or scrotal pain, or acute lower abdominal or groin pain with "
+        "vomiting in a boy or young man",
+        ("testicular torsion", "torsion of a testicular appendage", "incarcerated inguinal hernia"),
+        "Examine the testes in every boy or young man with abdominal or groin pain; immediate "
+        "urology review for scrotal exploration, within 6 hours of onset; do not delay for "
+        "ultrasound; analgesia.",
         (
             (
                 r"\btestic\w+|\bscrot\w+|\btestes\b|\bballs\b",
                 any_of(SUDDEN, SEVERE, VOMITING, r"swollen|swelling"),
             ),
+            (YOUNG_MALE, LOWER_PAIN, any_of(SUDDEN, SEVERE, VOMITING)),
         ),
         PatientAdvice(
-            "Sudden pain in a testicle",
-            "Go to A&E now: sudden pain in a testicle needs surgery within hours if the "
-            "testicle is twisted.",
+            "Sudden pain in a testicle, or sudden pain low in the tummy or groin with vomiting "
+            "in a boy or young man",
+            "Go to A&E now: sudden pain in a testicle, groin or low in the tummy needs surgery "
+            "within hours if a testicle is twisted.",
         ),
     ),
     RedFlagRule(
@@ -291,7 +254,8 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "diabetic_ketoacidosis",
         "A person with diabetes who is vomiting, has abdominal pain, ketones, deep breathing "
-        "or drowsiness",
+        "or drowsiness, or thirst, polyuria (bed-wetting) or weight loss with these or in a "
+        "child",
         ("diabetic ketoacidosis", "hyperosmolar hyperglycaemic state"),
         "Capillary glucose and ketones, venous gas (pH, bicarbonate, potassium); IV 0.9% "
         "saline; fixed-rate IV insulin 0.1 unit/kg/h; potassium replacement; find the "
@@ -306,9 +270,15 @@ ROWS: tuple[RedFlagRule, ...] = (
                 ),
             ),
             (DIABETES, ABDO_PAIN, any_of(SUDDEN, r"glucose|sugars? (?:is |are )?(?:high|\d\d)")),
+            (POLYURIA, any_of(THIRST, WEIGHT_LOSS), DKA_SIGNS),
+            (THIRST, WEIGHT_LOSS, DKA_SIGNS),
+            (KUSSMAUL, any_of(THIRST, POLYURIA)),
+            (CHILD, POLYURIA, any_of(THIRST, WEIGHT_LOSS)),
+            (CHILD, THIRST, WEIGHT_LOSS),
         ),
         PatientAdvice(
-            "Diabetes with vomiting, ketones or deep, fast breathing",
+            "Diabetes with vomiting, ketones or deep, fast breathing, or a child who is very "
+            "thirsty, weeing a lot or losing weight",
             "Go to A&E now: being sick, ketones or deep breathing with diabetes can be "
             "ketoacidosis.",
         ),

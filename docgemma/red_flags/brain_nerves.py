@@ -1,4 +1,4 @@
-"""Rows of the red-flag table: headache, the brain, the spinal cord, the eye and the mind."""
+"""Rows of the red-flag table: headache, the brain and the spinal cord."""
 
 from __future__ import annotations
 
@@ -10,20 +10,78 @@ from docgemma.red_flags.cues import (
     FEVER,
     HEAD_INJURY,
     HEADACHE,
+    HYPOTENSION,
     NECK_STIFF,
     PHOTOPHOBIA,
+    SEVERE,
     SUDDEN,
+    VISION_LOSS,
     any_of,
 )
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
-VISION_LOSS = any_of(
-    r"(?:loss of|lost|losing|loses|blurred|blurring of|double) (?:the )?(?:vision|sight)",
-    r"(?:vision|sight) (?:loss|went|has gone|is blurred|blurred)",
-    r"can't see (?:out of|with)|curtain (?:over|across|coming down)|\bamaurosis\b",
-    r"visual (?:loss|disturbance|changes)|\bdiplopia\b",
+STRUCK_ON_THE_HEAD = (
+    r"\b(?:like|as if|as though) (?:[\w']+ ){0,2}(?:hit|struck|kicked|smacked|whacked|punched"
+    r"|clubbed|thumped|slapped)\b(?: [\w']+){0,5} (?:head|skull)\b"
 )
+"""A thunderclap in lay words: "like being hit on the back of the head"."""
+BURST_IN_THE_HEAD = (
+    r"\b(?:explosion|bomb|gunshot|bang|pop|snap) (?:went off )?in (?:my|his|her|their|the) head"
+    r"|\bsomething (?:burst|popped|snapped|exploded|went) in (?:my|his|her|their|the) head"
+)
+STRAIN = (
+    r"\b(?:during|after|with|on|while|whilst) (?:\w+ )?(?:exertion|sex|intercourse|straining"
+    r"|coitus|orgasm|lifting|(?:opening|open) (?:his|her|my|their) bowels)|\bstraining (?:on|at) "
+    r"(?:the toilet|stool)"
+)
+PITUITARY_TUMOUR = (
+    r"\bpituitary (?:\w+ ){0,2}(?:tumou?r|adenoma|macro-?adenoma|micro-?adenoma|mass|lesion"
+    r"|growth)|\b(?:macro|micro)-?adenoma\b|\bprolactinoma\b|\bacromegal\w+"
+    r"|\bcraniopharyngioma\b|\bcushing'?s disease\b"
+)
+SUDDEN_HEADACHE = (
+    rf"(?:{SEVERE}|{SUDDEN}|thunderclap)\W+(?:\w+\W+){{0,2}}?(?:{HEADACHE})|\bthunderclap\b"
+    r"|worst headache"
+)
+EYE_MUSCLE_PALSY = any_of(
+    r"double vision|\bdiplopia\b|\bptosis\b|droop\w* (?:eye ?lid|eyelid)|(?:eye ?lid|eyelid)"
+    r" (?:is )?droop\w*|\bophthalmopleg\w+",
+    r"(?:third|3rd|fourth|4th|sixth|6th|oculomotor|abducens) (?:cranial )?nerve pals\w+"
+    r"|cranial nerve pals\w+",
+)
+FIELD_LOSS = any_of(
+    r"\bbitemporal\b|(?:visual )?field (?:loss|defect|cut)s?\b|\bhemianop\w+",
+    r"can't see (?:\w+ ){0,2}(?:off )?to (?:the|either|both) sides?|(?:lost|losing|loss of) "
+    r"(?:his |her |my |their )?peripheral vision|\btunnel vision\b",
+)
+LEGS_HEAVY = (
+    r"\b(?:both |his |her |my |their |the )legs (?:feel |felt |are |feeling |have gone |went "
+    r"|gone |going |have become |getting )+'?(?:very |really )?(?:heavy|weak|numb|like jelly"
+    r"|wobbly)"
+)
+CANT_PASS_URINE = (
+    r"(?:hasn't|has not|haven't|have not|hadn't|not) (?:been able to )?(?:passed|passing|pass"
+    r"|peed|weed) (?:any )?(?:urine|water|pee)|unable to (?:pass urine|void|pee)"
+)
+SPEECH_DISTURBANCE = any_of(
+    r"slurr(?:ed|ing)(?: speech| words)?|\bdysarthri\w+|\baphasi\w+|\bdysphasi\w+",
+    r"can't (?:speak|talk) properly|speech (?:is |was |went )?(?:slurred|garbled|jumbled)",
+    r"words (?:came|were coming|kept coming) out (?:all )?(?:wrong|jumbled|muddled|garbled"
+    r"|mixed up|in the wrong order)|(?:jumbled|garbled|muddled) (?:up )?(?:words|speech)",
+    r"couldn't (?:get (?:my|his|her|their|the) words out|find (?:the|my|his|her|their) words)"
+    r"|word[- ]finding difficult\w*|(?:lost|loss of) (?:the ability to speak"
+    r"|(?:my|his|her|their) speech)",
+)
+ONE_LIMB_FAILED = any_of(
+    r"can't (?:lift|raise) (?:my|his|her|one|their) arm",
+    r"(?:arm|leg) (?:suddenly )?(?:went )?(?:weak|numb|useless)\b",
+    r"\bhand (?:suddenly )?went (?:weak|numb|useless|clumsy)\b",
+    r"(?:arm|hand|leg) (?:wouldn't|would not|won't|didn't|did not|couldn't) (?:do what|obey)",
+    r"weak(?:ness)? (?:in|of) (?:one|my|his|her|the (?:left|right)) (?:arm|leg|side|hand)",
+    r"(?:left|right|one)[- ]sided (?:weakness|numbness)|\bhemi(?:paresis|plegi\w*)",
+)
+"""One limb suddenly weak, numb or not obeying: a focal motor deficit."""
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
@@ -49,14 +107,41 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 HEADACHE,
                 r"peak(?:ed|ing|s)? (?:with)?in (?:seconds|a minute|one minute|1 minute"
-                r"|a few minutes)|like (?:being )?(?:hit|struck|kicked)",
+                r"|a few minutes)|like (?:being )?(?:hit|struck|kicked)|maximal at onset",
             ),
-            (HEADACHE, r"(?:during|after|with|on) (?:exertion|sex|intercourse|straining|coitus)"),
+            (any_of(STRUCK_ON_THE_HEAD, BURST_IN_THE_HEAD),),
+            (HEADACHE, STRAIN),
         ),
         PatientAdvice(
             "A sudden, very severe headache",
             "Call 999 or go to A&E now: a sudden, very severe headache can be bleeding around "
             "the brain.",
+        ),
+    ),
+    RedFlagRule(
+        "pituitary_apoplexy",
+        "Sudden severe headache, visual loss, double vision or ptosis with a known pituitary "
+        "tumour, or a sudden headache with an eye-muscle palsy or a visual field defect",
+        (
+            "pituitary apoplexy",
+            "adrenal crisis (acute cortisol deficiency from hypopituitarism)",
+            "subarachnoid haemorrhage (posterior communicating artery aneurysm)",
+        ),
+        "IV hydrocortisone 100 mg at once if unwell or hypotensive (a cortisol sample first only "
+        "if it causes no delay); U&E (sodium), glucose, cortisol, TFT, prolactin; urgent MRI "
+        "pituitary (CT may miss it) or CT angiography if an aneurysm is possible; visual "
+        "acuity, fields and eye movements; neurosurgery and endocrinology the same day.",
+        (
+            (
+                PITUITARY_TUMOUR,
+                any_of(SUDDEN_HEADACHE, EYE_MUSCLE_PALSY, FIELD_LOSS, VISION_LOSS, HYPOTENSION),
+            ),
+            (SUDDEN_HEADACHE, any_of(EYE_MUSCLE_PALSY, FIELD_LOSS)),
+        ),
+        PatientAdvice(
+            "A sudden severe headache, double vision or loss of sight with a pituitary tumour",
+            "Call 999 or go to A&E now: with a pituitary tumour, a sudden headache or change in "
+            "sight can be bleeding into it, which needs steroid treatment straight away.",
         ),
     ),
     RedFlagRule(
@@ -79,23 +164,21 @@ ROWS: tuple[RedFlagRule, ...] = (
     ),
     RedFlagRule(
         "stroke_signs",
-        "Sudden focal neurological deficit: facial droop, limb weakness, speech disturbance",
+        "Sudden focal neurological deficit: facial droop, limb weakness, speech disturbance, "
+        "even if it has resolved",
         ("ischaemic or haemorrhagic stroke", "transient ischaemic attack", "hypoglycaemia (mimic)"),
         "Capillary glucose; time last known well; urgent non-contrast CT head and CT "
-        "angiography for thrombolysis (within 4.5 hours) or thrombectomy; stroke team now.",
+        "angiography for thrombolysis (within 4.5 hours) or thrombectomy; stroke team now; if "
+        "the symptoms have resolved, same-day (within 24 hours) TIA clinic with aspirin 300 mg "
+        "meanwhile, unless anticoagulated or bleeding is possible.",
         (
             (
                 any_of(
                     r"face (?:is )?(?:drooping|droops|drooped|dropped|fallen)",
                     r"droop(?:ing|y) (?:face|mouth|smile)|facial (?:droop|weakness|asymmetry)",
                     r"one side of (?:my|his|her|the|their) face",
-                    r"can't (?:lift|raise) (?:my|his|her|one|their) arm",
-                    r"(?:arm|leg) (?:suddenly )?(?:went )?(?:weak|numb)",
-                    r"weak(?:ness)? (?:in|of) (?:one|my|his|her|the (?:left|right)) "
-                    r"(?:arm|leg|side)",
-                    r"(?:left|right|one)[- ]sided (?:weakness|numbness)|\bhemi(?:paresis|plegi\w*)",
-                    r"slurr(?:ed|ing)(?: speech| words)?|\bdysarthri\w+|\baphasi\w+|\bdysphasi\w+",
-                    r"can't (?:speak|talk) properly|speech (?:is )?(?:slurred|garbled)",
+                    ONE_LIMB_FAILED,
+                    SPEECH_DISTURBANCE,
                     r"fast (?:positive|test positive)",
                 ),
             ),
@@ -169,6 +252,8 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"numb\w* (?:between (?:my|his|her) legs|around (?:my|his|her|the) "
                     r"(?:bottom|back passage|genitals|anus))|perianal numbness",
                     r"(?:urinary|bladder) (?:retention|incontinence|dysfunction)|\bretention\b",
+                    CANT_PASS_URINE,
+                    LEGS_HEAVY,
                     r"can't (?:pee|pass urine|urinate)|incontinen\w+|loss of (?:bladder|bowel)",
                     r"bilateral (?:sciatica|leg (?:weakness|numbness))|both legs (?:are )?"
                     r"(?:weak|numb)|reduced anal tone",
@@ -206,66 +291,6 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Contact your GP surgery today: a new headache with jaw pain when chewing or a "
             "tender scalp can be inflamed arteries, which can affect your sight.",
             Severity.URGENT_PRIMARY_CARE,
-        ),
-    ),
-    RedFlagRule(
-        "sudden_visual_loss",
-        "Sudden loss of vision",
-        (
-            "central retinal artery occlusion",
-            "giant cell arteritis",
-            "retinal detachment",
-            "stroke",
-        ),
-        "Same-day ophthalmology; ESR and CRP in anyone over 50; the stroke pathway for a "
-        "retinal artery occlusion.",
-        ((SUDDEN, VISION_LOSS), (r"curtain (?:over|across|coming down)|\bamaurosis\b",)),
-        PatientAdvice(
-            "Sudden loss of sight",
-            "Go to A&E now: sudden loss of sight needs an eye or stroke check straight away.",
-        ),
-    ),
-    RedFlagRule(
-        "acute_angle_closure",
-        "Painful red eye with haloes, blurred vision, vomiting or a fixed mid-dilated pupil",
-        ("acute angle-closure glaucoma",),
-        "Measure intraocular pressure; IV acetazolamide, topical pilocarpine and a "
-        "beta-blocker; emergency ophthalmology.",
-        (
-            (
-                r"(?:painful|red) (?:red )?eye|eye pain",
-                any_of(
-                    r"halos?|haloes|fixed (?:mid-?)?dilated|mid-?dilated", VISION_LOSS, r"vomit\w*"
-                ),
-            ),
-        ),
-        PatientAdvice(
-            "A painful red eye with blurred vision or rings around lights",
-            "Go to A&E now: a painful red eye with blurred vision can be a sudden rise in eye "
-            "pressure.",
-        ),
-    ),
-    RedFlagRule(
-        "suicidal_intent",
-        "Suicidal thoughts or intent",
-        ("immediate risk of suicide",),
-        "Ask directly about intent, plan and means; do not leave the person alone; remove "
-        "means; same-day crisis or liaison psychiatry assessment.",
-        (
-            (
-                any_of(
-                    r"kill (?:myself|himself|herself|themselves)",
-                    r"suicid(?:e|al)",
-                    r"end (?:my|his|her|their) (?:own )?life|take (?:my|his|her|their) own life",
-                    r"want to die|better off dead|don't want to (?:live|be alive)",
-                    r"hurt(?:ing)? myself on purpose|self[- ]harm",
-                ),
-            ),
-        ),
-        PatientAdvice(
-            "Thoughts of suicide or of ending one's life",
-            "Please call 999 or go to A&E now if you might act on these thoughts. You can also "
-            "call Samaritans free on 116 123, any time, day or night.",
         ),
     ),
 )

@@ -35,11 +35,20 @@ PRESENTS = r"\bpresent(?:s|ed|ing)\b|\b(?:came|comes|brought) in\b|\bpresentatio
 """A clinician describing a case."""
 SUDDEN = r"\b(?:sudden(?:ly)?|abrupt(?:ly)?|acute(?:ly)?|explosive|out of nowhere)\b"
 
+VISION_LOSS = any_of(
+    r"(?:loss of|lost|losing|loses|blurred|blurring of|double) (?:the )?(?:vision|sight)",
+    r"(?:vision|sight) (?:loss|went|has gone|is blurred|blurred)",
+    r"can't see (?:out of|with)|curtain (?:over|across|coming down)|\bamaurosis\b",
+    r"visual (?:loss|disturbance|changes)|\bdiplopia\b",
+)
+"""Loss or disturbance of sight."""
 CHEST_PAIN = any_of(
     r"chest (?:pain|tightness|pressure|discomfort)",
     rf"(?:pain|tightness|pressure|discomfort) in {WHOSE} chest",
     r"chest (?:hurts|is tight|feels (?:tight|heavy|crushed))",
     r"\b(?:angina|retrosternal pain)\b",
+    rf"(?:pain|tightness|pressure|discomfort) (?:behind|under|across) {WHOSE} "
+    r"(?:breast ?bone|sternum)",
 )
 CHEST_PAIN_FEATURE = any_of(
     r"\b(?:crushing|heavy|central|severe|radiating|exertional|pleuritic|tearing|ripping)\b",
@@ -57,8 +66,9 @@ BREATHLESS = any_of(
     r"\bdyspn(?:o)?ea\b|\bdyspnoeic\b|\bdyspneic\b|\btachypn(?:o)?e\w*",
     r"can't (?:breathe|get my breath|catch (?:my|his|her) breath)",
     r"(?:struggling|difficulty|hard|trouble) (?:to )?breath(?:e|ing)",
-    r"respiratory distress|gasping",
+    r"respiratory distress|gasping|puffed out|out of puff",
 )
+WHEEZE = r"wheez(?:e|ing|y)|bronchospasm"
 HYPOXIA = any_of(
     r"\bhypox\w+|\bdesaturat\w+",
     r"\b(?:spo2|sats?|saturations?|o2 sat\w*|oxygen saturation)\s*(?:of|is|was|at|:|=|down to)?"
@@ -74,11 +84,14 @@ TACHYCARDIA = any_of(
     r"\btachycardi\w*",
     r"\b(?:hr|heart rate|pulse|p)\s*(?:of|is|was|at|:|=)?\s*1[1-9]\d\b",
 )
+BP_WORDS = r"\b(?:bp|blood pressure|b/p)(?:\s+[a-z]+){0,4}?\s*(?:of|is|was|at|:|=|up to)?\s*"
+"""A blood-pressure reading's words before its value ("BP at the pharmacy was")."""
 SYNCOPE = r"\bsyncop\w*|\bfaint(?:ed|ing)?\b|passed out|\bcollaps\w+|black(?:ed)? out|blackout"
 FEVER = any_of(
     r"\bfever\w*|\bfebrile\b|\bpyrexi\w*|\brigors?\b",
     r"high temperature|temperature of 3[89]|\btemp(?:erature)?\s*(?:of|is|was|:)?\s*3[89]",
     r"\b3[89](?:\.\d)? ?(?:c|°c|degrees)\b",
+    r"(?<!')\bt\s*[:=]?\s*(?:3[89]|4[0-2])(?:\.\d)?(?![\d.])",
     r"feels? (?:very )?hot",
     r"\b(?:has|had|have|with|got|running|runs) (?:got )?a (?:high |raised |very high )?"
     r"temp(?:erature)?\b(?!\s*(?:of|is|was|:)?\s*(?:3[0-7]|9\d)\b)",
@@ -91,8 +104,8 @@ NECK_STIFF = any_of(
 )
 PHOTOPHOBIA = r"photophobi\w+|light hurts|dislike (?:of )?bright light"
 ABDO_PAIN = any_of(
-    r"(?:tummy|stomach|abdominal|abdomen|belly|pelvic|epigastric|loin|flank|iliac fossa|rlq|llq"
-    r"|ruq|luq) ?(?:pain|ache|cramps?|tenderness)",
+    r"(?:tummy|stomach|abdominal|abdo|abdomen|belly|pelvic|epigastric|loin|flank|iliac fossa"
+    r"|rlq|llq|ruq|luq) ?(?:pain|ache|cramps?|tenderness)",
     rf"pain in {WHOSE} (?:tummy|stomach|belly|abdomen|pelvis)",
 )
 BACK_PAIN = r"back ?(?:pain|ache)|\bsciatica\b|\blumbago\b|pain in (?:my|his|her|the) back"
@@ -156,6 +169,8 @@ POSTPARTUM = any_of(
     r"\b(?:days?|weeks?|hours?) (?:post-?partum|post-?delivery|after (?:giving birth|delivery"
     r"|the birth|her delivery|a caesarean|her caesarean|a c-?section))",
     r"\b(?:lscs|svd|nvd)\b|(?:caesarean|c-?section) (?:\w+ )?(?:days?|weeks?|hours?) ago",
+    r"(?:after|since) (?:delivering|giving birth to|having) (?:her |my |the |a |their |our )?"
+    r"(?:baby|babies|twins|triplets|son|daughter)",
 )
 """The weeks after a birth."""
 ALCOHOL_EXCESS = any_of(
@@ -168,6 +183,30 @@ ALCOHOL_EXCESS = any_of(
     r"\b\d+ (?:units|cans|pints) (?:a|per|each) (?:day|week)",
 )
 """Alcohol dependence or heavy drinking, as a history."""
+WEIGHT_LOSS = any_of(
+    r"\bweight loss\b|\bwt loss\b|\b(?:losing|lost|lose) (?:a lot of |some |so much )?weight",
+    r"\blost (?:about |around |nearly |over |almost )?(?:\d+(?:\.\d)?|a|half a|one|two|three"
+    r"|four|five|six) ?(?:kg|kilos?|stone|st|lbs?|pounds)\b",
+    r"\b\d+(?:\.\d)? ?(?:kg|kilos?|stone|lbs?) (?:of )?(?:weight |wt )?(?:loss|lost)\b",
+    r"\b(?:looks?|looking|got|getting|gone|become|becoming) (?:much |a lot |a bit )?thinner\b"
+    r"|clothes (?:are )?(?:hanging off|(?:too )?loose)",
+)
+"""Losing weight, as a patient or a clinician says it."""
+HAEMOPTYSIS = any_of(
+    r"\bha?emoptysis\b",
+    r"cough(?:s|ed|ing)? up (?:\w+ ){0,3}?blood\b",
+    r"cough(?:s|ed|ing)? (?:(?:some|a little|a bit of|specks of|flecks of|streaks of|bright red"
+    r"|fresh) )?blood\b(?! (?:pressure|tests?|sugars?|counts?|results?|glucose|cultures?|gas))",
+    r"(?:blood|bloody|blood-?stained|blood-?streaked)(?: \w+){0,2} (?:sputum|phlegm|spit)\b",
+    r"(?:streaks?|specks?|flecks?|spots?) of blood (?:in|on) (?:the |his |her |my |their )?"
+    r"(?:sputum|phlegm|spit|tissue)",
+)
+LIMP = any_of(
+    r"\blimp(?:s|ing)?\b",
+    r"(?:won't|will not|refus\w+ to|not|can't|stopped) (?:walk(?:ing)?|weight[- ]?bear(?:ing)?"
+    r"|bear(?:ing)? weight|put(?:ting)? (?:any )?weight)",
+)
+"""A limp, or not walking or bearing weight."""
 
 FACT_WORDS: dict[Fact, str] = {
     Fact.PREGNANT: any_of(
@@ -175,7 +214,10 @@ FACT_WORDS: dict[Fact, str] = {
         r"\b\d{1,2} ?(?:weeks?|/40)(?: pregnant| gestation| of gestation| ga)\b|\bgestation",
         r"(?:i'm|i am|she's|she is|currently|at) \d{1,2} weeks\b(?! ago| old| post| after)",
         r"\bg\d ?p\d\b|positive (?:pregnancy |urine |serum )?(?:test|hcg|b-?hcg)",
-        r"missed (?:a |my |her )?period|\bamenorrho?ea\b|\blmp\b.{0,15}\d+ weeks",
+        r"\b(?:upt|pregnancy test|b-?hcg|hcg)\s*(?:is |was |came back |:)?\s*(?:\+ ?ve\b|positive)"
+        r"|\+ ?ve (?:upt|pregnancy test)",
+        r"(?<![\d/])\b(?:[4-9]|[1-3]\d|4[0-2])(?:\+[0-6])?/40\b",
+        r"missed (?:a |my |her )?period|\bamenorrho?ea\b|\blmp\b.{0,15}\d+ ?(?:weeks|wks|/52)",
     ),
     Fact.YOUNG_INFANT: any_of(
         r"\b(?:[1-9]|1[0-2]) ?(?:-| )?weeks?[- ]old",

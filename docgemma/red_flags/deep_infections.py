@@ -1,9 +1,10 @@
-"""Rows of the red-flag table: infections seeded deep in the body (the heart valves, a joint,
-the spine and the orbit)."""
+"""Rows of the red-flag table: infections seeded deep in the body (the spine, the heart valves,
+a joint and the orbit). The spine comes first: its row names endocarditis too, so a person who
+injects drugs with back pain and a fever sees both within the opening's rows."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import BACK_PAIN, CHILD, FEVER, INJECTS_DRUGS, any_of
+from docgemma.red_flags.cues import BACK_PAIN, CHILD, FEVER, INJECTS_DRUGS, LIMP, any_of
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
@@ -30,11 +31,6 @@ ONE_SORE_JOINT = (
     r"|\b(?:joint|knee|ankle|hip|elbow|wrist|shoulder) (?:is )?swollen"
 )
 """One joint: aching joints all over with a fever are usually a viral illness."""
-LIMP = any_of(
-    r"\blimp(?:s|ing)?\b",
-    r"(?:won't|will not|refus\w+ to|not|can't|stopped) (?:walk(?:ing)?|weight[- ]?bear(?:ing)?"
-    r"|bear(?:ing)? weight|put(?:ting)? (?:any )?weight)",
-)
 EYELID_SWELLING = any_of(
     r"(?:swollen|swelling (?:of|around|on)|puffy|red and swollen) (?:the |my |his |her |their )?"
     r"(?:left |right )?(?:eye(?:lid)?s?|eye ?lids?)\b",
@@ -52,6 +48,31 @@ ORBITAL_SIGNS = any_of(
 
 
 ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "spinal_epidural_abscess",
+        "Back or neck pain with fever, or in a person who injects drugs",
+        (
+            "spinal epidural abscess",
+            "vertebral osteomyelitis or discitis",
+            "infective endocarditis",
+        ),
+        "Full neurological examination (limb weakness, sensory level, bladder); blood "
+        "cultures, FBC, CRP, ESR; urgent MRI of the whole spine with contrast — an emergency "
+        "if there is any neurological deficit; spinal surgical review; antibiotics after "
+        "cultures, at once if septic or there is a deficit.",
+        (
+            (any_of(BACK_PAIN, r"neck (?:pain|ache)|pain in (?:my|his|her) neck"), FEVER),
+            (any_of(BACK_PAIN, r"neck (?:pain|ache)"), INJECTS_DRUGS),
+            (r"\b(?:tender|tenderness)\b.{0,30}(?:spine|spinous|vertebra\w*)", FEVER),
+        ),
+        PatientAdvice(
+            "Back pain with a high temperature, or back pain when injecting drugs",
+            "Contact your GP surgery today or call NHS 111 — go to A&E now if you inject drugs, "
+            "your legs feel weak or numb, or you have problems peeing: back pain with a "
+            "temperature can be an infection near the spine.",
+            Severity.URGENT_PRIMARY_CARE,
+        ),
+    ),
     RedFlagRule(
         "infective_endocarditis",
         "Fever with a new murmur, a prosthetic valve or cardiac device, or injecting drug use",
@@ -98,31 +119,6 @@ ROWS: tuple[RedFlagRule, ...] = (
             "A hot, swollen, painful joint, or a child with a temperature who is limping",
             "Go to A&E now: a hot, swollen joint can be an infection that damages the joint "
             "within days.",
-        ),
-    ),
-    RedFlagRule(
-        "spinal_epidural_abscess",
-        "Back or neck pain with fever, or in a person who injects drugs",
-        (
-            "spinal epidural abscess",
-            "vertebral osteomyelitis or discitis",
-            "infective endocarditis",
-        ),
-        "Full neurological examination (limb weakness, sensory level, bladder); blood "
-        "cultures, FBC, CRP, ESR; urgent MRI of the whole spine with contrast — an emergency "
-        "if there is any neurological deficit; spinal surgical review; antibiotics after "
-        "cultures, at once if septic or there is a deficit.",
-        (
-            (any_of(BACK_PAIN, r"neck (?:pain|ache)|pain in (?:my|his|her) neck"), FEVER),
-            (any_of(BACK_PAIN, r"neck (?:pain|ache)"), INJECTS_DRUGS),
-            (r"\b(?:tender|tenderness)\b.{0,30}(?:spine|spinous|vertebra\w*)", FEVER),
-        ),
-        PatientAdvice(
-            "Back pain with a high temperature, or back pain when injecting drugs",
-            "Contact your GP surgery today or call NHS 111 — go to A&E now if you inject drugs, "
-            "your legs feel weak or numb, or you have problems peeing: back pain with a "
-            "temperature can be an infection near the spine.",
-            Severity.URGENT_PRIMARY_CARE,
         ),
     ),
     RedFlagRule(

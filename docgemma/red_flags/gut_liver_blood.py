@@ -1,6 +1,6 @@
-"""Rows of the red-flag table: the gullet, the liver and bile ducts, and the blood (food stuck
-in the gullet, cholangitis, decompensated cirrhosis, acute liver failure, drugs that stop
-the marrow, no spleen, sickle cell disease, thrombotic microangiopathy and leukaemia)."""
+"""Rows of the red-flag table: the liver and bile ducts, and the blood (cholangitis,
+decompensated cirrhosis, acute liver failure, hepatic vein thrombosis, drugs that stop the
+marrow, no spleen, sickle cell disease and thrombotic microangiopathy)."""
 
 from __future__ import annotations
 
@@ -19,22 +19,9 @@ from docgemma.red_flags.cues import (
 )
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
-FOOD_STUCK = any_of(
-    r"(?:food|meat|steak|chicken|bread|a piece of \w+|a bone|fish bone|something) (?:is |got "
-    r"|has got |has |was |seems |feels )?(?:stuck|lodged)",
-    r"(?:stuck|lodged) in (?:my|his|her|the|their) (?:throat|gullet|o?esophagus|food ?pipe|chest)",
-    r"food bolus|bolus obstruction",
-)
-CANT_SWALLOW = any_of(
-    r"can't (?:even )?(?:swallow|get (?:anything|water|it|fluids) down|keep (?:anything|water"
-    r"|fluids) down)",
-    r"unable to (?:swallow|tolerate (?:fluids|secretions|saliva))|\bdrool\w*",
-    r"spitting (?:out |up )?(?:saliva|spit|everything)|(?:bringing|brings|coming) (?:back )?up "
-    r"(?:saliva|water|everything)|\bregurgitat\w+|\bsecretions\b",
-    r"(?:absolute|total|complete) dysphagia",
-)
 RUQ_PAIN = any_of(
-    r"(?:ruq|right upper quadrant|right upper abdominal|right hypochondri\w+) (?:pain|tenderness)",
+    r"(?:ruq|right upper quadrant|right upper abdominal|right hypochondri\w+) (?:pain|tenderness"
+    r"|ache|discomfort)",
     r"pain (?:under|below) (?:my|his|her|the|their) (?:right )?ribs(?: on the right)?",
     r"murphy'?s sign (?:is )?positive|positive murphy'?s",
 )
@@ -58,6 +45,26 @@ LOW_URINE = (
     r"(?:urine|water|pee)?|\boliguri\w+|\baki\b|acute kidney injury|creatinine (?:is )?"
     r"(?:rising|up|doubled)"
 )
+HEPATOMEGALY = (
+    r"\bhepatomegaly\b|\b(?:enlarged|big|swollen|palpable) liver\b|\bliver (?:is )?(?:enlarged"
+    r"|palpable|\d+ ?cm below)|\bliver edge (?:\w+ ){0,3}(?:below|palpable)"
+)
+ASCITES = any_of(
+    r"\bascit(?:es|ic)\b|shifting dullness|fluid thrill",
+    r"(?:abdominal|abdomen|tummy|belly) (?:distension|distention|is swollen|swelling)"
+    r"|(?:distended|swollen) (?:abdomen|tummy|belly)",
+    r"(?:jeans|trousers|clothes|skirt|waistband|belt)s? (?:\w+ ){0,3}(?:tight\w*|don't fit|no "
+    r"longer (?:fit|do up|does up|fasten)|won't (?:do up|fasten))",
+)
+"""Fluid in the abdomen, as examined or as a patient notices it."""
+PROTHROMBOTIC = any_of(
+    r"combined (?:oral contraceptive )?pill|\bcocp?\b|\bocp\b|on the (?:contraceptive )?pill"
+    r"|oestrogen|\bhrt\b",
+    r"\bthrombophilia\b|factor v leiden|antiphospholipid|polycyth(?:a)?emi\w*|myeloproliferative"
+    r"|\bjak2\b|\bpnh\b|paroxysmal nocturnal",
+    r"\bpregnan\w+|\bpost-?partum\b",
+)
+"""Why hepatic veins clot: oestrogen, pregnancy, thrombophilia, a myeloproliferative disease."""
 INR_HIGH = r"\binr\b\s*(?:of|is|was|:|=)?\s*(?:1\.[5-9]|[2-9](?:\.\d+)?|\d\d)(?![\d.])"
 MARROW_DRUG = taking(
     r"clozapine|clozaril|carbimazole|methimazole|thiamazole|propylthiouracil|ptu"
@@ -102,25 +109,6 @@ PLATELETS_VERY_LOW = (
 HAEMOLYSIS = r"\bha?emoly\w+|\bldh\b|\bhaptoglobin\b|\baki\b|acute kidney injury|bloody diarrh\w+"
 
 ROWS: tuple[RedFlagRule, ...] = (
-    RedFlagRule(
-        "food_bolus",
-        "Food stuck in the gullet with inability to swallow, even saliva",
-        (
-            "complete oesophageal obstruction (aspiration of saliva)",
-            "oesophageal perforation",
-            "an underlying stricture, eosinophilic oesophagitis or cancer",
-        ),
-        "Nil by mouth; emergency endoscopy (within 6 hours) if the patient cannot swallow "
-        "saliva, otherwise within 24 hours; chest X-ray or CT if perforation is suspected "
-        "(chest pain, fever, surgical emphysema); do not push the bolus blindly; biopsies at "
-        "endoscopy to find the cause.",
-        ((FOOD_STUCK, CANT_SWALLOW), (r"(?:absolute|total|complete) dysphagia",)),
-        PatientAdvice(
-            "Food stuck in the throat or chest so that you cannot swallow, even your saliva",
-            "Go to A&E now: food stuck so that you cannot swallow your own saliva needs "
-            "removing within hours.",
-        ),
-    ),
     RedFlagRule(
         "cholangitis",
         "Fever with jaundice, or with right upper quadrant pain and gallstones or a biliary stent",
@@ -188,6 +176,25 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Yellow skin or eyes with confusion or unusual sleepiness",
             "Go to A&E now: yellow skin or eyes with confusion or sleepiness can mean the liver "
             "is failing.",
+        ),
+    ),
+    RedFlagRule(
+        "hepatic_vein_thrombosis",
+        "Abdominal pain, tender hepatomegaly and ascites, especially with oestrogen, pregnancy "
+        "or a prothrombotic disorder",
+        (
+            "Budd-Chiari syndrome (hepatic vein thrombosis)",
+            "portal vein thrombosis",
+            "hepatocellular carcinoma or liver metastases",
+            "right heart failure or constrictive pericarditis",
+        ),
+        "Doppler ultrasound of the hepatic veins, IVC and portal vein today (CT or MR "
+        "venography if unclear); LFT, INR, FBC (myeloproliferative disease), ascitic tap "
+        "(high serum-ascites albumin gradient, high protein); stop oestrogens; anticoagulation "
+        "once confirmed; thrombophilia and JAK2 screen; urgent hepatology referral.",
+        (
+            (ASCITES, any_of(HEPATOMEGALY, RUQ_PAIN), PROTHROMBOTIC),
+            (HEPATOMEGALY, RUQ_PAIN, ASCITES),
         ),
     ),
     RedFlagRule(
@@ -267,30 +274,6 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (FRAGMENTS, PLATELETS_LOW),
             (PLATELETS_VERY_LOW, any_of(HAEMOLYSIS, CONFUSED)),
-        ),
-    ),
-    RedFlagRule(
-        "acute_leukaemia_signs",
-        "Blasts on the blood film, or a white cell count of 100 × 10⁹/L or more",
-        (
-            "acute leukaemia (acute promyelocytic leukaemia with DIC)",
-            "leukostasis",
-            "tumour lysis syndrome",
-            "neutropenic sepsis",
-        ),
-        "Same-day haematology; blood film, clotting with fibrinogen (start ATRA at once if "
-        "acute promyelocytic leukaemia is suspected), urate, LDH, U&E, phosphate, calcium; IV "
-        "fluids and allopurinol or rasburicase against tumour lysis; avoid red-cell "
-        "transfusion in leukostasis unless essential; treat any fever as neutropenic sepsis.",
-        (
-            (
-                r"\bblasts? (?:on|in|seen on) (?:the |a )?(?:blood |peripheral )?film"
-                r"|circulating blasts|\bblast cells\b|peripheral blasts",
-            ),
-            (
-                r"\b(?:wcc|wbc|white (?:cell|blood cell) count|white count)\s*(?:of|is|was|:|=)?"
-                r"\s*[1-9]\d{2}(?![,\d])(?:\.\d+)?",
-            ),
         ),
     ),
 )

@@ -1,9 +1,10 @@
-"""Rows of the red-flag table: chest pain, breathlessness, collapse, the airway and very high
-blood pressure."""
+"""Rows of the red-flag table: chest pain, breathlessness, the airway and very high blood
+pressure."""
 
 from __future__ import annotations
 
 from docgemma.red_flags.cues import (
+    BP_WORDS,
     BREATHLESS,
     CHEST_PAIN,
     CHEST_PAIN_FEATURE,
@@ -19,6 +20,7 @@ from docgemma.red_flags.cues import (
     SWEATING,
     SYNCOPE,
     TACHYCARDIA,
+    WHEEZE,
     any_of,
 )
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
@@ -34,8 +36,6 @@ SWOLLEN_AIRWAY = any_of(
     r"swollen (?:throat|tongue|lips?)|(?:tongue|lip|laryngeal) (?:o)?edema|angio-?o?edema",
     r"swelling of (?:my|his|her|the) (?:throat|tongue|lips?)",
 )
-WHEEZE = r"wheez(?:e|ing|y)|bronchospasm"
-BP_WORDS = r"\b(?:bp|blood pressure|b/p)(?:\s+[a-z]+){0,4}?\s*(?:of|is|was|at|:|=|up to)?\s*"
 VERY_HIGH_BP = any_of(
     BP_WORDS + r"(?:1[89]\d|2\d\d)\s*(?:/|over)\s*\d{2,3}\b",
     BP_WORDS + r"\d{2,3}\s*(?:/|over)\s*1[2-9]\d\b",
@@ -262,27 +262,6 @@ ROWS: tuple[RedFlagRule, ...] = (
         PatientAdvice(
             "Severe difficulty breathing or blue lips",
             "Call 999 now: severe difficulty breathing needs emergency help.",
-        ),
-    ),
-    RedFlagRule(
-        "exertional_syncope",
-        "Syncope on exertion, or with palpitations or chest pain",
-        (
-            "ventricular arrhythmia or heart block",
-            "aortic stenosis or hypertrophic cardiomyopathy",
-            "pulmonary embolism",
-        ),
-        "12-lead ECG (QTc, pre-excitation, Brugada pattern, heart block) and cardiac "
-        "monitoring; echocardiogram; cardiology review before discharge.",
-        (
-            (SYNCOPE, r"exertion|exercis\w+|running|sport|playing (?:football|rugby|sport)"),
-            (SYNCOPE, r"palpitations?|heart (?:racing|pounding)"),
-            (SYNCOPE, CHEST_PAIN),
-        ),
-        PatientAdvice(
-            "Fainting during exercise, or with a racing heart or chest pain",
-            "Go to A&E now: fainting during exercise or with a racing heart can come from the "
-            "heart's rhythm.",
         ),
     ),
 )

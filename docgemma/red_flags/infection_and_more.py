@@ -1,13 +1,15 @@
-"""Rows of the red-flag table: infection and sepsis, infants, limbs, poisoning and
-potassium."""
+"""Rows of the red-flag table: infection and sepsis (toxic shock, a rash that does not fade,
+fever in chemotherapy, in infancy or after travel), a green vomit, and the limbs."""
 
 from __future__ import annotations
 
 from docgemma.red_flags.cues import (
     CONFUSED,
+    DIARRHOEA,
     FEVER,
     HYPOTENSION,
     PAIN_OUT_OF_PROPORTION,
+    VOMITING,
     any_of,
 )
 from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
@@ -15,6 +17,38 @@ from docgemma.severity import Severity
 
 LIMB = r"\b(?:leg|foot|feet|arm|hand|limb|calf|forearm|toes?|fingers?)\b"
 SKIN = r"cellulitis|\bwound\b|redness|\berythema\w*|\bskin\b|swelling|\bswollen\b"
+TSS_SOURCE = (
+    r"\btampons?\b|menstrual cup|(?:nasal|wound) packing|\bpacking (?:in|of) (?:the |her |his "
+    r"|a )?(?:nose|wound|abscess)|\b(?:her|my) period\b|\bperiod (?:started|began)"
+    r"|\bmenstruat\w+"
+)
+"""What staphylococcal toxic shock grows on: a tampon, a menstrual cup or packing."""
+SUNBURN_RASH = any_of(
+    r"\blike (?:a |bad )?sunburn\b|\bsunburn[- ]like\b|\berythroderm\w+",
+    r"\b(?:diffuse|widespread|generali[sz]ed) (?:\w+ ){0,2}(?:erythema\w*|erythematous|red (?:rash"
+    r"|skin)|macular)",
+    r"\b(?:red|erythematous) (?:rash|skin)['\s]+(?:\w+['\s]+){0,3}(?:all over|everywhere)",
+)
+"""A diffuse red rash like sunburn: the rash of toxic shock."""
+MALARIA_AREA = (
+    r"\b(?:sub-?saharan|west|east|central|southern) africa|\bafrica\b|nigeria|lagos|abuja|ghana"
+    r"|accra|kenya|nairobi|uganda|kampala|tanzania|zanzibar|malawi|zambia|mozambique|sierra leone"
+    r"|liberia|guinea|cameroon|congo|kinshasa|angola|ethiopia|sudan|somalia|senegal|gambia|mali"
+    r"|burkina faso|ivory coast|c[oô]te d'ivoire|togo|benin|niger|chad|rwanda|burundi|madagascar"
+    r"|zimbabwe|india|pakistan|bangladesh|myanmar|cambodia|laos|papua|solomon islands|indonesia"
+    r"|amazon (?:rainforest|basin|jungle)|guyana|venezuela|haiti"
+)
+"""Where falciparum malaria is common (not exhaustive: travel anywhere warrants the question)."""
+TRAVEL = any_of(
+    r"(?:returned|returning|back|came back|got back|travel(?:l)?ed|travel(?:l)?ing|trip|"
+    r"holiday|visit\w*) (?:home )?(?:from|to|in) |recent travel|returned traveller",
+    r"\b(?:back|home|returned|arrived) (?:\w+ ){0,3}from (?:\w+ ){0,4}?(?:" + MALARIA_AREA + r")",
+    r"(?<!born )(?<!grew up )(?<!lives )(?<!living )\b(?:in|to|visiting|visited|via) (?:\w+ ){0,2}?"
+    r"(?:" + MALARIA_AREA + r")\b",
+    r"\b(?:malaria|antimalarial|anti-malarial)s? (?:prophylaxis|tablets|pills|chemoprophylaxis)"
+    r"|\bno (?:malaria )?prophylaxis\b",
+)
+"""Recent travel, or a malaria area named."""
 BABY_FEVER_ADVICE = (
     "Call 999 or go to A&E now: a baby under 3 months with a temperature of 38C or more "
     "needs to be seen straight away."
@@ -42,6 +76,34 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Signs of sepsis: confused, mottled or blue skin, not passing urine",
             "Call 999 or go to A&E now: these can be signs of sepsis, a life-threatening "
             "reaction to an infection.",
+        ),
+    ),
+    RedFlagRule(
+        "toxic_shock",
+        "Fever with a diffuse sunburn-like rash, hypotension, vomiting or diarrhoea, with a "
+        "tampon, packing or wound",
+        (
+            "toxic shock syndrome (staphylococcal or streptococcal)",
+            "meningococcal sepsis",
+            "necrotising fasciitis",
+        ),
+        "Remove any tampon or packing and look for a focus (wound, abscess, surgical site); "
+        "sepsis resuscitation with IV fluids; blood cultures and swabs; IV broad-spectrum "
+        "antibiotics with clindamycin to switch off toxin production; IV immunoglobulin for "
+        "severe streptococcal toxic shock; critical care review; surgical debridement of any "
+        "focus.",
+        (
+            (
+                TSS_SOURCE,
+                FEVER,
+                any_of(SUNBURN_RASH, HYPOTENSION, CONFUSED, VOMITING, DIARRHOEA, r"\bdizz\w+"),
+            ),
+            (SUNBURN_RASH, FEVER, any_of(HYPOTENSION, CONFUSED, VOMITING, DIARRHOEA)),
+        ),
+        PatientAdvice(
+            "A high temperature with a sunburn-like rash, vomiting, diarrhoea or dizziness, "
+            "especially while using tampons",
+            "Remove any tampon and call 999 or go to A&E now: this can be toxic shock syndrome.",
         ),
     ),
     RedFlagRule(
@@ -104,14 +166,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         ("falciparum malaria", "other imported infection (typhoid, viral haemorrhagic fever)"),
         "Thick and thin blood films or a rapid antigen test today, repeated over 48–72 hours "
         "if negative; IV artesunate for severe malaria; infectious diseases advice.",
-        (
-            (
-                FEVER,
-                r"(?:returned|returning|back|came back|got back|travel(?:l)?ed|travel(?:l)?ing"
-                r"|trip|"
-                r"holiday|visit\w*) (?:home )?(?:from|to|in) |recent travel|returned traveller",
-            ),
-        ),
+        ((FEVER, TRAVEL),),
         PatientAdvice(
             "A high temperature after travel abroad",
             "Get medical help today (GP or NHS 111): a fever after travel can be malaria, "
@@ -182,44 +237,6 @@ ROWS: tuple[RedFlagRule, ...] = (
             "A cold, pale, painful leg or arm",
             "Call 999 now: a suddenly cold, pale and painful limb can mean its blood supply "
             "is blocked.",
-        ),
-    ),
-    RedFlagRule(
-        "overdose",
-        "A deliberate or accidental overdose",
-        ("paracetamol poisoning", "co-ingested drugs (opioids, salicylates, tricyclics)"),
-        "Time and amount of ingestion; paracetamol and salicylate levels at 4 hours (at once "
-        "if staggered or the time is unknown); acetylcysteine by the treatment line; ECG; "
-        "TOXBASE; mental health assessment once medically fit.",
-        (
-            (
-                any_of(
-                    r"\boverdosed\b|(?:took|taken|taking|intentional|deliberate|staggered"
-                    r"|suspected) (?:an? )?(?:\w+ )?overdose",
-                    r"took (?:a lot of|too many|all (?:of )?(?:my|his|her|the)|\d+) (?:of "
-                    r"(?:my|his|her|the) )?(?:\w+ )?(?:tablets|pills)",
-                ),
-            ),
-        ),
-        PatientAdvice(
-            "Too many tablets taken",
-            "Call 999 or go to A&E now, even if you feel well: an overdose can cause harm "
-            "that only shows later.",
-        ),
-    ),
-    RedFlagRule(
-        "severe_hyperkalaemia",
-        "Potassium 6.0 mmol/L or more",
-        ("life-threatening arrhythmia from hyperkalaemia",),
-        "12-lead ECG and cardiac monitoring; IV calcium gluconate 10% 30 mL if there are ECG "
-        "changes; insulin 10 units with glucose; nebulised salbutamol; stop potassium-raising "
-        "drugs; repeat the level (haemolysis?).",
-        (
-            (
-                r"\b(?:k\+?|potassium)\s*(?:level\s*)?(?:of|is|was|at|=|:|now)?\s*"
-                r"(?:6(?:\.\d+)?|[7-9](?:\.\d+)?)(?![\d.])",
-            ),
-            (r"hyperkala?emi\w*", r"peaked t|tented t|wide(?:ned)? qrs|sine wave|bradycardi\w*"),
         ),
     ),
 )

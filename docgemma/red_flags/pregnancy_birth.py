@@ -1,11 +1,14 @@
 """Rows of the red-flag table: late pregnancy, labour and the weeks after birth (the baby's
-movements, the cord, bleeding after birth and postpartum psychosis)."""
+movements, the cord, bleeding after birth, postpartum psychosis and heart failure around the
+birth)."""
 
 from __future__ import annotations
 
 from docgemma.red_flags.cues import (
     BLEEDING,
+    BREATHLESS,
     HYPOTENSION,
+    HYPOXIA,
     POSTPARTUM,
     SYNCOPE,
     TACHYCARDIA,
@@ -60,6 +63,24 @@ PSYCHOSIS = any_of(
     r"\bconfus\w+|\bdisorientat\w+|\bdelirious\b|not making sense|not herself",
     r"(?:hasn't|has not|not|haven't) slept (?:for|in) (?:days|\d+ (?:days|nights))",
     r"thoughts? (?:of|about) (?:harming|hurting|killing) (?:the|my|her) baby",
+)
+ORTHOPNOEA = any_of(
+    r"\borthopn(?:o)?e\w*|\bparoxysmal nocturnal dyspn\w+|\bpnd\b",
+    r"wak(?:es|ing|e|ed|ening) (?:up )?(?:at night )?(?:gasping|breathless|short of breath"
+    r"|struggling to breathe)",
+    r"(?:breathless|short of breath|can't breathe) (?:when |on )?lying (?:down|flat)",
+)
+"""Breathless lying flat or waking breathless at night: a failing left ventricle."""
+CANT_LIE_FLAT = (
+    r"can't (?:lie|lay|sleep) (?:down )?flat|(?:sleep\w*|propped) (?:up )?on (?:\d+|two|three"
+    r"|four|five|several|more|extra) pillows|\bpropped up\b"
+)
+"""Sleeping propped up: orthopnoea when breathless, often heartburn in pregnancy when not."""
+HEART_FAILURE_SIGNS = any_of(
+    HYPOXIA,
+    TACHYCARDIA,
+    r"\bcrackles\b|\bcrepitations\b|\bcreps\b|pulmonary o?edema|raised jvp|\bjvp (?:is )?"
+    r"raised|gallop rhythm|\bs3\b|third heart sound",
 )
 
 ROWS: tuple[RedFlagRule, ...] = (
@@ -138,6 +159,35 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Confusion, seeing or hearing things, or very strange behaviour after having a baby",
             "Call 999 or go to A&E now, and do not leave her alone: these can be signs of "
             "postpartum psychosis, a medical emergency that needs treatment the same day.",
+        ),
+    ),
+    RedFlagRule(
+        "peripartum_heart_failure",
+        "Breathlessness lying flat or at night, or breathlessness with hypoxia, tachycardia or "
+        "crackles, late in pregnancy or in the months after birth",
+        (
+            "peripartum cardiomyopathy (heart failure)",
+            "pulmonary embolism",
+            "pre-eclampsia with pulmonary oedema",
+            "myocardial infarction (including spontaneous coronary artery dissection)",
+        ),
+        "ECG, BNP or NT-proBNP, troponin, chest X-ray and an urgent echocardiogram; CT "
+        "pulmonary angiogram or V/Q scan if PE is possible, anticoagulating while waiting; "
+        "blood pressure and urine protein; oxygen and a diuretic for pulmonary oedema; "
+        "cardiology and obstetric (maternal medicine) review now.",
+        (
+            (POSTPARTUM, ORTHOPNOEA),
+            (Fact.PREGNANT, ORTHOPNOEA),
+            (POSTPARTUM, CANT_LIE_FLAT, BREATHLESS),
+            (Fact.PREGNANT, CANT_LIE_FLAT, BREATHLESS),
+            (POSTPARTUM, BREATHLESS, HEART_FAILURE_SIGNS),
+            (Fact.PREGNANT, BREATHLESS, HEART_FAILURE_SIGNS),
+        ),
+        PatientAdvice(
+            "Breathless lying flat, waking up breathless, or very breathless late in pregnancy "
+            "or after having a baby",
+            "Go to A&E now (call 999 if it is severe): this can be a weak heart muscle or a "
+            "blood clot in the lungs, which happen around pregnancy.",
         ),
     ),
 )

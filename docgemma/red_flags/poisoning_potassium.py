@@ -1,0 +1,97 @@
+"""Rows of the red-flag table: poisoning (an overdose, a toxic alcohol) and a dangerous
+potassium."""
+
+from __future__ import annotations
+
+from docgemma.red_flags.cues import any_of
+from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+
+TOXIC_ALCOHOL = (
+    r"(?<!dog )(?<!cat )(?<!puppy )(?<!kitten )(?:drank|drunk|drinking|swallowed|ingested|took"
+    r"|taken) (?:\w+ ){0,3}(?:anti-?freeze|screen ?wash|windscreen wash\w*|de-?icer|methanol"
+    r"|ethylene glycol|methylated spirits?|\bmeths\b|brake fluid|home-?made (?:spirits|alcohol"
+    r"|vodka)|moonshine|bootleg)"
+)
+HIGH_ANION_GAP = any_of(
+    r"(?:high|raised|wide|increased|elevated|large) anion gap|\bhagma\b",
+    r"\banion gap\s*(?:of|is|was|:|=)?\s*(?:[2-9]\d)(?![\d.])",
+)
+"""An anion gap of 20 mmol/L or more."""
+OSMOLAR_GAP = any_of(
+    r"(?:high|raised|wide|increased|elevated|large) osmol(?:al|ar)(?:ity)? gap",
+    r"\bosmol(?:al|ar)(?:ity)? gap\s*(?:of|is|was|:|=)?\s*(?:1\d|[2-9]\d)(?![\d.])",
+    r"\bmeasured (?:serum |plasma )?osmol(?:ality|arity)\b.{0,40}\bcalculated\b"
+    r"|\bcalculated (?:serum |plasma )?osmol(?:ality|arity)\b.{0,40}\bmeasured\b",
+)
+"""An osmolar gap: measured osmolality above the calculated one by 10 or more."""
+ACIDOSIS = (
+    r"\bacidosis\b|\bacidaemi\w*|\bacidemi\w*|\bph\s*(?:of|is|was|:|=)?\s*(?:6\.\d|7\.[0-2])\d*"
+    r"|\b(?:hco3|bicarb\w*)\s*(?:of|is|was|:|=)?\s*(?:[0-9]|1[0-5])(?![\d.])"
+)
+
+ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "overdose",
+        "A deliberate or accidental overdose",
+        ("paracetamol poisoning", "co-ingested drugs (opioids, salicylates, tricyclics)"),
+        "Time and amount of ingestion; paracetamol and salicylate levels at 4 hours (at once "
+        "if staggered or the time is unknown); acetylcysteine by the treatment line; ECG; "
+        "TOXBASE; mental health assessment once medically fit.",
+        (
+            (
+                any_of(
+                    r"\boverdosed\b|(?:took|taken|taking|intentional|deliberate|staggered"
+                    r"|suspected) (?:an? )?(?:\w+ )?overdose",
+                    r"took (?:a lot of|too many|all (?:of )?(?:my|his|her|the)|\d+) (?:of "
+                    r"(?:my|his|her|the) )?(?:\w+ )?(?:tablets|pills)",
+                ),
+            ),
+        ),
+        PatientAdvice(
+            "Too many tablets taken",
+            "Call 999 or go to A&E now, even if you feel well: an overdose can cause harm "
+            "that only shows later.",
+        ),
+    ),
+    RedFlagRule(
+        "toxic_alcohol",
+        "A high anion gap metabolic acidosis with an osmolar gap, or antifreeze, screenwash or "
+        "methanol swallowed",
+        (
+            "toxic alcohol poisoning (methanol, ethylene glycol)",
+            "salicylate poisoning",
+            "ketoacidosis (diabetic, alcoholic or starvation)",
+            "lactic acidosis (sepsis, ischaemia, metformin)",
+        ),
+        "Fomepizole (or IV ethanol) at once on suspicion, without waiting for levels; venous "
+        "gas, lactate, ketones, glucose, U&E, calcium, measured and calculated osmolality, "
+        "ethanol, salicylate and paracetamol levels, and methanol or ethylene glycol levels; "
+        "IV sodium bicarbonate for severe acidosis; early haemodialysis; advice from TOXBASE "
+        "or a poisons service.",
+        (
+            (HIGH_ANION_GAP, OSMOLAR_GAP),
+            (OSMOLAR_GAP, ACIDOSIS),
+            (TOXIC_ALCOHOL,),
+        ),
+        PatientAdvice(
+            "Antifreeze, screenwash or methanol swallowed",
+            "Call 999 now, even if they seem well: these poisons cause harm hours later and "
+            "need an antidote.",
+        ),
+    ),
+    RedFlagRule(
+        "severe_hyperkalaemia",
+        "Potassium 6.0 mmol/L or more",
+        ("life-threatening arrhythmia from hyperkalaemia",),
+        "12-lead ECG and cardiac monitoring; IV calcium gluconate 10% 30 mL if there are ECG "
+        "changes; insulin 10 units with glucose; nebulised salbutamol; stop potassium-raising "
+        "drugs; repeat the level (haemolysis?).",
+        (
+            (
+                r"\b(?:k\+?|potassium)\s*(?:level\s*)?(?:of|is|was|at|=|:|now)?\s*"
+                r"(?:6(?:\.\d+)?|[7-9](?:\.\d+)?)(?![\d.])",
+            ),
+            (r"hyperkala?emi\w*", r"peaked t|tented t|wide(?:ned)? qrs|sine wave|bradycardi\w*"),
+        ),
+    ),
+)
