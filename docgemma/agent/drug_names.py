@@ -124,6 +124,17 @@ def spelt_words() -> frozenset[str]:
     return frozenset(words | {w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t)})
 
 
+_BRITISH_DIGRAPH = re.compile(r"(?<=[a-z])ae|^ae|oe(?=[a-z])")
+
+
+def american_spelling(word: str) -> str:
+    """``word`` with the British "ae" and "oe" of medical words as American spelling has them
+    ("melaena" → "melena", "oesophageal" → "esophageal", "anaesthetic" → "anesthetic"). The
+    vocabularies are mostly American; a British spelling of a word they hold is that word,
+    not a misspelt drug."""
+    return _BRITISH_DIGRAPH.sub("e", word)
+
+
 def misspelt_drugs(message: str, skip: Iterable[str] = ()) -> dict[str, list[str]]:
     """Words of a message that no dictionary or medical text knows and that are spelt nearly
     like a known drug ("warfrin", "ibuprofn"), with the known names nearest to them. A
@@ -138,6 +149,9 @@ def misspelt_drugs(message: str, skip: Iterable[str] = ()) -> dict[str, list[str
     for word in _TYPED_WORD.findall(message):
         low = word.lower()
         if low in found or low in known or low in skipped or is_known(low):
+            continue
+        american = american_spelling(low)
+        if american in known or is_known(american):
             continue
         near = [n for n in nearest_known(low) if _misspelt_as(low, n.lower())]
         if near:

@@ -57,12 +57,20 @@ DESCRIBED_PATIENT = re.compile(
 )
 """A patient the message itself describes ("a 45-year-old man", "67F", "a pregnant woman"):
 its pronouns are that person, not someone in the record."""
+_RECORD_PART = (
+    r"(?:chart|records?|labs?|lab values?|latest|allerg\w*|med(?:ication)?\s+list|vitals"
+    r"|notes?|problem\s+list|results?)"
+)
 RECORD_ACCESS = re.compile(
-    r"\b(?:chart|records?|labs?|lab values?|latest|allerg\w*|med(?:ication)?\s+list|vitals"
-    r"|notes?|prescri\w+|document\w*|problem\s+list)\b",
+    r"\b(?:pull(?:\s+up)?|open|show|check|look\s+up|review|get|fetch|see|what\s+(?:are|is|were))"
+    r"\b[^.?!;]{0,30}?\b(?:the|her|his|their)\s+" + _RECORD_PART + r"\b"
+    r"|\b(?:her|his|their|the\s+patient'?s|this\s+patient'?s)\s+" + _RECORD_PART + r"\b"
+    r"|\bprescri\w+|\bdocument\w*|\b(?:save|write|add)\s+(?:a|an|the|this)\s+(?:note|allergy)\b",
     _I,
 )
-"""Reading or writing a record: what a patient described in the message cannot answer."""
+"""Asking to read or write a record ("pull up her labs", "his med list", "document …"):
+what a patient described in the message cannot answer. Results the message itself reports
+("the lab says blasts on the film") are part of the description."""
 DRUG_REFERENCE = re.compile(
     r"\b(?:this|that|the|these|those|same)\s+"
     r"(?:drugs?|medications?|medicines?|meds?|pills?|tablets?|antibiotics?)\b"
@@ -216,6 +224,25 @@ def describes_its_patient(query: str) -> bool:
     return bool(DESCRIBED_PATIENT.search(query)) and not RECORD_ACCESS.search(query)
 
 
+DRUG_QUESTION = re.compile(
+    r"\b(?:dos(?:e|es|ing|age)|side[- ]effects?|adverse\s+(?:effects?|reactions?)|interact\w*"
+    r"|label|boxed|warnings?|contraindicat\w*|mg/kg|titrat\w*|maximum|renal\s+adjust\w*"
+    r"|safe\s+(?:in|during)\s+(?:pregnancy|breast-?feeding|lactation)"
+    r"|safe\s+to\s+(?:take|give|use|prescribe|start|combine))\b",
+    _I,
+)
+"""What a drug's label answers: its dose, effects, interactions, warnings and use in
+pregnancy."""
+
+
+def asks_about_a_case(query: str) -> bool:
+    """The message describes its patient and asks about the case (what it is, what to do
+    first, whether a plan is right), not about a drug it mentions: the condition pages
+    answer it, not the label of a drug in the story ("… better after paracetamol.
+    Migraine, OK to discharge?")."""
+    return describes_its_patient(query) and not DRUG_QUESTION.search(query)
+
+
 def refers_back(query: str) -> bool:
     """The message is about the conversation's patient without naming one."""
     scoped = PATIENT_SCOPED.search(query) and PATIENT_REFERENCE.search(query)
@@ -349,6 +376,13 @@ def missing_drug(query: str, context: Context) -> bool:
     return not named
 
 
+def reports_its_studies(query: str) -> bool:
+    """A case the message describes, with no image handed over: its imaging words report
+    studies already read ("CXR: new shadowing", "blasts on the film"), not an image to
+    look at."""
+    return bool(DESCRIBED_PATIENT.search(query)) and not HANDED_OVER.search(query)
+
+
 def missing_image(query: str, context: Context) -> bool:
     """A message about "the X-ray" or "this image", or one that hands an image over ("here
     is the ECG"), with no image attached or kept from an earlier turn. Only the image tool
@@ -357,6 +391,8 @@ def missing_image(query: str, context: Context) -> bool:
     if context.image_available:
         return False
     if READING_GIVEN.search(query):
+        return False
+    if reports_its_studies(query):
         return False
     if IMAGING_WORD.search(query) and HANDED_OVER.search(query) and not PLANNED.search(query):
         return True

@@ -201,3 +201,59 @@ def test_only_record_work_on_unnamed_patients_asks_which_one(message: str, asks:
 )  # fmt: skip
 def test_a_number_is_an_id_only_where_the_message_says_so(message: str, number: list) -> None:
     assert patient_ids(message) == number
+
+
+VIGNETTE = (
+    "61M, 2 days of melaena after ibuprofen for his back, HR 112, BP 96/60. "
+    "Gastritis, OK to go home on omeprazole?"
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "searched"),
+    [
+        (VIGNETTE, True),  # a case and what to do with it: the conditions, not a label
+        ("61M on ibuprofen for his back pain: what is the maximum dose?", False),  # the drug
+        ("What are the side effects of omeprazole?", False),  # no case described
+    ],
+)
+async def test_a_case_presentation_goes_to_the_condition_pages_not_to_a_drug_label(
+    make_agent, tools, message: str, searched: bool
+) -> None:
+    """The model proposed the label of a drug in the story; code searches the case instead."""
+    drug = "ibuprofen" if "ibuprofen" in message else "omeprazole"
+    llm = ScriptedBackend(
+        [
+            intent(tool="check_drug_safety"),
+            select("check_drug_safety"),
+            {"query": "upper GI bleeding"} if searched else {"drug_name": drug},
+            quality("success_rich"),
+            select("none"),
+            NOTHING_CITED,
+        ]
+    )
+    _, result = await run(make_agent(llm), message)
+    assert bool(tools.calls_to("search_knowledge_base")) is searched, result.final_response
+    assert bool(tools.calls_to("check_drug_safety")) is not searched
+
+
+async def test_a_case_that_reports_its_studies_is_not_sent_to_the_image_tool(
+    make_agent, tools
+) -> None:
+    """With no image attached, "blasts on the film" is a result, not an image to read."""
+    message = "FBC on a 24M, bleeding gums: lots of blasts on the film, plt 12. Clinic next week?"
+    llm = ScriptedBackend(
+        [
+            intent(tool="analyze_medical_image"),
+            select("search_knowledge_base"),  # the image tool is not offered
+            {"query": "acute leukaemia"},
+            quality("success_rich"),
+            select("none"),
+            NOTHING_CITED,
+        ]
+    )
+    _, result = await run(make_agent(llm), message)
+    assert tools.calls_to("analyze_medical_image") == []
+    assert "attach" not in result.final_response.lower()
+    offered = llm.calls[1].schema.model_json_schema()
+    assert "analyze_medical_image" not in str(offered)

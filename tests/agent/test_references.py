@@ -188,6 +188,17 @@ def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
         ("34F, 8 weeks pregnant, asks whether her sertraline dose is safe", Context()),
         ("An elderly woman on apixaban fell; what are her risks?", Context()),
         ("My 4 yo has a fever of 39 C; what dose of paracetamol for him?", Context()),
+        # results the case itself reports are part of it, not a record or an image to fetch
+        (
+            "FBC on a 30F with easy bruising: the lab reports platelets of 9 and fragments "
+            "on the film. Next steps for her?",
+            Context(),
+        ),
+        (
+            "70M, CXR: left lower lobe consolidation, labs show CRP 210. What does he need?",
+            Context(),
+        ),
+        ("58F, ECG shows new LBBB and she is sweaty. Differential?", Context()),
     ],
 )
 def test_requests_whose_references_are_given_go_ahead(query: str, context: Context) -> None:
@@ -205,6 +216,14 @@ def test_requests_whose_references_are_given_go_ahead(query: str, context: Conte
 def test_a_described_patient_whose_record_is_asked_for_is_still_asked_for(query: str) -> None:
     assert unresolved_references(query, Context()) == WHICH_PATIENT
     assert needs_record(query, Context())
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["67F with palpitations, here is her ECG", "A 40-year-old man: see the attached X-ray"],
+)
+def test_a_described_patient_whose_image_is_handed_over_still_needs_the_image(query: str) -> None:
+    assert unresolved_references(query, Context()) == ATTACH_IMAGE
 
 
 def test_both_questions_are_asked_when_patient_and_drug_are_missing() -> None:

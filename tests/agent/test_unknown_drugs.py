@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from docgemma.agent.drug_names import misspelt_drugs
+from docgemma.agent.drug_names import american_spelling, misspelt_drugs
 from docgemma.agent.grounding import Evidence
 from docgemma.agent.nodes import input_assembly
 from docgemma.agent.person_names import introduced_names
@@ -121,7 +121,16 @@ async def test_a_message_that_only_misspells_its_drugs_asks_before_any_model_cal
         "Find patient Priya Raman.",
         "Nothing helps her headache.",
         "Erythema migrans after a tick bite: which antibiotic?",  # words of diagnosis names
+        # British spellings of words the vocabularies hold in American spelling
+        "Melaena and haematemesis on oestrogen: which anaesthetic for the endoscopy?",
+        "Coeliac disease with haemoptysis and leukaemia in a paediatric patient",
     ],
 )
 def test_words_that_are_spelt_right_are_no_misspelt_drugs(message: str) -> None:
     assert misspelt_drugs(message, introduced_names(message)) == {}
+
+
+def test_a_british_spelling_is_the_american_word_and_a_misspelling_is_still_one() -> None:
+    assert american_spelling("oesophageal") == "esophageal"
+    assert american_spelling("anaesthetic") == "anesthetic"
+    assert misspelt_drugs("oestrogen and warfrin") == {"warfrin": ["warfarin"]}

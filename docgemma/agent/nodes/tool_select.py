@@ -40,10 +40,12 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_USER,
 )
 from docgemma.agent.references import (
+    asks_about_a_case,
     asks_if_patient_may_take,
     only_names_a_patient,
     patient_to_find,
     points_to_record_medications,
+    reports_its_studies,
 )
 from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
@@ -105,8 +107,13 @@ def argument_messages(state: AgentState, registry: ToolRegistry, tool: str) -> l
 
 
 def _withheld(state: AgentState, registry: ToolRegistry) -> frozenset[str]:
-    """Tools not offered this turn: an image tool with no image attached or named."""
-    return registry.unavailable(state["user_query"], has_image=bool(state.get("has_image")))
+    """Tools not offered this turn: an image tool with no image attached or named, or with
+    none attached for a case that reports its own studies."""
+    has_image = bool(state.get("has_image"))
+    withheld = registry.unavailable(state["user_query"], has_image=has_image)
+    if not has_image and reports_its_studies(state["user_query"]):
+        withheld |= {s.name for s in registry if s.needs_image}
+    return withheld
 
 
 def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
@@ -152,6 +159,15 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     if chart and calls_up and tool != chart.name and chart.name not in done:
         return chart.name  # "Patient gkim-008 please.": the patient is called up
     tried = {r["tool_name"] for r in state.get("tool_results", [])}
+    pages = registry.with_role(ToolRole.SEARCHES_KNOWLEDGE_BASE)
+    if (
+        pages
+        and pages.name not in tried
+        and tool in registry
+        and registry[tool].role is ToolRole.READS_LABEL
+        and asks_about_a_case(state["user_query"])
+    ):
+        return pages.name  # a case presentation: its conditions, not a drug in its story
     if finder and finder.name not in tried and patient_to_find(state["user_query"]):
         return finder.name if tool != finder.name else None  # "Look up James Wilson."
     if finder and tool == finder.name and known and tool not in done and chart:
