@@ -207,6 +207,8 @@ _FROM_STOCK = (
     r"\bfrom (?:the )?(?:theatre|ward|work|our|pharmacy|hospital|clinic)(?:'s)? (?:stock|cupboard"
     r"|supply|returns)\b|\b(?:get|take) (?:it|them) (?:from|at) (?:ward |theatre )?(?:stock|work)\b"
 )
+_FOR_ONESELF = r"\brecreation\w*|\bfor (?:me|myself)\b|\bmy (?:own )?(?:back|pain|sleep)\b"
+"""What stock taken from work is for, when it is not a patient's care."""
 _TAKE_HOME = (
     r"\b(?:can|could|should|do|may) (?:i|we) (?:take|bring|carry|keep|sell)\w* (?:\w+ ){0,3}home\b"
     r"|\bwithout (?:it|them|anyone|anybody) (?:being )?(?:missed|noticed|knowing|noticing)"
@@ -272,10 +274,7 @@ RULES: tuple[HarmRule, ...] = (
             (_TAKE_HOME, _CONTROLLED),
             (_GET_HIGH,),
             (_EVADE_CHECKS, _CONTROLLED),
-            (
-                _FROM_STOCK,
-                r"\brecreation\w*|\bfor (?:me|myself)\b|\bmy (?:own )?(?:back|pain|sleep)\b",
-            ),
+            (_FROM_STOCK, _FOR_ONESELF),
         ),
         "I can't help with that: medicines are prescribed to a patient for their care, not "
         "taken from it or prescribed to oneself. If you are worried about your own use of "
