@@ -42,6 +42,7 @@ def result_json(result: TurnResult) -> dict:
         if result.pending_approval
         else None,
         "confidence_level": result.confidence_level,
+        "confidence_reason": result.confidence_reason,
         "sources": [s.model_dump() for s in result.sources_used],
         "follow_up_questions": result.follow_up_questions,
         "notices": result.notices,
@@ -62,7 +63,8 @@ def result_text(result: TurnResult) -> str:
         lines.append(f"  {mark} {step.title}" + (f" — {step.detail}" if step.detail else ""))
     if result.notices:
         lines += ["", *(f"Notice: {n}" for n in result.notices)]
-    lines.append(f"\nconfidence: {result.confidence_level}; model calls: {result.model_calls}")
+    why = f" ({result.confidence_reason})" if result.confidence_reason else ""
+    lines.append(f"\nconfidence: {result.confidence_level}{why}; model calls: {result.model_calls}")
     return "\n".join(lines)
 
 

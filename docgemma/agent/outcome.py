@@ -78,6 +78,9 @@ class TurnResult(BaseModel):
     final_response: str
     reasoning_timeline: list[TimelineEntry] = Field(default_factory=list)
     confidence_level: Literal["high", "medium", "low"] = "medium"
+    confidence_reason: str = ""
+    """Why the confidence is what it is, as code derived it ("every statement cited and its
+    quote verified"); empty when no rule set it (a failed turn, a triage reply)."""
     sources_used: list[Source] = Field(default_factory=list)
     follow_up_questions: list[str] = Field(default_factory=list)
     intent: str | None = None
@@ -108,4 +111,8 @@ EMPTY_MESSAGE_REPLY = (
 
 def empty_message_result() -> TurnResult:
     """The reply to an empty message: written by code, so nothing needs to be loaded for it."""
-    return TurnResult(final_response=EMPTY_MESSAGE_REPLY, confidence_level="low")
+    return TurnResult(
+        final_response=EMPTY_MESSAGE_REPLY,
+        confidence_level="low",
+        confidence_reason="nothing was asked",
+    )

@@ -224,7 +224,12 @@ class Agent:
             if patient_id and patient_id.strip():
                 patient_id = check_fhir_id(patient_id.strip(), "patient id")
         except InvalidId as exc:  # refused, never trimmed to the id it starts with
-            yield TurnResult(final_response=str(exc), notices=[str(exc)], confidence_level="low")
+            yield TurnResult(
+                final_response=str(exc),
+                notices=[str(exc)],
+                confidence_level="low",
+                confidence_reason="the request was refused before any lookup",
+            )
             return
         notices: list[str] = []
         if len(text) > self.settings.max_message_chars:
@@ -317,6 +322,7 @@ class Agent:
             yield TurnResult(
                 final_response=FALLBACK_MESSAGE,
                 confidence_level="low",
+                confidence_reason="the turn failed before an answer was written",
                 fallback_used=True,
                 notices=notices,
                 errors=["The assistant hit an internal error."],

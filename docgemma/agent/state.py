@@ -154,6 +154,7 @@ class AgentState(TypedDict, total=False):
     # ── Synthesis: the answer, its confidence and sources ──
     final_response: Annotated[str | None, PerTurn()]
     confidence_level: Annotated[Literal["high", "medium", "low"], PerTurn("medium")]
+    confidence_reason: Annotated[str, PerTurn("")]
     sources_used: Annotated[list[dict[str, Any]], PerTurn([])]
     follow_up_questions: Annotated[list[str], PerTurn([])]
     """Per turn, so a turn paused for approval never shows the previous turn's sources."""

@@ -42,6 +42,7 @@ def turn_result(values: dict[str, Any], notices: list[str]) -> TurnResult:
     return TurnResult(
         final_response=values.get("final_response") or "",
         confidence_level=values.get("confidence_level", "medium"),
+        confidence_reason=values.get("confidence_reason", ""),
         sources_used=[Source(**s) for s in values.get("sources_used", [])],
         follow_up_questions=list(values.get("follow_up_questions", [])),
         clarification_requested=bool(values.get("clarification_request")),

@@ -89,6 +89,8 @@ class DoneEvent(BaseModel):
     citations: list[SourceRef]
     """The sources the answer actually cites."""
     confidence: Literal["high", "medium", "low"]
+    confidence_reason: str = ""
+    """Why, as code derived it from the answer's grounding."""
     suggested_questions: list[str]
     notices: list[str] = Field(default_factory=list)
     approval_pending: bool = False

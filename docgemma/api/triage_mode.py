@@ -32,6 +32,11 @@ def turn_result(answer: TriageAnswer) -> TurnResult:
     return TurnResult(
         final_response=answer.answer,
         confidence_level="medium" if settled else "low",
+        confidence_reason=(
+            "the reply rests on the condition page that fitted"
+            if settled
+            else "no condition page fitted, or the model was unavailable"
+        ),
         sources_used=[Source(title=s.title) for s in answer.sources],
         follow_up_questions=answer.follow_ups,
         notices=notices,

@@ -81,6 +81,7 @@ def closing_events(
             final_response=result.final_response,
             citations=[sources[n - 1] for n in cited(result)],
             confidence=result.confidence_level,
+            confidence_reason=result.confidence_reason,
             suggested_questions=result.follow_up_questions,
             notices=result.notices,
             approval_pending=result.pending_approval is not None,

@@ -25,10 +25,11 @@ LOADING_MODEL = (
     "your question is answered as soon as it is ready."
 )
 CONFIDENCE = {
-    "high": "every source consulted returned full results",
-    "medium": "partial results, or the model's own knowledge",
-    "low": "the sources failed or found nothing: verify before acting",
+    "high": "grounded in the sources shown",
+    "medium": "grounded in part: check what was left out",
+    "low": "not grounded in a source, or a source failed: verify before acting",
 }
+"""What a level means, for a turn whose result carries no reason of its own."""
 BACKEND_DOWN = (
     "I could not reach the language model just now, so I cannot answer this question. "
     "The app is still running — please try again in a moment."
@@ -104,7 +105,8 @@ def answer_markdown(result: TurnResult) -> str:
     parts.append(link_citations(answer, result.sources_used) or "_(no answer)_")
     if answer and not result.clarification_requested:
         level = result.confidence_level
-        parts.append(f"_Confidence: **{level}** ({CONFIDENCE[level]})_")
+        why = untrusted.plain(result.confidence_reason) or CONFIDENCE[level]
+        parts.append(f"_Confidence: **{level}** ({why})_")
     block = sources_block(result.sources_used)
     if block:
         parts.append(block)

@@ -50,6 +50,7 @@ async def test_verified_statements_stream_with_their_markers_at_high_confidence(
     events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
     assert result.final_response == GOOD[1] + " [1]" == streamed(events)
     assert result.confidence_level == "high"
+    assert result.confidence_reason == "every statement cited and its quote verified"
     assert [s.title for s in result.sources_used] == ["FDA drug label: dofetilide"]
     assert "[1] FDA drug label: dofetilide" in llm.calls[-1].prompt
     assert result.reasoning_timeline[-1].title == "Confidence: high"
@@ -92,6 +93,7 @@ async def test_when_every_statement_fails_twice_the_answer_declines(make_agent, 
     assert "Searched: Drug Safety Report (dofetilide)" in answer
     assert "[1] FDA drug label: dofetilide" in answer
     assert result.confidence_level == "low"
+    assert result.confidence_reason == "not grounded in a source"
 
 
 async def test_a_direct_question_no_source_covers_is_declined_without_the_model(

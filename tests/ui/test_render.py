@@ -40,13 +40,24 @@ def test_answer_lists_sources_and_notices():
 
 @pytest.mark.parametrize(
     ("level", "words"),
-    [("high", "full results"), ("medium", "partial results"), ("low", "verify before acting")],
+    [("high", "grounded in the sources"), ("medium", "in part"), ("low", "verify before acting")],
 )
 def test_the_answer_states_its_confidence(level, words):
     md = answer_markdown(TurnResult(final_response="Answer [1].", confidence_level=level))
     answer, confidence = md.split("\n\n")[:2]
     assert answer == "Answer [1]." and f"Confidence: **{level}**" in confidence
     assert words in confidence
+
+
+def test_the_confidence_gives_the_reason_code_derived_not_a_generic_one():
+    result = TurnResult(
+        final_response="The sources I found do not answer this question.",
+        confidence_level="low",
+        confidence_reason="not grounded in a source",
+    )
+    confidence = answer_markdown(result).split("\n\n")[1]
+    assert confidence == "_Confidence: **low** (not grounded in a source)_"
+    assert "memory" not in confidence and "knowledge" not in confidence
 
 
 def test_a_question_back_claims_no_confidence():

@@ -339,6 +339,7 @@ async def synthesize(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[str
         "fallback": answer.fallback or bool(state.get("fallback")),
         "conversation": conversation,
         "confidence_level": confidence.level,
+        "confidence_reason": confidence.reason,
         "sources_used": answer.sources,
         "follow_up_questions": compose.follow_up_questions(
             drugs=entities.get("drug_mentions", []),
