@@ -41,6 +41,7 @@ def test_single_case_studies_have_enough_cases(name: str) -> None:
     assert len(load_cases(name)) >= MIN_CASES
 
 
-def test_synthesis_has_enough_answer_cases() -> None:
-    answers = [c for c in load_cases("synthesis") if not c.is_error]
-    assert len(answers) >= MIN_CASES
+def test_synthesis_has_enough_answer_and_error_cases() -> None:
+    cases = load_cases("synthesis")
+    assert sum(not c.is_error for c in cases) >= MIN_CASES
+    assert sum(c.is_error for c in cases) >= MIN_CASES
