@@ -18,7 +18,7 @@ from typing import Any
 
 from docgemma.kb import KBHit, Role, get_knowledge_base
 from docgemma.kb.documents import DocumentPassage
-from docgemma.kb.models import DEMO_NOTICE
+from docgemma.kb.models import DEMO_NOTICE, DEMO_SOURCE_PREFIX, USER_SOURCE_PREFIX
 from docgemma.kb.retrieve import RELEVANCE_THRESHOLD
 from docgemma.tools import medlineplus
 from docgemma.tools.args import KnowledgeBaseArgs
@@ -47,6 +47,18 @@ MAX_PASSAGES = 3
 CONTENT_CHARS = 600
 MEDLINEPLUS_SHARE_OF_DEADLINE = 0.6
 """MedlinePlus gets this share of the tool's deadline, leaving time for the pages."""
+MEDLINEPLUS_SOURCE_PREFIX = "MedlinePlus"
+_CONDITION_SOURCES = (DEMO_SOURCE_PREFIX, USER_SOURCE_PREFIX, MEDLINEPLUS_SOURCE_PREFIX)
+
+
+def condition_of(source_title: str) -> str | None:
+    """The condition a source of this tool is written about (a condition page's or a
+    MedlinePlus topic's title); None for an organisation's own document, which may be a
+    protocol about anything, and for any other source."""
+    for prefix in _CONDITION_SOURCES:
+        if source_title.startswith(f"{prefix}: "):
+            return source_title[len(prefix) + 2 :]
+    return None
 
 
 def search_pages(settings: Any, query: str) -> tuple[list[KBHit], bool]:
@@ -193,7 +205,8 @@ async def search_knowledge_base(args: KnowledgeBaseArgs, ctx: ToolContext) -> To
     hits = [h for h, _ in pages]
     sources = [Source(title=h.source, kind="reference") for h in hits]
     sources += [
-        Source(title=f"MedlinePlus: {t.title}", url=t.url, kind="reference") for t, _ in found
+        Source(title=f"{MEDLINEPLUS_SOURCE_PREFIX}: {t.title}", url=t.url, kind="reference")
+        for t, _ in found
     ]
     sources += [Source(title=document_source(p), kind="reference") for p, _ in own]
     passages = (

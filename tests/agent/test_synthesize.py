@@ -230,3 +230,63 @@ async def test_the_opposite_of_a_statement_left_out_is_left_out_too(make_agent, 
     events, result = await run(make_agent(llm), "FDA warnings for dofetilide?")
     assert "should be taken with aspirin" not in result.final_response + streamed(events)
     assert result.left_out == [denied[1], asserted[1]]
+
+
+PAGES = ToolOutcome(
+    formatted="Condition pages on “chest pain at rest, sweating”:\n"
+    "[1] Acid reflux (heartburn) — similarity 0.61; usual urgency: Self care.\n"
+    "    Heartburn is a burning feeling in the chest after eating. See a GP if it lasts "
+    "more than 3 weeks.\n"
+    "[2] Angina — similarity 0.60; usual urgency: Urgent Primary Care.\n"
+    "    Angina is chest pain caused by reduced blood flow to the heart muscles.",
+    sources=[
+        Source(title="DocGemma demonstration page: Acid reflux (heartburn)", kind="reference"),
+        Source(title="DocGemma demonstration page: Angina", kind="reference"),
+    ],
+)
+CASE = "61M, smoker, 25 minutes of chest pain at rest with sweating. What's the next step?"
+
+
+def case_search(*answers: object) -> ScriptedBackend:
+    return ScriptedBackend(
+        [
+            intent("TOOL_NEEDED", "chest pain at rest"),
+            select("search_knowledge_base"),
+            {"query": "chest pain at rest, sweating"},
+            quality("success_rich"),
+            *answers,
+        ]
+    )
+
+
+async def test_a_case_is_not_answered_from_pages_about_conditions_it_does_not_name(
+    make_agent, tools
+) -> None:
+    tools.queue("search_knowledge_base", PAGES)
+    llm = case_search()  # no answer scripted: the model is not asked to write one
+    events, result = await run(make_agent(llm), CASE)
+    answer = result.final_response
+    assert "Heartburn" not in answer and "See a GP" not in answer
+    assert "not about this patient" in answer
+    assert "[1] DocGemma demonstration page: Acid reflux (heartburn)" in answer
+    assert result.cited == [] and result.confidence_level == "low"
+    assert result.model_calls == 4 and streamed(events).endswith(answer)
+
+
+async def test_a_case_reads_only_the_page_about_the_condition_it_names(make_agent, tools) -> None:
+    tools.queue("search_knowledge_base", PAGES)
+    said = answering(("reduced blood flow", "Angina is chest pain from reduced blood flow."))
+    llm = case_search(said)
+    _, result = await run(make_agent(llm), CASE.replace("next step?", "next step for angina?"))
+    opening, answer = result.final_response.split("\n\n")  # the can't-miss block first
+    assert "acute coronary syndrome" in opening
+    assert answer == "Angina is chest pain from reduced blood flow. [1]"
+    assert [s.title for s in result.sources_used] == ["DocGemma demonstration page: Angina"]
+    assert "Heartburn" not in llm.calls[-1].prompt
+
+
+async def test_a_question_that_is_not_a_case_reads_every_page(make_agent, tools) -> None:
+    tools.queue("search_knowledge_base", PAGES)
+    said = answering(("after eating", "Heartburn is a burning feeling after eating."))
+    _, result = await run(make_agent(case_search(said)), "What causes a burning chest pain?")
+    assert result.final_response.startswith("Heartburn is a burning feeling after eating. [1]")

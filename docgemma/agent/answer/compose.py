@@ -36,6 +36,11 @@ NO_SOURCE = (
 NOT_ANSWERED = (
     "The sources I found do not answer this question, so I give no answer from the model's memory."
 )
+NOT_THIS_CASE = (
+    "The condition pages I found are written about conditions, not about this patient, and "
+    "none is about a condition the question or the can't-miss check names, so I do not "
+    "read them as an assessment of this case."
+)
 ASK_FOR_UNVERIFIED = (
     "You can ask for the model's own answer, unverified, with the “show unverified answer” option."
 )
@@ -60,10 +65,16 @@ def searched(results: Sequence[ToolResult], knowledge_query: str | None = None) 
     return "; ".join(dict.fromkeys(done))
 
 
-def decline(passages: Sequence[Passage], looked_in: str, *, offer_unverified: bool = True) -> str:
-    """One plain sentence that nothing answers the question, what was searched and what the
-    sources hold."""
-    parts = [NOT_ANSWERED if passages else NO_SOURCE]
+def decline(
+    passages: Sequence[Passage],
+    looked_in: str,
+    *,
+    offer_unverified: bool = True,
+    why: str | None = None,
+) -> str:
+    """One plain sentence that nothing answers the question (``why``, when code knows a
+    reason of its own), what was searched and what the sources hold."""
+    parts = [why or (NOT_ANSWERED if passages else NO_SOURCE)]
     if looked_in:
         parts.append(f"Searched: {looked_in}.")
     if passages:

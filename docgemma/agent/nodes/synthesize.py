@@ -13,7 +13,8 @@ the model or the clinician.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -23,7 +24,7 @@ from docgemma.agent.answer import compose, hygiene
 from docgemma.agent.answer.confidence import Grounding, derive
 from docgemma.agent.answer.record import only_names_record_items, record_answer
 from docgemma.agent.answer.sources import Passage, gather, prompt_text
-from docgemma.agent.answer.statements import Checked
+from docgemma.agent.answer.statements import Checked, content_stems
 from docgemma.agent.answer.write import Written, write_cited
 from docgemma.agent.cant_miss_opening import open_with_cant_miss
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
@@ -37,6 +38,7 @@ from docgemma.agent.prompts import (
 )
 from docgemma.agent.references import (
     about_record,
+    asks_about_a_case,
     asks_to_see_record,
     asks_what_record_holds,
     refers_to_patient,
@@ -48,8 +50,10 @@ from docgemma.llm.repair import UNAVAILABLE, ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.facts import ToolRole
+from docgemma.tools.knowledge_base import condition_of
 
 _NODE = "synthesize"
+_BRACKETED = re.compile(r"\(([^)]*)\)")
 
 
 def is_brief(results: list[ToolResult], registry: ToolRegistry) -> bool:
@@ -174,6 +178,9 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
     )
     calls: list[str] = []
     written = Written()
+    pages = passages
+    if asks_about_a_case(question):
+        passages = _about_the_case(passages, state)
     if passages:
         try:
             written = await write_cited(
@@ -198,11 +205,12 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
             )  # fmt: skip
     may = deps.answers_from_memory()
     declined = compose.decline(
-        passages,
+        pages,
         compose.searched(results, looked_up),
         offer_unverified=not may and not deps.show_unverified,
+        why=None if passages or not pages else compose.NOT_THIS_CASE,
     )
-    sources = [p.source() for p in passages]
+    sources = [p.source() for p in pages]
     if may or deps.show_unverified:
         memory = await _memory(state, deps, declined)
         memory.calls = calls + memory.calls
@@ -250,6 +258,34 @@ async def _answer(state: AgentState, deps: AgentDeps, notes: list[str]) -> Answe
         )
         answer.calls = exc.calls
         return answer
+
+
+def _about_the_case(passages: list[Passage], state: AgentState) -> list[Passage]:
+    """For a presented case, the sources that may be read as its assessment.
+
+    A condition page (or a MedlinePlus topic) says what a condition is and what someone
+    who has it should do; it says nothing about whether this patient has it. Read as the
+    answer to a case, the nearest page by wording became the diagnosis (a reflux leaflet's
+    advice for chest pain at rest). So such a page is read for a case only when the
+    question or a fired can't-miss row names its condition; other sources (the record, an
+    image, an organisation's own documents) are read as for any question. Numbers are
+    given again in order, as the answer cites them."""
+    named = content_stems(
+        " ".join(
+            [state["user_query"], *(c for r in state.get("cant_miss") or [] for c in r["exclude"])]
+        )
+    )
+    kept = [p for p in passages if _read_for_a_case(condition_of(p.title), named)]
+    return [replace(p, n=i) for i, p in enumerate(kept, 1)]
+
+
+def _read_for_a_case(condition: str | None, named: set[str]) -> bool:
+    """Not a condition page, or a page whose condition (its title, or a name it gives in
+    brackets: "Heart attack (myocardial infarction)") the case names."""
+    if condition is None:
+        return True
+    names = [_BRACKETED.sub(" ", condition), *_BRACKETED.findall(condition)]
+    return any(stems and stems <= named for stems in map(content_stems, names))
 
 
 def _role(result: ToolResult, registry: ToolRegistry) -> ToolRole | None:
