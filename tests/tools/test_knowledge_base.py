@@ -9,7 +9,7 @@ from prebuilt_indexes import seed_indexes
 
 from docgemma.config import Settings
 from docgemma.tools.base import ToolContext, ToolErrorType
-from docgemma.tools.knowledge_base import SPEC
+from docgemma.tools.knowledge_base import SPEC, condition_of
 from docgemma.tools.registry import build_registry
 
 
@@ -94,3 +94,20 @@ def test_registered_once_with_its_label_example_and_no_ehr_write() -> None:
     assert "search_knowledge_base(query: str) — Search the local knowledge base" in (
         registry.describe("full")
     )
+
+
+@pytest.mark.parametrize(
+    ("title", "condition"),
+    [
+        ("DocGemma demonstration page: Angina", "Angina"),
+        (
+            "Knowledge-base page: Heart attack (myocardial infarction)",
+            "Heart attack (myocardial infarction)",
+        ),
+        ("MedlinePlus: Heart Attack", "Heart Attack"),
+        ("Chest pain protocol (your organisation's document)", None),
+        ("FDA drug label: aspirin", None),
+    ],
+)
+def test_a_source_tells_which_condition_it_is_written_about(title, condition) -> None:
+    assert condition_of(title) == condition
