@@ -17,7 +17,6 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from experiments.run_folder import git_revision
 from experiments.trial import RunConfig
 
 log = logging.getLogger(__name__)
@@ -31,9 +30,11 @@ class Journal:
         self.path = path
 
     @classmethod
-    def for_run(cls, config: RunConfig, model: str) -> Journal:
+    def for_run(cls, config: RunConfig, model: str, revision: str | None) -> Journal:
+        """The journal of a run of ``config`` on ``model`` with the code of ``revision``
+        (``run_folder.git_revision``, read when the run starts)."""
         decisive = config.model_dump(mode="json", exclude=_NOT_DECISIVE)
-        blob = json.dumps([decisive, model, git_revision()], sort_keys=True)
+        blob = json.dumps([decisive, model, revision], sort_keys=True)
         digest = hashlib.sha256(blob.encode()).hexdigest()[:12]
         stem = Path(model).stem.replace(" ", "_")
         return cls(Path(config.results_dir) / config.suite / f".trials-{stem}-{digest}.jsonl")

@@ -12,6 +12,7 @@ import logging
 import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
@@ -23,7 +24,7 @@ from docgemma.tools.registry import build_registry
 from experiments.calls import Caller
 from experiments.cases import load_cases
 from experiments.journal import Journal
-from experiments.run_folder import save_run, settings_manifest
+from experiments.run_folder import git_revision, save_run, settings_manifest
 from experiments.suites import suite_module
 from experiments.trial import PARAMETERS, Context, RunConfig, Strategy, make_backend, run_settings
 
@@ -91,6 +92,9 @@ async def arun_suite(
     config = _config(suite, config)
     module = suite_module(suite)
     strategies = select_strategies(module, config.strategies)
+    # read once, before any trial: the checkout may move on during a long run, and both
+    # the journal and the run folder belong to the code that was loaded
+    revision, started = git_revision(), datetime.now(UTC)
     owned = backend is None
     backend = backend or make_backend(config)
     ctx: Context | None = None
@@ -121,7 +125,7 @@ async def arun_suite(
             backend.model,
         )
         planned = {(strategy.name, case.id) for strategy, case in plan}
-        journal = Journal.for_run(config, backend.model) if journaled else None
+        journal = Journal.for_run(config, backend.model, revision) if journaled else None
         done = journal.finished() if journal else {}
         progress = _Progress(suite, len(plan) - len(done.keys() & planned), journal)
         fresh = await asyncio.gather(
@@ -147,6 +151,8 @@ async def arun_suite(
         "strategies": {s.name: s.description for s in strategies},
         "model": backend.model,
         "backend": backend.name,
+        "git_revision": revision,
+        "started_at": started.isoformat(),
         "backend_settings": settings_manifest(
             run_settings(config.model_copy(update={"backend": backend.name})),
             model_path=_loaded_path(backend),
@@ -219,8 +225,9 @@ def run_and_save(
     """Run a suite and write its timestamped results folder."""
     config = _config(suite, config)
     frame = run_sync(arun_suite(suite, config, backend, journaled=True))
-    folder = save_run(frame, config, suite_module(suite))
-    Journal.for_run(config, frame.attrs["run"]["model"]).close()
+    run = frame.attrs["run"]
+    folder = save_run(frame, config, suite_module(suite), datetime.fromisoformat(run["started_at"]))
+    Journal.for_run(config, run["model"], run["git_revision"]).close()
     return RunOutput(frame, folder)
 
 
