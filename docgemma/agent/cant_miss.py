@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TypedDict
 
+from docgemma.agent.references import describes_its_patient
 from docgemma.red_flags.match import Match, matches
 
 EARLIER_MESSAGES = 3
@@ -53,8 +54,10 @@ def _kept(match: Match) -> CantMiss:
 
 def recognise(question: str, earlier: Sequence[str] = ()) -> list[CantMiss]:
     """The rows the question fires; ``earlier``: the clinician's earlier messages, oldest
-    first, read with it when the question refers back to the case."""
-    if earlier and REFERS_BACK.search(question):
+    first, read with it when the question refers back to the case. A question that
+    presents a patient of its own ("19M, … What next?") starts a new case: the last
+    patient's diabetes is not this one's."""
+    if earlier and REFERS_BACK.search(question) and not describes_its_patient(question):
         return [_kept(m) for m in matches("\n".join([*earlier[-EARLIER_MESSAGES:], question]))]
     return [_kept(m) for m in matches(question)]
 

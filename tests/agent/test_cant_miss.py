@@ -39,6 +39,13 @@ def test_a_new_topic_does_not_reach_back() -> None:
     assert recognise("What is the usual dose of amoxicillin for otitis media?", earlier) == []
 
 
+def test_a_question_presenting_a_new_patient_does_not_reach_back() -> None:
+    earlier = ["67M with type 1 diabetes, vomiting since this morning, breathing deeply."]
+    question = "19M, right iliac fossa pain since last night, vomited twice. What next?"
+    assert "diabetic_ketoacidosis" in [f["rule_id"] for f in recognise("What next?", earlier)]
+    assert "diabetic_ketoacidosis" not in [f["rule_id"] for f in recognise(question, earlier)]
+
+
 def test_a_negation_in_an_earlier_message_stays_a_negation() -> None:
     earlier = ["Fever for two days, no neck stiffness, no photophobia."]
     assert recognise("What's the differential?", earlier) == []
