@@ -9,6 +9,7 @@ from docgemma.red_flags.cues import (
     CHILD,
     CONFUSED,
     DIABETES,
+    FEVER,
     HYPOTENSION,
     PAIN_OUT_OF_PROPORTION,
     PRESENTS,
@@ -55,6 +56,20 @@ LOWER_PAIN = any_of(
     r"\b(?:tender|pain) (?:\w+ ){0,2}in the (?:rif|lif|groin|right iliac fossa|left iliac fossa)",
     r"pain (?:low down )?in (?:his|my|the) (?:groin|lower (?:tummy|abdomen|belly))"
     r"|pain low (?:down )?in (?:his|my|the) (?:tummy|belly|abdomen)",
+)
+RIGHT_LOWER_PAIN = any_of(
+    r"\b(?:right iliac fossa|rif|rlq|right lower quadrant|right lower (?:abdominal|tummy|"
+    r"stomach|belly))\b (?:pain|ache|tenderness)",
+    r"\b(?:pain|ache|tender\w*) (?:\w+ ){0,3}(?:in|at|over|on) (?:the |his |her |my )?(?:right "
+    r"iliac fossa|rif|rlq|right lower (?:quadrant|abdomen|tummy|side of (?:the |his |her |my )?"
+    r"(?:tummy|abdomen|belly)))",
+    r"\bpain (?:that |which )?(?:has )?(?:moved|moving|migrat\w+|shifted|spread) (?:\w+ ){0,3}"
+    r"to (?:the |his |her |my )?(?:right iliac fossa|rif|rlq|lower right|right lower|right side)",
+)
+"""Pain low on the right of the abdomen, or pain that moved there from the middle."""
+OFF_FOOD = (
+    r"\banorexi\w*|\boff (?:his|her|their|my|your) food\b|\b(?:loss of|no|poor) appetite\b"
+    r"|\bnause\w*|\bfeel(?:s|ing)? sick\b|\bnot eating\b"
 )
 THIRST = any_of(
     r"\bpolydipsi\w+|\bthirst(?:y|iness)?\b",
@@ -191,6 +206,20 @@ ROWS: tuple[RedFlagRule, ...] = (
             "in a boy or young man",
             "Go to A&E now: sudden pain in a testicle, groin or low in the tummy needs surgery "
             "within hours if a testicle is twisted.",
+        ),
+    ),
+    RedFlagRule(
+        "right_lower_abdominal_pain",
+        "Pain in the right iliac fossa, or moving there, with anorexia, nausea, vomiting or fever",
+        ("appendicitis (perforation if peritonitic)", "ectopic pregnancy in a woman"),
+        "Observations, FBC, CRP, urinalysis and a pregnancy test in women; an appendicitis "
+        "risk score; nil by mouth, IV fluids and analgesia (it does not mask the signs); "
+        "urgent surgical review; ultrasound or CT as the surgeon decides; IV antibiotics if "
+        "perforation is suspected.",
+        ((RIGHT_LOWER_PAIN, any_of(OFF_FOOD, VOMITING, FEVER)),),
+        PatientAdvice(
+            "Pain low on the right of the tummy with feeling sick, vomiting or a temperature",
+            "Go to A&E or call 111 now: this can be appendicitis, which needs to be seen today.",
         ),
     ),
     RedFlagRule(

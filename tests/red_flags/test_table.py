@@ -460,6 +460,13 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("gi_bleed", "his stools have turned black and tarry", set()),
     ("gi_bleed", "my poo looks like tar", set()),
     ("testicular_pain", "14-year-old boy with sudden groin pain and vomiting", set()),
+    ("right_lower_abdominal_pain", "RIF pain since last night, anorexic, T 38.1", set()),
+    (
+        "right_lower_abdominal_pain",
+        "central tummy pain that moved to the right lower side, feeling sick",
+        set(),
+    ),
+    ("right_lower_abdominal_pain", "tender over the right iliac fossa and vomited twice", set()),
     ("testicular_pain", "17M with lower abdominal pain and vomiting for 2 hours", set()),
     ("chest_pain_breathless", "crushing pain behind the breastbone and sweating", set()),
     ("acute_breathlessness", "gets puffed out walking to the shop, sats 88%", set()),
@@ -748,6 +755,12 @@ QUIET: list[tuple[str, str, set[Fact]]] = [
         set(),
     ),
     ("testicular_pain", "45-year-old man with lower abdominal pain and vomiting", set()),
+    (
+        "right_lower_abdominal_pain",
+        "RIF pain for a month, eating well, no vomiting, no fever",
+        set(),
+    ),
+    ("right_lower_abdominal_pain", "left iliac fossa pain with fever and vomiting", set()),
     ("testicular_pain", "15-year-old girl with lower abdominal pain and vomiting", set()),
     ("chest_pain_breathless", "no pain behind the breastbone, not breathless", set()),
     # New rows: negated, and near-misses.
