@@ -1,5 +1,6 @@
 """Rows of the red-flag table: the lungs beyond the emergency of the moment (a foreign body
-inhaled while choking, and a chronic cough with weight loss, night sweats or blood).
+inhaled while choking, and a chronic cough with weight loss, night sweats or blood), and a
+swollen leg, where a clot that reaches the lungs starts.
 
 The chronic cough row has no patient advice: for a patient it is an urgent GP visit the
 triage model decides, not a rule that overrides it."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from docgemma.red_flags.cues import BREATHLESS, HAEMOPTYSIS, WEIGHT_LOSS, WHEEZE, any_of
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.severity import Severity
 
 CHOKED = any_of(
     r"\bchok(?:ed|ing)\b(?! (?:up|back|sensation|feeling)\b)",
@@ -45,6 +47,19 @@ NIGHT_SWEATS = any_of(
     r"|nightclothes)\b|\b(?:sheets|bed|pyjamas) (?:are |were )?(?:soaked|drenched|wringing wet)",
 )
 SMOKER = r"(?<!non-)(?<!non )\b(?:ex-?)?smoker\b|\bsmokes\b|\bpack[- ]years?\b"
+
+_SIDE = r"(?:left|right|one|lt|rt)"
+_LIMB = r"(?:calf|leg|thigh|lower leg)"
+_SWOLLEN = r"(?:swollen|swelling|oedema\w*|edema\w*|bigger|enlarged)"
+ONE_LEG_SWOLLEN = any_of(
+    rf"\b{_SIDE} {_LIMB}\b(?: (?:is|was|has been|looks|got))?(?: \w+,?){{0,3}}? {_SWOLLEN}",
+    rf"\b{_SWOLLEN},? (?:\w+,? ){{0,3}}?{_SIDE} {_LIMB}\b",
+    rf"\b{_SWOLLEN} (?:of|in) (?:the |his |her |my |their )?{_SIDE} {_LIMB}\b",
+    r"\b(?:unilateral|asymmetric\w*|one-sided) (?:leg |calf )?(?:swelling|oedema|edema)\b",
+    rf"\b{_LIMB} (?:\w+ ){{0,2}}?\d(?:\.\d)? ?cm (?:bigger|larger|more|wider)\b",
+)
+"""One calf or leg swollen (a side named, or a difference in girth): a deep vein thrombosis
+until shown otherwise, whatever else explains the redness."""
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
@@ -85,6 +100,21 @@ ROWS: tuple[RedFlagRule, ...] = (
             (LONG_COUGH, any_of(WEIGHT_LOSS, NIGHT_SWEATS)),
             (HAEMOPTYSIS, any_of(WEIGHT_LOSS, NIGHT_SWEATS, LONG_COUGH, SMOKER)),
             (NIGHT_SWEATS, WEIGHT_LOSS, r"\bcough\w*"),
+        ),
+    ),
+    RedFlagRule(
+        "one_leg_swollen",
+        "One calf or leg swollen, with or without pain or redness",
+        ("deep vein thrombosis", "pulmonary embolism if breathless or with chest pain"),
+        "Two-level Wells score; if a DVT is likely, proximal leg vein ultrasound within 4 hours "
+        "(interim anticoagulation if it is delayed); if unlikely, a D-dimer; ask about "
+        "breathlessness, chest pain and haemoptysis; cellulitis does not exclude a clot.",
+        ((ONE_LEG_SWOLLEN,),),
+        PatientAdvice(
+            "One leg or calf swollen",
+            "Ask for an urgent GP appointment today or call 111: a swollen leg can be a blood "
+            "clot. Call 999 if you are also short of breath or have chest pain.",
+            Severity.URGENT_PRIMARY_CARE,
         ),
     ),
 )

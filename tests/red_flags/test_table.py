@@ -461,6 +461,10 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("gi_bleed", "my poo looks like tar", set()),
     ("testicular_pain", "14-year-old boy with sudden groin pain and vomiting", set()),
     ("right_lower_abdominal_pain", "RIF pain since last night, anorexic, T 38.1", set()),
+    ("one_leg_swollen", "a red, hot, swollen left calf for 3 days", set()),
+    ("one_leg_swollen", "swelling of the right leg since the flight", set()),
+    ("one_leg_swollen", "right calf 3 cm bigger than the left", set()),
+    ("one_leg_swollen", "unilateral leg oedema", set()),
     (
         "right_lower_abdominal_pain",
         "central tummy pain that moved to the right lower side, feeling sick",
@@ -761,6 +765,9 @@ QUIET: list[tuple[str, str, set[Fact]]] = [
         set(),
     ),
     ("right_lower_abdominal_pain", "left iliac fossa pain with fever and vomiting", set()),
+    ("one_leg_swollen", "no swelling of the left calf", set()),
+    ("one_leg_swollen", "both legs swollen to the knees, known heart failure", set()),
+    ("one_leg_swollen", "left knee pain after football, no swelling", set()),
     ("testicular_pain", "15-year-old girl with lower abdominal pain and vomiting", set()),
     ("chest_pain_breathless", "no pain behind the breastbone, not breathless", set()),
     # New rows: negated, and near-misses.
