@@ -211,7 +211,7 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "right_lower_abdominal_pain",
         "Pain in the right iliac fossa, or moving there, with anorexia, nausea, vomiting or fever",
-        ("appendicitis (perforation if peritonitic)", "ectopic pregnancy in a woman"),
+        ("appendicitis (perforation if peritonitic)",),
         "Observations, FBC, CRP, urinalysis and a pregnancy test in women; an appendicitis "
         "risk score; nil by mouth, IV fluids and analgesia (it does not mask the signs); "
         "urgent surgical review; ultrasound or CT as the surgeon decides; IV antibiotics if "

@@ -218,6 +218,10 @@ FACT_WORDS: dict[Fact, str] = {
         r"|\+ ?ve (?:upt|pregnancy test)",
         r"(?<![\d/])\b(?:[4-9]|[1-3]\d|4[0-2])(?:\+[0-6])?/40\b",
         r"missed (?:a |my |her )?period|\bamenorrho?ea\b|\blmp\b.{0,15}\d+ ?(?:weeks|wks|/52)",
+        r"\b(?:[5-9]|[1-3]\d) ?(?:weeks?|wks) (?:since|after|from) (?:her|my|the|their|your) last "
+        r"(?:menstrual )?period\b",
+        r"\blast (?:menstrual )?period (?:was |started )?(?:[5-9]|[1-3]\d) ?(?:weeks?|wks) ago\b",
+        r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?) )?(?:late|overdue)\b",
     ),
     Fact.YOUNG_INFANT: any_of(
         r"\b(?:[1-9]|1[0-2]) ?(?:-| )?weeks?[- ]old",
