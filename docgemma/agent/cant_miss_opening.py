@@ -9,6 +9,7 @@ it out of the answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from docgemma.agent.cant_miss import CantMiss
@@ -17,15 +18,20 @@ HEADING = "**Can't miss — exclude first:**"
 """How the block begins."""
 MAX_ROWS = 3
 """Rows shown; more would push the answer itself down the page."""
+_QUALIFIER = re.compile(r"\s*\([^)]*\)")
 
 
 def cant_miss_block(found: Sequence[CantMiss]) -> str:
-    """One paragraph: every condition to exclude first on its opening line (each once, the
-    rows in the table's order), then each row's first steps. The conditions come before
-    any step, so a clinician reading the first line sees all of them, however long the
-    steps of the first row are."""
+    """One paragraph: every condition to exclude first on its opening line (each once, a
+    bracketed qualifier not making it another; the rows in the table's order), then each
+    row's first steps. The conditions come before any step, so a clinician reading the
+    first line sees all of them, however long the steps of the first row are."""
     shown = found[:MAX_ROWS]
-    conditions = list(dict.fromkeys(c for row in shown for c in row["exclude"]))
+    named: dict[str, str] = {}
+    for condition in (c for row in shown for c in row["exclude"]):
+        # "ectopic pregnancy (early pregnancy)" after "ectopic pregnancy" names it again
+        named.setdefault(_QUALIFIER.sub("", condition).strip().lower(), condition)
+    conditions = list(named.values())
     lines = [f"{HEADING} {', '.join(conditions)}."]
     for row in shown:
         presentation = row["presentation"][:1].lower() + row["presentation"][1:]
