@@ -67,11 +67,12 @@ async def test_approve_writes_once_with_approver_and_idempotency_key(make_agent,
 
 async def test_a_confirmed_write_is_stated_with_high_confidence(make_agent, tools) -> None:
     """Seen in the app: a saved prescription, confirmed from the record by code, showed
-    "Confidence: medium (partial results, or the model's own knowledge)"."""
+    a medium confidence glossed as the model's own knowledge."""
     agent = make_agent(ScriptedBackend([*proposal_replies(), quality("success_partial")]))
     await propose(agent, tools)
     _, result = await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
     assert result.final_response == SAVED and result.confidence_level == "high"
+    assert result.confidence_reason == "the sources' own words, written by code"
 
 
 async def test_a_dose_repeating_the_frequency_is_proposed_and_saved_once(make_agent, tools) -> None:
