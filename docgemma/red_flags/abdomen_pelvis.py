@@ -18,6 +18,7 @@ from docgemma.red_flags.cues import (
     SYNCOPE,
     VOMITING,
     WEIGHT_LOSS,
+    WORD,
     any_of,
 )
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
@@ -60,11 +61,13 @@ LOWER_PAIN = any_of(
 RIGHT_LOWER_PAIN = any_of(
     r"\b(?:right iliac fossa|rif|rlq|right lower quadrant|right lower (?:abdominal|tummy|"
     r"stomach|belly))\b (?:pain|ache|tenderness)",
-    r"\b(?:pain|ache|tender\w*) (?:\w+ ){0,3}(?:in|at|over|on) (?:the |his |her |my )?(?:right "
-    r"iliac fossa|rif|rlq|right lower (?:quadrant|abdomen|tummy|side of (?:the |his |her |my )?"
-    r"(?:tummy|abdomen|belly)))",
-    r"\bpain (?:that |which )?(?:has )?(?:moved|moving|migrat\w+|shifted|spread) (?:\w+ ){0,3}"
-    r"to (?:the |his |her |my )?(?:right iliac fossa|rif|rlq|lower right|right lower|right side)",
+    rf"\b(?:pain|ache|tender\w*) (?:{WORD} ){{0,3}}(?:in|at|over|on) (?:the |his |her |my )?"
+    r"(?:right iliac fossa|rif|rlq|right lower (?:quadrant|abdomen|tummy|side of (?:the |his "
+    r"|her |my )?(?:tummy|abdomen|belly)))",
+    rf"\bpain (?:that |which )?(?:has )?(?:moved|moving|migrat\w+|shifted|spread) (?:{WORD} )"
+    r"{0,3}to (?:the |his |her |my )?(?:right iliac fossa|rif|rlq|lower right (?:side of the )?"
+    r"(?:tummy|abdomen|belly)|right lower (?:quadrant|abdomen|tummy|belly|side\b(?! of))"
+    r"|right side of (?:the |his |her |my )?(?:tummy|abdomen|belly))",
 )
 """Pain low on the right of the abdomen, or pain that moved there from the middle."""
 OFF_FOOD = (

@@ -16,6 +16,12 @@ def any_of(*patterns: str) -> str:
     return "|".join(f"(?:{p})" for p in patterns)
 
 
+WORD = r"(?!(?:no|not|never|without|nor|neither|denies|denied)\b)\w+"
+"""Any one word but a negation: the filler a cue allows between its parts. The matcher looks
+for a negation only before a cue's match, so a gap that took "no" ("left leg pain, no
+swelling") would affirm what the text denies."""
+
+
 def taking(names: str) -> str:
     """A patient on one of the drugs ``names`` (a regex alternation), as a case states it
     ("on clozapine", "started lithium", "sertraline 100 mg"), not a question naming the
@@ -220,8 +226,11 @@ FACT_WORDS: dict[Fact, str] = {
         r"missed (?:a |my |her )?period|\bamenorrho?ea\b|\blmp\b.{0,15}\d+ ?(?:weeks|wks|/52)",
         r"\b(?:[5-9]|[1-3]\d) ?(?:weeks?|wks) (?:since|after|from) (?:her|my|the|their|your) last "
         r"(?:menstrual )?period\b",
-        r"\blast (?:menstrual )?period (?:was |started )?(?:[5-9]|[1-3]\d) ?(?:weeks?|wks) ago\b",
-        r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?) )?(?:late|overdue)\b",
+        r"\blast (?:menstrual )?period (?:was |started )?(?:over |more than )?(?:[5-9]|[1-3]\d) ?"
+        r"(?:weeks?|wks) ago\b",
+        r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve) weeks (?:since|after|from) "
+        r"(?:her|my|the|their|your) last (?:menstrual )?period\b",
+        r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?|months?) )?(?:late|overdue)\b",
     ),
     Fact.YOUNG_INFANT: any_of(
         r"\b(?:[1-9]|1[0-2]) ?(?:-| )?weeks?[- ]old",

@@ -7,7 +7,7 @@ triage model decides, not a rule that overrides it."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import BREATHLESS, HAEMOPTYSIS, WEIGHT_LOSS, WHEEZE, any_of
+from docgemma.red_flags.cues import BREATHLESS, HAEMOPTYSIS, WEIGHT_LOSS, WHEEZE, WORD, any_of
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
@@ -52,11 +52,11 @@ _SIDE = r"(?:left|right|one|lt|rt)"
 _LIMB = r"(?:calf|leg|thigh|lower leg)"
 _SWOLLEN = r"(?:swollen|swelling|oedema\w*|edema\w*|bigger|enlarged)"
 ONE_LEG_SWOLLEN = any_of(
-    rf"\b{_SIDE} {_LIMB}\b(?: (?:is|was|has been|looks|got))?(?: \w+,?){{0,3}}? {_SWOLLEN}",
-    rf"\b{_SWOLLEN},? (?:\w+,? ){{0,3}}?{_SIDE} {_LIMB}\b",
+    rf"\b{_SIDE} {_LIMB}\b(?: (?:is|was|has been|looks|got))?(?: {WORD},?){{0,3}}? {_SWOLLEN}",
+    rf"\b{_SWOLLEN},? (?:{WORD},? ){{0,3}}?{_SIDE} {_LIMB}\b",
     rf"\b{_SWOLLEN} (?:of|in) (?:the |his |her |my |their )?{_SIDE} {_LIMB}\b",
     r"\b(?:unilateral|asymmetric\w*|one-sided) (?:leg |calf )?(?:swelling|oedema|edema)\b",
-    rf"\b{_LIMB} (?:\w+ ){{0,2}}?\d(?:\.\d)? ?cm (?:bigger|larger|more|wider)\b",
+    rf"\b{_LIMB} (?:{WORD} ){{0,2}}?\d(?:\.\d)? ?cm (?:bigger|larger|more|wider)\b",
 )
 """One calf or leg swollen (a side named, or a difference in girth): a deep vein thrombosis
 until shown otherwise, whatever else explains the redness."""

@@ -76,6 +76,20 @@ def _negated(text: str, start: int) -> bool:
     return any(w in NEGATION_CUES for w in words)
 
 
+def unnegated(text: str) -> str:
+    """``text`` without the words a negation denies, by the rule cues are negated by: a word
+    within ``NEGATION_WINDOW`` words after a negation cue, in the same clause ("not like
+    his usual heartburn" keeps "like his usual heartburn" out)."""
+    kept: list[str] = []
+    for clause in _CLAUSE_END.split(normalise(text)):
+        since = NEGATION_WINDOW + 1
+        for word in _WORD.findall(clause):
+            since = 0 if word in NEGATION_CUES else since + 1
+            if since > NEGATION_WINDOW:
+                kept.append(word)
+    return " ".join(kept)
+
+
 def affirmed(text: str, pattern: str) -> str | None:
     """The first un-negated match of ``pattern`` in normalised ``text``, or None."""
     for match in _compiled(pattern).finditer(text):
