@@ -55,11 +55,14 @@ def _kept(match: Match) -> CantMiss:
 def recognise(question: str, earlier: Sequence[str] = ()) -> list[CantMiss]:
     """The rows the question fires; ``earlier``: the clinician's earlier messages, oldest
     first, read with it when the question refers back to the case. A question that
-    presents a patient of its own ("19M, … What next?") starts a new case: the last
-    patient's diabetes is not this one's."""
-    if earlier and REFERS_BACK.search(question) and not describes_its_patient(question):
+    presents a patient and a presentation of its own ("19M, right iliac fossa pain,
+    vomited. What next?") starts a new case: the last patient's diabetes is not this
+    one's. One that only adds to the case ("She is a 19F student, what next?") does not."""
+    own = matches(question)
+    new_case = bool(own) and describes_its_patient(question)
+    if earlier and REFERS_BACK.search(question) and not new_case:
         return [_kept(m) for m in matches("\n".join([*earlier[-EARLIER_MESSAGES:], question]))]
-    return [_kept(m) for m in matches(question)]
+    return [_kept(m) for m in own]
 
 
 def clinician_messages(conversation: Iterable[dict[str, str]]) -> list[str]:

@@ -29,8 +29,10 @@ def cant_miss_block(found: Sequence[CantMiss]) -> str:
     shown = found[:MAX_ROWS]
     named: dict[str, str] = {}
     for condition in (c for row in shown for c in row["exclude"]):
-        # "ectopic pregnancy (early pregnancy)" after "ectopic pregnancy" names it again
-        named.setdefault(_QUALIFIER.sub("", condition).strip().lower(), condition)
+        # "ectopic pregnancy (early pregnancy)" and "ectopic pregnancy" are one condition,
+        # shown once, in its fuller form, where it first appears
+        key = _QUALIFIER.sub("", condition).strip().lower()
+        named[key] = max(named.get(key, ""), condition, key=len)
     conditions = list(named.values())
     lines = [f"{HEADING} {', '.join(conditions)}."]
     for row in shown:

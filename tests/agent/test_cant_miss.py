@@ -46,6 +46,12 @@ def test_a_question_presenting_a_new_patient_does_not_reach_back() -> None:
     assert "diabetic_ketoacidosis" not in [f["rule_id"] for f in recognise(question, earlier)]
 
 
+def test_a_follow_up_that_only_adds_who_the_patient_is_still_reads_the_case() -> None:
+    earlier = ["Fever, neck stiffness and a non-blanching rash."]
+    found = recognise("She is a 19F student, what next?", earlier)
+    assert "meningitis_signs" in [f["rule_id"] for f in found]
+
+
 def test_a_negation_in_an_earlier_message_stays_a_negation() -> None:
     earlier = ["Fever for two days, no neck stiffness, no photophobia."]
     assert recognise("What's the differential?", earlier) == []

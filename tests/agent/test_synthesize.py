@@ -5,12 +5,15 @@ What the clinician sees streams only after its check; confidence follows the gro
 
 from __future__ import annotations
 
+import pytest
 from scripted_quotes import answering
 
 from docgemma.agent.answer.compose import UNVERIFIED_NOTE
 from docgemma.agent.knowledge import Grounding
+from docgemma.agent.nodes.synthesize import read_for_a_case
 from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.llm.scripted import ScriptedBackend
+from docgemma.red_flags.match import unnegated
 from docgemma.tools.base import Source, ToolOutcome
 
 from .conftest import intent, quality, run, select
@@ -290,3 +293,26 @@ async def test_a_question_that_is_not_a_case_reads_every_page(make_agent, tools)
     said = answering(("after eating", "Heartburn is a burning feeling after eating."))
     _, result = await run(make_agent(case_search(said)), "What causes a burning chest pain?")
     assert result.final_response.startswith("Heartburn is a burning feeling after eating. [1]")
+
+
+@pytest.mark.parametrize(
+    ("title", "question", "read"),
+    [
+        ("Deep vein thrombosis (DVT)", "30M, ?DVT after a long-haul flight. What next?", True),
+        ("Flu (influenza)", "70F with flu since Monday, what next?", True),
+        ("Heartburn and acid reflux (GORD)", "45M, heartburn after meals, what next?", True),
+        ("Angina", "61M, chest pain on exertion, ?angina. What next?", True),
+        # a bracket inside a title qualifies it: an adult's fever does not name this page
+        ("High temperature (fever) in children", "45M, fever and rigors. What next?", False),
+        # a condition the question denies is not named
+        (
+            "Heartburn and acid reflux (GORD)",
+            "61M, chest pain at rest, not like his usual heartburn. What next?",
+            False,
+        ),
+    ],
+)
+def test_a_case_names_a_page_by_its_title_its_abbreviation_or_either_half(
+    title, question, read
+) -> None:
+    assert read_for_a_case(title, unnegated(question)) is read

@@ -24,7 +24,7 @@ from docgemma.agent.answer import compose, hygiene
 from docgemma.agent.answer.confidence import Grounding, derive
 from docgemma.agent.answer.record import only_names_record_items, record_answer
 from docgemma.agent.answer.sources import Passage, gather, prompt_text
-from docgemma.agent.answer.statements import Checked, content_stems
+from docgemma.agent.answer.statements import Checked, content_stems, normalise
 from docgemma.agent.answer.write import Written, write_cited
 from docgemma.agent.cant_miss_opening import open_with_cant_miss
 from docgemma.agent.context import KEPT_MESSAGES, clinical_context, history_text, image_text
@@ -48,6 +48,7 @@ from docgemma.agent.tracing import NODE_LABELS, decision, traced
 from docgemma.events import AnswerToken, emit
 from docgemma.llm.repair import UNAVAILABLE, ModelFailure
 from docgemma.llm.types import Message
+from docgemma.red_flags.match import unnegated
 from docgemma.tools.base import ToolRegistry
 from docgemma.tools.facts import ToolRole
 from docgemma.tools.knowledge_base import condition_of
@@ -270,22 +271,32 @@ def _about_the_case(passages: list[Passage], state: AgentState) -> list[Passage]
     question or a fired can't-miss row names its condition; other sources (the record, an
     image, an organisation's own documents) are read as for any question. Numbers are
     given again in order, as the answer cites them."""
-    named = content_stems(
-        " ".join(
-            [state["user_query"], *(c for r in state.get("cant_miss") or [] for c in r["exclude"])]
-        )
-    )
-    kept = [p for p in passages if _read_for_a_case(condition_of(p.title), named)]
+    rows = (c for r in state.get("cant_miss") or [] for c in r["exclude"])
+    named = " ".join([unnegated(state["user_query"]), *map(normalise, rows)])
+    kept = [p for p in passages if read_for_a_case(condition_of(p.title), named)]
     return [replace(p, n=i) for i, p in enumerate(kept, 1)]
 
 
-def _read_for_a_case(condition: str | None, named: set[str]) -> bool:
-    """Not a condition page, or a page whose condition (its title, or a name it gives in
-    brackets: "Heart attack (myocardial infarction)") the case names."""
+def read_for_a_case(condition: str | None, named: str) -> bool:
+    """Not a condition page, or a page whose condition the case names, not denies: its
+    title, either of two conditions it joins with "and", or the name a title ends with in
+    brackets ("Deep vein thrombosis (DVT)"). A bracket inside a title qualifies it ("High
+    temperature (fever) in children": a fever in an adult does not name it). A name too
+    short to have content words ("Flu", "DVT") is matched as a whole word."""
     if condition is None:
         return True
-    names = [_BRACKETED.sub(" ", condition), *_BRACKETED.findall(condition)]
-    return any(stems and stems <= named for stems in map(content_stems, names))
+    title = _BRACKETED.sub(" ", condition)
+    names = [title, *title.split(" and ")]  # "Heartburn and acid reflux" names both
+    if condition.rstrip().endswith(")"):
+        names += _BRACKETED.findall(condition)[-1:]
+    stems = content_stems(named)
+    for name in names:
+        own = content_stems(name)
+        if own and own <= stems:
+            return True
+        if not own and f" {normalise(name)} " in f" {normalise(named)} ":
+            return True
+    return False
 
 
 def _role(result: ToolResult, registry: ToolRegistry) -> ToolRole | None:
