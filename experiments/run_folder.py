@@ -150,7 +150,7 @@ def save_run(
         "strategies": info.get("strategies", {}),
         "seed": config.seed,
         "trials": len(frame),
-        **provenance(info.get("git_revision", git_revision())),
+        **provenance(info["git_revision"] if "git_revision" in info else git_revision()),
         "key_order_violations": int(len(key_order_violations(frame))),
         **{
             k: v

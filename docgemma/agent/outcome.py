@@ -80,7 +80,7 @@ class TurnResult(BaseModel):
     confidence_level: Literal["high", "medium", "low"] = "medium"
     confidence_reason: str = ""
     """Why the confidence is what it is, as code derived it ("every statement cited and its
-    quote verified"); empty when no rule set it (a failed turn, a triage reply)."""
+    quote verified")."""
     sources_used: list[Source] = Field(default_factory=list)
     follow_up_questions: list[str] = Field(default_factory=list)
     intent: str | None = None
@@ -104,6 +104,10 @@ class TurnResult(BaseModel):
     the agent found by name (so the page can show whom the next turn works on)."""
 
 
+WAITS_FOR_APPROVAL = "nothing is answered yet: a record write waits for approval"
+NO_SOURCE_ASKED = "no source was asked: the message needed none"
+"""Confidence reasons of turns that answer nothing from a source."""
+
 EMPTY_MESSAGE_REPLY = (
     "Please type a clinical question or request, for example “Check FDA warnings for dofetilide”."
 )
@@ -114,5 +118,5 @@ def empty_message_result() -> TurnResult:
     return TurnResult(
         final_response=EMPTY_MESSAGE_REPLY,
         confidence_level="low",
-        confidence_reason="nothing was asked",
+        confidence_reason=NO_SOURCE_ASKED,
     )

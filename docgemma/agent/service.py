@@ -29,7 +29,9 @@ from docgemma.agent.generation import synthesis_thinking
 from docgemma.agent.graph import build_graph
 from docgemma.agent.knowledge import KnowledgeSource
 from docgemma.agent.outcome import (
+    NO_SOURCE_ASKED,
     NOTHING_PENDING,
+    WAITS_FOR_APPROVAL,
     ApprovalDecision,
     ApprovalRequest,
     TurnResult,
@@ -274,11 +276,21 @@ class Agent:
         async with self._lock(thread_id):
             pending = await self.pending_approval(thread_id)
             if pending is None:
-                yield TurnResult(final_response=NOTHING_PENDING, notices=[NOTHING_PENDING])
+                yield TurnResult(
+                    final_response=NOTHING_PENDING,
+                    notices=[NOTHING_PENDING],
+                    confidence_level="low",
+                    confidence_reason=NO_SOURCE_ASKED,
+                )
                 return
             if decision.idempotency_key not in (None, pending.idempotency_key):
                 stale = STALE_DECISION.format(summary=pending.summary)
-                yield TurnResult(final_response=stale, notices=[stale], pending_approval=pending)
+                yield TurnResult(
+                    final_response=stale,
+                    notices=[stale],
+                    pending_approval=pending,
+                    confidence_reason=WAITS_FOR_APPROVAL,
+                )
                 return
             async for item in self._run(
                 thread_id,

@@ -6,6 +6,7 @@ from typing import Any
 
 from docgemma.agent.answer.compose import error_notes
 from docgemma.agent.outcome import (
+    WAITS_FOR_APPROVAL,
     ApprovalRequest,
     CitedStatement,
     TimelineEntry,
@@ -78,5 +79,6 @@ def pending_result(
         ),
         pending_approval=request,
         confidence_level="medium",
+        confidence_reason=WAITS_FOR_APPROVAL,
         **timeline,
     )

@@ -12,7 +12,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from docgemma.agent.outcome import NOTHING_PENDING, ApprovalDecision, TurnResult
+from docgemma.agent.outcome import (
+    NO_SOURCE_ASKED,
+    NOTHING_PENDING,
+    ApprovalDecision,
+    TurnResult,
+)
 from docgemma.agent.runner import TurnItem
 from docgemma.api.turn_setup import TurnSetup
 from docgemma.experts import Profile
@@ -83,7 +88,11 @@ class TriageConversation:
         thinking: bool | None = None,
         thinking_budget: int | None = None,
     ) -> AsyncIterator[TurnItem]:
-        yield TurnResult(final_response=NOTHING_PENDING)
+        yield TurnResult(
+            final_response=NOTHING_PENDING,
+            confidence_level="low",
+            confidence_reason=NO_SOURCE_ASKED,
+        )
 
 
 class TriageMode:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 import pandas as pd
 import pytest
@@ -84,12 +84,13 @@ def test_a_commit_made_during_a_run_changes_neither_its_folder_nor_its_journal(
     loaded, is named after the start, and the run's own journal is the one removed."""
     monkeypatch.setattr("experiments.runner.git_revision", lambda: "rev-at-start")
     monkeypatch.setattr("experiments.run_folder.git_revision", lambda: "rev-after-a-commit")
-    before = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     respond, _ = _responder(stop_after=None)
     out = run_and_save(
         "tool_selection", {**CONFIG, "results_dir": tmp_path}, ScriptedBackend(responder=respond)
     )
     manifest = json.loads((out.folder / "manifest.json").read_text())
     assert manifest["git_revision"] == "rev-at-start"
-    assert manifest["run_id"] == out.folder.name and before <= out.folder.name
+    started = datetime.fromisoformat(manifest["started_at"])
+    assert out.folder.name == started.strftime("%Y%m%dT%H%M%S%fZ"), "named after the start"
+    assert started < datetime.fromisoformat(manifest["written_at"])
     assert not list((tmp_path / "tool_selection").glob(".trials-*")), "no journal left behind"
