@@ -11,6 +11,8 @@ Code then holds each statement to the rules a reviewer would apply to any cited 
 - it says something the question does not (a word or a number);
 - when its quote is a label and what it holds ("Allergies: penicillin"), it says some of
   what it holds, not only the label;
+- a capitalised name it uses mid-sentence (an eponym, a brand, a place) is in its quote,
+  the question or its source's title;
 - it says "not", "no", "never" or the like only when its quote does, and what it denies
   is in its quote, so a statement cannot turn what its source affirms ("combination not
   recommended", "increases the risk") into a denial ("they do not interact"), nor borrow
@@ -173,6 +175,63 @@ def _tells(text: str, quote: str) -> bool:
     return bool(content_stems(text) & content_stems(held) or numbers(text) & numbers(held))
 
 
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}(?:['’]s)?\b")
+_SENTENCE_START = re.compile(r"(?:^\s*(?:[-*•]\s*)?|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|\(\s*)$")
+_IN_TITLE = re.compile(r"\b[A-Z][\w'’]*\s+$")
+_TITLE_GOES_ON = re.compile(r"\s+[A-Z]")
+"""A capitalised word beside another is part of a title or a person's name ("Drug Safety
+Report", "Maria Garcia"), which a source's heading or the record gives, not an eponym."""
+_CALENDAR = frozenset(
+    {
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    }
+)
+
+
+def _name_key(word: str) -> str:
+    return normalise(re.sub(r"['’]s$", "", word))
+
+
+def proper_names(text: str) -> set[str]:
+    """The capitalised words of ``text`` that neither start a sentence nor stand beside
+    another (an eponym, a brand, a place): a statement may take such a name only from its
+    quote, the question or its source's title, since a condition named from elsewhere in a
+    label ("monitor potassium in Addison's disease", from a label that lists Addison's
+    disease as a contraindication) changes what the quote says. Months and weekdays are
+    dates, not names."""
+    found = {
+        _name_key(m.group(0))
+        for m in _CAPITALISED.finditer(text)
+        if not _SENTENCE_START.search(text[: m.start()])
+        and not _IN_TITLE.search(text[: m.start()])
+        and not _TITLE_GOES_ON.match(text[m.end() :])
+    }
+    return found - _CALENDAR
+
+
+def proper_names_in(text: str) -> set[str]:
+    """Every word of ``text`` as ``proper_names`` keys it, wherever it stands."""
+    return {_name_key(w) for w in re.findall(r"[^\W\d_]+(?:['’]s)?", text)}
+
+
 def check(statement: Statement, passages: Sequence[Passage], question: str) -> Checked:
     """``statement`` held to its sources (see the module docstring)."""
     by_number = {p.n: p for p in passages}
@@ -199,6 +258,10 @@ def check(statement: Statement, passages: Sequence[Passage], question: str) -> C
     if not _denies_as_quoted(text, statement.quote):
         return Checked(statement, cited, "it denies what its quote does not")
     named = " ".join(f"{p.label} {p.title}" for p in map(by_number.get, cited))
+    foreign = proper_names(text) - proper_names_in(f"{statement.quote} {question} {named}")
+    if foreign:
+        words = dict.fromkeys(w for w in _CAPITALISED.findall(text) if _name_key(w) in foreign)
+        return Checked(statement, cited, f"it names {', '.join(words)}, which its quote does not")
     cited_text = " ".join(by_number[n].text for n in cited)
     if word_share(text, f"{named} {cited_text} {question}") < MIN_WORD_SHARE:
         return Checked(statement, cited, "it says things its sources do not")

@@ -184,3 +184,48 @@ def test_opposites_are_the_same_words_with_a_negation_in_one_only() -> None:
     assert not opposite(denied, "Avoid ibuprofen.")
     assert not opposite("No interaction is listed.", "No interaction is listed.")
     assert not opposite("Not", "")
+
+
+SPIRONOLACTONE = Passage(
+    3,
+    "FDA drug label: Aldactone / spironolactone",
+    "Contraindications: hyperkalaemia, Addison's disease, anuria. Warnings: hyperkalaemia may "
+    "occur with impaired renal function; monitor serum potassium.",
+    "label",
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "kept"),
+    [
+        # a condition named from elsewhere in the label turns a contraindication into advice
+        (
+            "Hyperkalaemia may occur in Addison's disease; monitor serum potassium.",
+            "hyperkalaemia may occur with impaired renal function; monitor serum potassium",
+            False,
+        ),
+        (
+            "Hyperkalaemia may occur with impaired renal function; monitor serum potassium.",
+            "hyperkalaemia may occur with impaired renal function; monitor serum potassium",
+            True,
+        ),
+        # the brand in the source's title may be named, and so may a sentence's first word
+        (
+            "The Aldactone label says to monitor serum potassium.",
+            "hyperkalaemia may occur with impaired renal function; monitor serum potassium",
+            True,
+        ),
+        (
+            "Spironolactone is contraindicated in Addison's disease.",
+            "Contraindications: hyperkalaemia, Addison's disease, anuria.",
+            True,
+        ),
+    ],
+)
+def test_a_name_mid_sentence_comes_from_the_quote_or_the_sources_title(
+    text: str, quote: str, kept: bool
+) -> None:
+    checked = check(said(text, quote, [3]), [SPIRONOLACTONE], "Spironolactone and potassium?")
+    assert checked.ok is kept, checked.failure
+    if not kept:
+        assert checked.failure == "it names Addison's, which its quote does not"
