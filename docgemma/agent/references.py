@@ -77,6 +77,13 @@ DRUG_REFERENCE = re.compile(
     r"(?!\s+(?:list|history|record|reconciliation))",
     _I,
 )
+ON_THE_PILL = re.compile(
+    r"\b(?:on|taking|takes|take|started|stopped|stopping|missed|forgot|forgotten|off|uses"
+    r"|using|came off|coming off) the pill\b",
+    _I,
+)
+"""The combined oral contraceptive, as clinicians and patients name it ("she is on the
+pill"): a medicine named, not a reference to one left unnamed."""
 IMAGING = (
     r"(?:images?|pictures?|photos?|photographs?|screenshots?|x-?rays?|cxr|axr|radiographs?"
     r"|films?|scans?|ct|mri|ultrasound|sonograms?|echo|ecg|ekg|ecgs|ekgs|rhythm strips?"
@@ -367,6 +374,7 @@ def needs_record(query: str, context: Context) -> bool:
 
 def missing_drug(query: str, context: Context) -> bool:
     """ "This drug" or "check FDA warnings" with no drug named in the message or conversation."""
+    query = ON_THE_PILL.sub(" the oral contraceptive ", query)
     task_without_object = DRUG_TASK.search(query) and not OBJECT.search(query)
     if not (DRUG_REFERENCE.search(query) or task_without_object):
         return False

@@ -173,6 +173,7 @@ def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
         ("Should I order a chest X-ray for suspected pneumonia?", Context()),
         ("What is a normal potassium level?", Context()),
         ("When is a chest X-ray indicated in asthma?", Context()),
+        ("She is also on the pill. What next?", Context()),  # the oral contraceptive
         ("What is a boxed warning?", Context()),
         ("Check FDA warnings for dofetilide", Context()),
         ("Check interactions between warfarin and aspirin", Context()),
