@@ -289,12 +289,12 @@ def read_for_a_case(condition: str | None, named: str) -> bool:
     names = [title, *title.split(" and ")]  # "Heartburn and acid reflux" names both
     if condition.rstrip().endswith(")"):
         names += _BRACKETED.findall(condition)[-1:]
-    stems = content_stems(named)
+    stems, words = content_stems(named), f" {normalise(named)} "
     for name in names:
         own = content_stems(name)
         if own and own <= stems:
             return True
-        if not own and f" {normalise(name)} " in f" {normalise(named)} ":
+        if not own and f" {normalise(name)} " in words:
             return True
     return False
 
