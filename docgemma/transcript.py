@@ -27,6 +27,8 @@ class TranscriptMessage(BaseModel):
     """Seconds since the epoch; None where the app did not record the time."""
     sources: list[dict[str, Any]] = Field(default_factory=list)
     confidence: str | None = None
+    confidence_reason: str = ""
+    """Why code set that confidence (a source failed, nothing was cited), as the page shows it."""
     notices: list[str] = Field(default_factory=list)
     """What the assistant told the clinician beside its answer (a message cut short, a
     proposal discarded); shown before the answer."""

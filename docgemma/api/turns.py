@@ -97,6 +97,7 @@ def answer_message(result: TurnResult, at: float) -> HistoryMessage:
         created_at=at,
         sources=[s.model_dump(mode="json") for s in result.sources_used],
         confidence=result.confidence_level,
+        confidence_reason=result.confidence_reason,
         notices=list(result.notices),
     )
 

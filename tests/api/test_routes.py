@@ -117,6 +117,9 @@ async def test_history_has_only_what_was_said_never_the_reasoning(server: Server
         ("assistant", direct("And naproxen?")),
     ]
     assert "considering" not in json.dumps(history)
+    answer = history["messages"][1]
+    assert answer["confidence"] == first.done.confidence
+    assert answer["confidence_reason"] == first.done.confidence_reason != ""
     assert history["session"]["title"] == "Is ibuprofen safe in asthma?"
     assert first.session_id in [s["id"] for s in listed]
 
