@@ -21,7 +21,7 @@ from docgemma.red_flags.cues import (
     WORD,
     any_of,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 OVARY = r"(?<!polycystic )\bovar(?:y|ies|ian)\b|\badnex\w+|\bdermoid\b"
 FEMALE = any_of(
@@ -45,6 +45,13 @@ TARRY_STOOL = any_of(
     r"\b(?:poo|poos|stools?|faeces|feces|motions?)\b[\w' ]{0,25}?\blike (?:black )?tar\b",
 )
 """Melaena, as a clinician or a patient describes it; black stools alone may be iron."""
+MECONIUM = any_of(
+    r"\bmeconium\b",
+    r"\b(?:[0-3]|one|two|three) ?(?:-| )?days?[- ]old\b|\bday (?:[0-3]|one|two|three) of life\b",
+    r"\b(?:first|1st) (?:poos?|stools?|nappies|nappy|diapers?|bowel movements?)\b",
+)
+"""A baby's first stools, black and sticky in its first two or three days as they should be:
+not melaena. ("Melaena" itself, as a clinician writes it, still fires.)"""
 YOUNG_MALE = any_of(
     r"\b(?:boy|boys|son|lad|schoolboy|young man|teenage boy)\b",
     r"\b(?:[1-9]|1\d|2[0-5]) ?(?:-| )?(?:years?|yrs?)[- ]old (?:boy|male|man|lad)\b",
@@ -155,9 +162,9 @@ ROWS: tuple[RedFlagRule, ...] = (
                 any_of(
                     r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?",
                     r"vomit(?:ing|ed|s)? (?:up )?(?:fresh )?blood|throwing up blood",
-                    TARRY_STOOL,
                 ),
             ),
+            (TARRY_STOOL, Absent(MECONIUM)),
         ),
         PatientAdvice(
             "Vomiting blood or passing black, sticky stools",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from docgemma.red_flags.cues import FACT_WORDS
-from docgemma.red_flags.rule import Cue, Fact, RedFlagRule
+from docgemma.red_flags.rule import Absent, Cue, Fact, RedFlagRule
 from docgemma.red_flags.table import RULES
 
 NEGATION_CUES = frozenset(
@@ -99,7 +99,10 @@ def affirmed(text: str, pattern: str) -> str | None:
 
 
 def _holds(cue: Cue, text: str, facts: Collection[Fact]) -> str | None:
-    """The evidence for one cue: its words, "" for a fact the caller gave, None if absent."""
+    """The evidence for one cue: its words, "" for a fact the caller gave or for words not
+    said that must not be, None if it does not hold."""
+    if isinstance(cue, Absent):
+        return None if affirmed(text, cue.pattern) else ""
     if isinstance(cue, Fact):
         return "" if cue in facts else affirmed(text, FACT_WORDS[cue])
     return affirmed(text, cue)

@@ -17,8 +17,18 @@ class Fact(StrEnum):
     YOUNG_INFANT = "under 3 months old"
 
 
-Cue = str | Fact
-"""A lower-case regular expression over normalised text, or a patient detail."""
+@dataclass(frozen=True)
+class Absent:
+    """A cue that holds when ``pattern`` is not said (un-negated) anywhere in the text: what
+    turns a finding into a normal one ("black, sticky" stools are melaena, unless they are
+    a newborn's meconium)."""
+
+    pattern: str
+
+
+Cue = str | Fact | Absent
+"""A lower-case regular expression over normalised text, a patient detail, or what must
+not be said."""
 Trigger = tuple[Cue, ...]
 """Cues that must all hold (un-negated) for the trigger to fire."""
 

@@ -467,6 +467,8 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("returned_traveller_fever", "T 38.9 ten days after a safari in Tanzania", set()),
     ("gi_bleed", "his stools have turned black and tarry", set()),
     ("gi_bleed", "my poo looks like tar", set()),
+    ("gi_bleed", "my 3-week-old has black tarry stools", set()),
+    ("gi_bleed", "melaena in a 2-day-old, not meconium", set()),
     ("testicular_pain", "14-year-old boy with sudden groin pain and vomiting", set()),
     ("right_lower_abdominal_pain", "RIF pain since last night, anorexic, T 38.1", set()),
     ("one_leg_swollen", "a red, hot, swollen left calf for 3 days", set()),
@@ -847,6 +849,8 @@ QUIET: list[tuple[str, str, set[Fact]]] = [
     ("returned_traveller_fever", "fever for a week; born in India, lives in Leeds", set()),
     ("toxic_shock", "fever over the period of a week with vomiting", set()),
     ("gi_bleed", "stools dark green and sticky in a breastfed baby", set()),
+    ("gi_bleed", "my 2-day-old's poo is black and sticky, is that normal?", set()),
+    ("gi_bleed", "newborn passing black sticky stools, is it meconium?", set()),
     ("stroke_signs", "my words come out wrong when I'm tired, otherwise fine", set()),
     ("inhaled_foreign_body", "a choking sensation in my throat when I'm anxious", set()),
 ]
