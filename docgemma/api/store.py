@@ -175,7 +175,9 @@ class SessionStore:
         now = self._clock()
         statements: list[Statement] = []
         for message in messages:
-            meta = message.model_dump(mode="json", include={"sources", "confidence", "confidence_reason", "notices"})
+            meta = message.model_dump(
+                mode="json", include={"sources", "confidence", "confidence_reason", "notices"}
+            )
             statements.append(
                 (
                     "INSERT INTO api_messages (session_id, seq, role, content, meta, created_at)"
