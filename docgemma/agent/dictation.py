@@ -57,6 +57,13 @@ _COMMAND = re.compile(
     _I,
 )
 """A command with nothing after it but the dictation: "Save a progress note for abc-123 …"."""
+_NOTE_ORDER = re.compile(
+    rf"^\W*(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?{_WRITE_VERB}\s+"
+    rf"(?:(?:a|an|the|this|my)\s+)?(?:[a-z&-]+\s+){{0,2}}?{_NOTE_WORD}\b",
+    _I,
+)
+"""A message that opens by asking for a note to be written: "Save a note …", "Could you
+add a brief progress note …"."""
 _ADDRESS_TAIL = re.compile(rf"[\s,;-]*\b(?:for|to|in|on|into)\s+(?:{_PATIENT_REF})\s*[.!]?\s*$", _I)
 """A closing "… for patient abc-123" names where the note goes, not what it says."""
 DURATION = re.compile(
@@ -90,6 +97,13 @@ def dictation(message: str) -> str | None:
         if _TOKEN.search(text):
             return text
     return None
+
+
+def orders_a_note(message: str) -> bool:
+    """The message opens by asking for a note and dictates what it says ("Save a note for
+    abc-123: tired for two weeks, TSH requested"): a write, whatever the note names. The
+    lab it mentions is what the note records, not a question about the chart."""
+    return bool(_NOTE_ORDER.match(message)) and dictation(message) is not None
 
 
 def _tokens(text: str) -> list[re.Match[str]]:

@@ -5,7 +5,8 @@ direct answer), above all when the conversation shows the same order declined a 
 ago, and the clinician gets no card to approve. An order is recognised here by code: a
 clause of the message opens with a word by which a write tool is asked for (its
 ``requested_by`` pattern), and the message names what that write cannot do without (a
-drug, for a field grounded in the drug dictionary). Code then proposes that write;
+drug, for a field grounded in the drug dictionary); or the message opens by asking for a
+note and dictates it (``dictation.orders_a_note``). Code then proposes that write;
 nothing is written until the clinician approves the card, as for any write.
 
 The same word inside a question is not an order: "should I start metformin?", "what
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from docgemma.agent.dictation import orders_a_note
 from docgemma.tools.base import ToolRegistry, ToolSpec
 from docgemma.tools.facts import RequestPattern
 from docgemma.tools.grounding import Grounding, field_grounding
@@ -67,7 +69,16 @@ def ordered_write(query: str, registry: ToolRegistry, *, drug_named: bool) -> st
         for pattern in spec.requested_by
         if (position := order_position(query, pattern)) is not None
     ]
-    return min(ordered)[1] if ordered else None
+    if ordered:
+        return min(ordered)[1]
+    if orders_a_note(query):
+        return next((spec.name for spec in registry if _takes_dictation(spec)), None)
+    return None
+
+
+def _takes_dictation(spec: ToolSpec) -> bool:
+    """The write whose text is what the clinician dictates (the clinical note)."""
+    return spec.writes_ehr and Grounding.DICTATED in field_grounding(spec.args).values()
 
 
 def write_to_propose(

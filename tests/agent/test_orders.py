@@ -68,3 +68,31 @@ def test_code_proposes_the_write_once_and_only_for_a_known_patient() -> None:
     assert propose() == RX
     assert propose(patient_known=False) is None  # the patient is searched for first
     assert propose(tried={RX}) is None  # proposed (and declined or written) this turn
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Save a note for abc-123: tired for two weeks, TSH requested.",
+        "Save a note: reports fatigue, TSH ordered.",
+        "Write a note for patient mgarcia-001: INR 2.6, no bleeding, continue warfarin 5 mg.",
+        "Add a clinical note to the record of patient abc-123: potassium 5.9, repeat today.",
+        "Could you please add a brief progress note: seen in clinic, well.",
+    ],
+)
+def test_a_dictated_note_is_an_order_whatever_it_names(message: str) -> None:
+    assert ordered_write(message, REGISTRY, drug_named=False) == "save_clinical_note"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Should I write a note about her TSH?",
+        "What did the last note say about her potassium?",
+        "Save a note",  # nothing dictated: asked for, not ordered
+        "Note: TSH 2.1 today",
+        "Summarise his notes on the INR",
+    ],
+)
+def test_a_question_about_notes_is_not_an_order_for_one(message: str) -> None:
+    assert ordered_write(message, REGISTRY, drug_named=False) is None

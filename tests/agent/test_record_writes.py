@@ -161,3 +161,30 @@ async def _approve(agent):
     decision = ApprovalDecision(action="approve", approved_by="dr.x")
     items = [i async for i in agent.resume("t", decision)]
     return items[-1]
+
+
+async def test_a_dictated_note_naming_a_lab_is_a_note_not_a_chart_question(
+    make_agent, tools
+) -> None:
+    """The model answers "Save a note …: TSH requested" from the loaded chart (its TSH
+    line); the message orders a note, so code proposes the note with the dictated words."""
+    message = "Save a note: tired for two weeks, TSH requested."
+
+    async def summary(pid: str) -> str | None:
+        return f"Patient: Ann Lee (ID {PID})\nLatest labs: TSH 2.1 mIU/L (2025-05-29)"
+
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT"),
+            select("get_patient_chart"),
+            {"patient_id": PID, "note_type": "progress", "note_text": "TSH 2.1"},
+            quality("success_rich"),
+        ]
+    )
+    agent = make_agent(llm, patient_summary=summary)
+    _, result = await run(agent, message, patient_id=PID)
+    pending = result.pending_approval
+    assert pending is not None and pending.tool == "save_clinical_note"
+    assert pending.args["note_text"] == "tired for two weeks, TSH requested."
+    assert "2.1" not in result.final_response
+    assert tools.calls_to("save_clinical_note") == []  # nothing written before approval
