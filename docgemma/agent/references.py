@@ -341,12 +341,25 @@ ASKS_WHAT_TO_DO = re.compile(
 """A question that asks what to make of the record or what to do, not only what it holds."""
 
 
+ON_MEDICATION = re.compile(
+    r"\b(?:what|which) (?!(?:ward|unit|floor|bay|bed|list|rota|shift)\b)[\w\s-]{1,40}?"
+    r"\b(?:is|are|was|were) (?:s?he|they) (?:currently |still |already |now )?"
+    r"(?:on|taking)\s*[?.!]*\s*$",
+    _I,
+)
+"""Which drug of a kind the patient at hand takes: "What antiarrhythmic is he on?"."""
+
+
 def asks_what_record_holds(query: str) -> bool:
     """A question only about what the patient's record holds ("What is she allergic to?",
-    "Her latest eGFR?"): with the record loaded, the record is its source, whatever
-    else the conversation was about. A question that asks what to make of it or what
-    to do ("Is that potassium a problem?") may need other sources too."""
-    return about_record(query) and not ASKS_WHAT_TO_DO.search(query)
+    "Her latest eGFR?", "What antiarrhythmic is he on?"): with the record loaded, the
+    record is its source, whatever else the conversation was about. A question that asks
+    what to make of it or what to do ("Is that potassium a problem?") may need other
+    sources too."""
+    asked = about_record(query) or (
+        bool(ON_MEDICATION.search(query)) and not describes_its_patient(query)
+    )
+    return asked and not ASKS_WHAT_TO_DO.search(query)
 
 
 ONLY_SEE_RECORD = re.compile(

@@ -332,6 +332,11 @@ def test_a_request_only_to_see_the_record_is_told_from_a_question_about_it(
         ("His latest eGFR?", True),
         ("And her potassium?", True),
         ("Which blood pressure drugs is she on?", True),
+        ("What antiarrhythmic is he on?", True),  # a kind of drug, no word of the record
+        ("Which painkillers are they taking?", True),
+        ("What ward is he on?", False),
+        ("Is he on anything that could prolong the QT?", False),  # asks what to make of it
+        ("58M with AF: what anticoagulant is he on?", False),  # a case, not the record
         ("Is that potassium a problem with her current meds?", False),
         ("Her potassium is 6.1: how should I treat it?", False),
         ("Should I stop her lisinopril?", False),
@@ -361,6 +366,28 @@ async def test_with_the_record_loaded_a_question_about_it_is_answered_from_it_wi
     assert result.sources_used[0].title == "EHR summary of the active patient (gk-8)"
     understood = next(s for s in result.reasoning_timeline if s.title == "Understood the request")
     assert "the loaded record of the active patient answers it" in understood.detail
+
+
+async def test_which_drug_of_a_kind_the_patient_takes_is_read_off_the_medication_list(
+    make_agent, tools
+) -> None:
+    """The model sends it to the label of a drug it guessed; the record's list answers."""
+
+    async def summary(pid: str) -> str | None:
+        return (
+            "Patient: James Wilson (ID jw-72)\n"
+            "Active medications: dofetilide 500 mcg twice daily; ramipril 5 mg once daily"
+        )
+
+    llm = ScriptedBackend([intent("TOOL_NEEDED", "his antiarrhythmic", tool="check_drug_safety")])
+    events, result = await run(
+        make_agent(llm, patient_summary=summary),
+        "What antiarrhythmic is he on?",
+        patient_id="jw-72",
+    )
+    assert not [e for e in events if isinstance(e, ToolCalled)]
+    assert result.final_response.startswith("Active medications: dofetilide 500 mcg twice daily")
+    assert result.sources_used[0].title == "EHR summary of the active patient (jw-72)"
 
 
 @pytest.mark.parametrize(
