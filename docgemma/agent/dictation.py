@@ -24,6 +24,7 @@ from typing import Any
 from docgemma.tools.args import vocabulary_of
 from docgemma.tools.base import ToolSpec
 from docgemma.tools.grounding import Grounding, field_grounding
+from docgemma.tools.vocabulary import NOTE_TYPE
 from docgemma.topic_words import STEM_CHARS
 
 _I = re.IGNORECASE
@@ -57,13 +58,26 @@ _COMMAND = re.compile(
     _I,
 )
 """A command with nothing after it but the dictation: "Save a progress note for abc-123 …"."""
+_NOTE_KIND = "|".join(
+    sorted(
+        {w for v, said in NOTE_TYPE.said_as.items() for p in (v, *said) for w in p.split()}
+        - {"note", "summary", "and"}
+        | {"clinical", "brief", "short", "quick", "new", "ward", "round", "soap", "nursing"},
+        key=len,
+        reverse=True,
+    )
+)
+"""Words that may qualify the note a command asks for: its type as the record's vocabulary
+states it ("a discharge note", "an op note"), or how brief it is."""
 _NOTE_ORDER = re.compile(
-    rf"^\W*(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?{_WRITE_VERB}\s+"
-    rf"(?:(?:a|an|the|this|my)\s+)?(?:[a-z&-]+\s+){{0,2}}?{_NOTE_WORD}\b",
+    rf"^\s*(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?{_WRITE_VERB}\s+"
+    rf"(?:(?:a|an|the|this|my)\s+)?(?:(?:{_NOTE_KIND})\s+){{0,3}}(?:notes?|addendum)"
+    rf"(?:\s+(?:for|to|on|in|into)\s+(?:{_PATIENT_REF}))?\s*(?:[:–—-]|\s(?:saying|that)\b)",
     _I,
 )
-"""A message that opens by asking for a note to be written: "Save a note …", "Could you
-add a brief progress note …"."""
+"""A message that opens by asking for a note of the record and gives its words after a colon,
+a dash or "saying": "Save a note: …", "Could you add a brief progress note for abc-123 – …".
+A note to someone else ("a note to the GP", "a sick note") is not one."""
 _ADDRESS_TAIL = re.compile(rf"[\s,;-]*\b(?:for|to|in|on|into)\s+(?:{_PATIENT_REF})\s*[.!]?\s*$", _I)
 """A closing "… for patient abc-123" names where the note goes, not what it says."""
 DURATION = re.compile(
@@ -102,8 +116,11 @@ def dictation(message: str) -> str | None:
 def orders_a_note(message: str) -> bool:
     """The message opens by asking for a note and dictates what it says ("Save a note for
     abc-123: tired for two weeks, TSH requested"): a write, whatever the note names. The
-    lab it mentions is what the note records, not a question about the chart."""
-    return bool(_NOTE_ORDER.match(message)) and dictation(message) is not None
+    lab it mentions is what the note records, not a question about the chart, and a drug
+    it starts is the note's plan, not a prescription. What follows the colon as a question
+    ("Make a note: what was her last TSH?") is not dictated."""
+    said = dictation(message) if _NOTE_ORDER.match(message) else None
+    return said is not None and not said.rstrip().endswith("?")
 
 
 def _tokens(text: str) -> list[re.Match[str]]:

@@ -62,6 +62,11 @@ def ordered_write(query: str, registry: ToolRegistry, *, drug_named: bool) -> st
     ``drug_named``: the message names a drug the dictionary knows ("Start it again" does
     not, and is left to the model and the reference checks).
     """
+    opening = _OPENING.match(query)
+    if orders_a_note(query[opening.end() :] if opening else query):  # "OK, save a note: …"
+        note = next((spec.name for spec in registry if _takes_dictation(spec)), None)
+        if note is not None:  # what the note says ("start bisoprolol") orders nothing else
+            return note
     ordered = [
         (position, spec.name)
         for spec in registry
@@ -69,11 +74,7 @@ def ordered_write(query: str, registry: ToolRegistry, *, drug_named: bool) -> st
         for pattern in spec.requested_by
         if (position := order_position(query, pattern)) is not None
     ]
-    if ordered:
-        return min(ordered)[1]
-    if orders_a_note(query):
-        return next((spec.name for spec in registry if _takes_dictation(spec)), None)
-    return None
+    return min(ordered)[1] if ordered else None
 
 
 def _takes_dictation(spec: ToolSpec) -> bool:

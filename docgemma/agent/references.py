@@ -341,10 +341,15 @@ ASKS_WHAT_TO_DO = re.compile(
 """A question that asks what to make of the record or what to do, not only what it holds."""
 
 
+_DRUG_KIND = (
+    r"(?:\w+(?:ics?|ants?|ives?|ins?|oids?|ers?)|drugs?|meds?|medications?|medicines?|tablets?"
+    r"|pills?|inhalers?|injections?|insulin|pain relief|treatment)"
+)
+"""A kind of drug as clinicians name one: antiarrhythmic, anticoagulant, antihypertensive,
+statins, steroids, opioids, beta blockers, painkillers, tablets."""
 ON_MEDICATION = re.compile(
-    r"\b(?:what|which) (?!(?:ward|unit|floor|bay|bed|list|rota|shift)\b)[\w\s-]{1,40}?"
-    r"\b(?:is|are|was|were) (?:s?he|they) (?:currently |still |already |now )?"
-    r"(?:on|taking)\s*[?.!]*\s*$",
+    rf"\b(?:what|which)\s+(?:\w+\s+){{0,2}}?{_DRUG_KIND}\s+(?:is|are|was|were)\s+(?:s?he|they)\s+"
+    r"(?:currently\s+|still\s+|already\s+|now\s+)?(?:on|taking)\s*[?.!]*\s*$",
     _I,
 )
 """Which drug of a kind the patient at hand takes: "What antiarrhythmic is he on?"."""

@@ -37,21 +37,35 @@ ONE_SIDED_LOWER_PAIN = any_of(
     r"pain (?:low down )?(?:in|on) (?:my|her|the) (?:left|right) (?:side|lower|pelvis|groin)",
 )
 PAIN = r"\bpain\w*|\bache|\bhurts?\b|\bhurting\b|\bcramp\w*|\btender\w*|\bagony\b"
+_STOOL = r"\b(?:poo|poos|stools?|faeces|feces|motions?|bowel movements?)\b"
 TARRY_STOOL = any_of(
-    r"\bmela?ena\b|\bblack,? (?:and )?(?:tarry|sticky) (?:stools?|poo|motions?)|\btarry (?:black )?"
+    r"\bmela?ena\b|\bblack,? (?:and )?tarry (?:stools?|poo|motions?)|\btarry (?:black )?"
     r"(?:stools?|poo|motions?)",
-    r"\b(?:poo|poos|stools?|faeces|feces|motions?|bowel movements?)\b[\w' ]{0,25}?\b(?:black\b"
-    r"[\w', ]{0,12}?|dark,? (?:and )?)(?:tarry|sticky|like tar|tar-like)",
-    r"\b(?:poo|poos|stools?|faeces|feces|motions?)\b[\w' ]{0,25}?\blike (?:black )?tar\b",
+    _STOOL + r"[\w' ]{0,25}?\b(?:black\b[\w', ]{0,12}?|dark,? (?:and )?)"
+    r"(?:tarry|like tar|tar-like)",
+    _STOOL + r"[\w' ]{0,25}?\blike (?:black )?tar\b",
 )
 """Melaena, as a clinician or a patient describes it; black stools alone may be iron."""
-MECONIUM = any_of(
-    r"\bmeconium\b",
-    r"\b(?:[0-3]|one|two|three) ?(?:-| )?days?[- ]old\b|\bday (?:[0-3]|one|two|three) of life\b",
-    r"\b(?:first|1st) (?:poos?|stools?|nappies|nappy|diapers?|bowel movements?)\b",
+BLACK_STICKY_STOOL = any_of(
+    r"\bblack,? (?:and )?sticky (?:stools?|poo|motions?)",
+    _STOOL + r"[\w' ]{0,25}?\b(?:black\b[\w', ]{0,12}?|dark,? (?:and )?)sticky",
 )
-"""A baby's first stools, black and sticky in its first two or three days as they should be:
-not melaena. ("Melaena" itself, as a clinician writes it, still fires.)"""
+"""Melaena as patients often describe it, and also a newborn's normal first stools."""
+FIRST_STOOLS = any_of(
+    r"(?<!passed )(?<!passing )\bmeconium\b(?! (?:ileus|aspiration|plug|stain\w*|liquor))",
+    r"\b(?:[0-3]|one|two|three) ?(?:-| )?days?[- ]old\b|\bday (?:[0-3]|one|two|three) of life\b",
+    r"\b(?:baby|newborn|neonate|infant)(?:'s)? (?:very )?first (?:poos?|stools?|nappies|nappy)\b",
+)
+"""A baby's first stools (meconium), black and sticky for its first two or three days as
+they should be."""
+BLEEDING_SIGNS = any_of(
+    r"\bblood\w*|\bbleed\w*|\bpale\b|\bpallor\b|\bbruis\w+|\bpetechia\w*",
+    r"\b(?:no|without|missed|declined|refused)\b (?:\w+ ){0,2}vitamin k\b"
+    r"|\bvitamin k (?:was )?(?:not|never) given",
+    r"\bnot (?:\w+ )?meconium\b",
+)
+"""What makes black, sticky stools bleeding even in a newborn's first days: blood seen, a
+pale or bruised baby, no vitamin K at birth, or "not meconium"."""
 YOUNG_MALE = any_of(
     r"\b(?:boy|boys|son|lad|schoolboy|young man|teenage boy)\b",
     r"\b(?:[1-9]|1\d|2[0-5]) ?(?:-| )?(?:years?|yrs?)[- ]old (?:boy|male|man|lad)\b",
@@ -164,7 +178,9 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"vomit(?:ing|ed|s)? (?:up )?(?:fresh )?blood|throwing up blood",
                 ),
             ),
-            (TARRY_STOOL, Absent(MECONIUM)),
+            (TARRY_STOOL,),
+            (BLACK_STICKY_STOOL, Absent(FIRST_STOOLS)),
+            (BLACK_STICKY_STOOL, BLEEDING_SIGNS),
         ),
         PatientAdvice(
             "Vomiting blood or passing black, sticky stools",

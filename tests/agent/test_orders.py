@@ -78,10 +78,15 @@ def test_code_proposes_the_write_once_and_only_for_a_known_patient() -> None:
         "Write a note for patient mgarcia-001: INR 2.6, no bleeding, continue warfarin 5 mg.",
         "Add a clinical note to the record of patient abc-123: potassium 5.9, repeat today.",
         "Could you please add a brief progress note: seen in clinic, well.",
+        "Ok, save a note: seen, well.",
+        "Add an op note for abc-123 - uneventful laparoscopic cholecystectomy.",
+        "Document a progress note saying wound healing well",
+        # what the note says is its plan, not a prescription
+        "Save a note: INR 2.6, continue warfarin; start bisoprolol 2.5 mg daily",
     ],
 )
 def test_a_dictated_note_is_an_order_whatever_it_names(message: str) -> None:
-    assert ordered_write(message, REGISTRY, drug_named=False) == "save_clinical_note"
+    assert ordered_write(message, REGISTRY, drug_named=True) == "save_clinical_note"
 
 
 @pytest.mark.parametrize(
@@ -92,6 +97,11 @@ def test_a_dictated_note_is_an_order_whatever_it_names(message: str) -> None:
         "Save a note",  # nothing dictated: asked for, not ordered
         "Note: TSH 2.1 today",
         "Summarise his notes on the INR",
+        "Make a note of her TSH: what was it last month?",  # a question after the colon
+        "Write a note to the GP: please review her blood pressure",  # a letter, not the record
+        "Write a sick note: off work for two weeks",
+        "Write a SOAP note template for chest pain",
+        "Add an entry to the allergy list: penicillin - rash",
     ],
 )
 def test_a_question_about_notes_is_not_an_order_for_one(message: str) -> None:

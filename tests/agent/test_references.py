@@ -334,8 +334,10 @@ def test_a_request_only_to_see_the_record_is_told_from_a_question_about_it(
         ("Which blood pressure drugs is she on?", True),
         ("What antiarrhythmic is he on?", True),  # a kind of drug, no word of the record
         ("Which painkillers are they taking?", True),
-        ("What ward is he on?", False),
-        ("Is he on anything that could prolong the QT?", False),  # asks what to make of it
+        ("What beta blocker is she on?", True),
+        ("What ward is he on?", False),  # no kind of drug
+        ("What oxygen target is he on?", False),
+        ("Which team is she on?", False),
         ("58M with AF: what anticoagulant is he on?", False),  # a case, not the record
         ("Is that potassium a problem with her current meds?", False),
         ("Her potassium is 6.1: how should I treat it?", False),
