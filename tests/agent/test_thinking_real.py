@@ -73,7 +73,9 @@ async def test_thinking_streams_apart_and_stays_out_of_the_next_prompt(
     )
     thought = "".join(e.text for e in events if isinstance(e, ThinkingToken))
     answer = "".join(e.text for e in events if isinstance(e, AnswerToken))
-    assert thought.strip() and answer.strip() and not result.fallback_used
+    # the forced span streams on its own channel; what the tiny model writes in it (words,
+    # or only line breaks on some CPUs' arithmetic) is not the point
+    assert thought and answer.strip() and not result.fallback_used
     assert any("after thinking" in t.detail for t in result.reasoning_timeline)
 
     before = len(llm.prompts)
