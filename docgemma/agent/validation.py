@@ -130,9 +130,12 @@ def restated_args(
             meant = _person_meant(value, evidence)
             if meant and meant != value:
                 changed[name] = meant
-        more = record_medications(spec, name, value, evidence) if kind is Grounding.DRUG else None
-        if more:
-            changed[name] = more
+        if kind is Grounding.DRUG:
+            listed = message_drugs(spec, name, value, evidence)
+            value = listed or value
+            more = record_medications(spec, name, value, evidence)
+            if listed or more:
+                changed[name] = more or listed
     said = {Grounding.STATED, Grounding.DICTATED, Grounding.VERBATIM}
     if said & set(kinds.values()):
         restatement = restate(spec, args, evidence.messages or (evidence.query,))
@@ -149,6 +152,29 @@ def _person_meant(value: Any, evidence: Evidence) -> str | None:
         return bare
     introduced = introduced_names(evidence.query)
     return introduced[0] if len(introduced) == 1 else bare or None
+
+
+def message_drugs(spec: ToolSpec, name: str, drugs: Any, evidence: Evidence) -> list[Any] | None:
+    """A drug list that misses what the message asks to check, made the message's drugs.
+
+    When the message names two or more drugs and the model's list holds fewer than two of
+    them (it filled the list with something else: a tool's name, a class, one drug twice),
+    the check is of the drugs the clinician named; the model's other items follow, for
+    grounding to keep (a food the message names) or leave out.
+    """
+    if not isinstance(drugs, list):
+        return None
+    dictionary = drug_dictionary()
+    named = list(dict.fromkeys(dictionary.find(evidence.query)))
+    if len(named) < 2:
+        return None
+    wanted = {d.lower() for d in named}
+    listed = {g.lower() for d in drugs if isinstance(d, str) for g in dictionary.find(d)}
+    if len(listed & wanted) >= 2:
+        return None
+    field_schema = spec.args.model_json_schema()["properties"][name]
+    rest = [d for d in drugs if not (isinstance(d, str) and dictionary.find(d))]
+    return [*named, *rest][: field_schema.get("maxItems", len(named) + len(rest))]
 
 
 def record_medications(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from docgemma.agent.entities import drug_dictionary
 from docgemma.agent.grounding import Evidence
 from docgemma.agent.validation import validate_call
 from docgemma.llm.scripted import ScriptedBackend
@@ -307,3 +308,41 @@ async def test_a_misspelt_second_drug_is_offered_back_not_traded_for_a_label(
     _, result = await run(make_agent(llm), "Does glipizidee interact with metformin?")
     assert tools.calls_to("check_drug_safety") == [] and result.clarification_requested
     assert "Did you mean glipizide" in result.final_response
+
+
+@pytest.mark.parametrize(
+    ("query", "proposed", "checked"),
+    [
+        (
+            "Check interactions between warfarin, aspirin, and ibuprofen",
+            ["check_drug_interactions"] * 3,
+            ["warfarin", "aspirin", "ibuprofen"],
+        ),
+        ("Any interaction between sertraline and tramadol?", ["sertraline"] * 2, None),
+        ("Is clopidogrel OK with omeprazole?", ["antiplatelets", "PPIs"], None),
+    ],
+)
+def test_an_interaction_list_missing_the_messages_drugs_checks_the_messages_drugs(
+    query: str, proposed: list[str], checked: list[str] | None
+) -> None:
+    verdict, parsed = validate_call(
+        REGISTRY["check_drug_interactions"],
+        {"drug_names": proposed},
+        evidence=Evidence.of({"user_query": query}),
+        has_image=False,
+    )
+    named = [d.lower() for d in drug_dictionary().find(query)]
+    assert verdict.ok and [d.lower() for d in parsed.drug_names] == (checked or named)
+    assert verdict.restated
+
+
+def test_an_interaction_list_holding_two_of_the_messages_drugs_is_kept() -> None:
+    query = "Is ibuprofen OK with warfarin? Also, what dose of metformin for CKD 3?"
+    verdict, parsed = validate_call(
+        REGISTRY["check_drug_interactions"],
+        {"drug_names": ["ibuprofen", "warfarin"]},
+        evidence=Evidence.of({"user_query": query}),
+        has_image=False,
+    )
+    assert verdict.ok and parsed.drug_names == ["ibuprofen", "warfarin"]
+    assert not verdict.restated
