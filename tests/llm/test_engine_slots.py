@@ -132,6 +132,10 @@ async def test_a_call_made_while_the_engine_restarts_waits_for_it(
 ) -> None:
     assert engine.pid is not None
     os.kill(engine.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while engine.engine.restarts == 0:  # the watcher has seen the death and is restarting
+        assert time.monotonic() < deadline, "the engine's death went unnoticed"
+        await asyncio.sleep(0.01)
     answer = await engine.generate(QUESTION, temperature=0.0, max_tokens=2)
     assert json.loads(answer.text)["temperature"] == 0.0 and engine.state == "ok"
 
