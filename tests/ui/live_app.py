@@ -6,6 +6,7 @@ import importlib.util
 import socket
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +30,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = ROOT / "tests" / "artifacts"
+SHOT_TIMEOUT_MS = 15_000
 
 
 def load_app_module() -> Any:
@@ -108,3 +110,18 @@ def settle(page: Any, quiet_ms: int = 750) -> None:
         }}""",
         timeout=60_000,
     )
+
+
+def shot(page, name):
+    """A picture of the page for the run's artefacts; None when the browser is too busy to
+    take one in time (a picture is a record for people, never what a test checks)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    try:
+        page.screenshot(path=str(path), full_page=True, timeout=SHOT_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        warnings.warn(f"no screenshot {name}: the page did not paint in time", stacklevel=2)
+        return None
+    return path

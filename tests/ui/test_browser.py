@@ -14,7 +14,7 @@ import threading
 
 import httpx
 import pytest
-from live_app import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
+from live_app import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app, shot
 from PIL import Image
 from ui_fakes import FakeAgent, direct_events, reading_events, tool_events
 
@@ -69,13 +69,6 @@ def open_page(browser, url):
     page.goto(url)
     page.wait_for_selector("#msg textarea", timeout=60_000)
     return page
-
-
-def shot(page, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
 
 
 def ask(page, text, timeout_ms=60_000):
@@ -367,7 +360,7 @@ def test_reject_then_approve_a_prescription_writes_exactly_once(browser, real_ur
     page.get_by_label("Frequency").fill("twice daily")
     page.get_by_label("Dosage").fill("850 mg")
     card_shot = shot(page, "07_approval_card")
-    if os.environ.get("DOCGEMMA_REFRESH_SCREENSHOT") == "1":  # the README's picture
+    if card_shot and os.environ.get("DOCGEMMA_REFRESH_SCREENSHOT") == "1":  # README's
         shutil.copy(card_shot, README_SHOT)
     page.dblclick("#approve-btn")
     page.get_by_text("Approved with edits:").first.wait_for(timeout=60_000)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from live_app import ARTIFACTS, CHROMIUM, chromium_tab, running_app, settle
+from live_app import CHROMIUM, chromium_tab, running_app, settle, shot
 
 from docgemma.agent import factory
 from docgemma.llm.scripted import ScriptedBackend
@@ -54,11 +54,6 @@ def allergies(url: str) -> list[dict]:
     )
     reply.raise_for_status()
     return [e["resource"] for e in reply.json().get("entry", [])]
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def test_the_card_offers_the_proposals_fields_and_an_edit_is_written_only_on_approve(page):
