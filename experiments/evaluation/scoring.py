@@ -21,6 +21,8 @@ from typing import Any
 import pandas as pd
 
 from docgemma.events import Decision, LLMUsage
+from docgemma.tools.args import vocabulary_of
+from docgemma.tools.grounding import Grounding, field_grounding
 from docgemma.tools.registry import build_registry
 from experiments import metrics
 from experiments.cases import Fact
@@ -66,6 +68,7 @@ METRICS = (
     "tool_recall",
     "tool_exact",
     "arg_accuracy",
+    "write_as_said",
     "key_fact_recall",
     "key_fact_recall_model",
     "model_share",
@@ -185,6 +188,46 @@ def named_first(answer: str, conditions: Sequence[Fact]) -> float:
     return sum(found) / len(found)
 
 
+_SPACE_OR_MARK = re.compile(r"[\s.,;:!?\"'()]+")
+"""What the record-write check ignores between and around words: spacing and punctuation."""
+
+
+def _plain(text: str) -> str:
+    return _SPACE_OR_MARK.sub(" ", text.casefold()).strip()
+
+
+def write_faults(tool: str, args: dict[str, Any], messages: Sequence[str]) -> list[str]:
+    """The fields of a proposed record write not as the clinician said them: a dictated or
+    verbatim text that is not a contiguous run of one of the clinician's messages (case,
+    spacing and punctuation aside), or a closed field outside its vocabulary.
+
+    Written apart from the agent's own checks (``docgemma.agent.dictation``) on purpose, and
+    stricter: no stemming, no words left out between."""
+    model = build_registry()[tool].args
+    said = [f" {_plain(m)} " for m in messages]
+    faults = []
+    for name, kind in field_grounding(model).items():
+        value = args.get(name)
+        if value is None:
+            continue
+        if kind in (Grounding.DICTATED, Grounding.VERBATIM):
+            text = _plain(str(value))
+            if not text or not any(f" {text} " in m for m in said):
+                faults.append(name)
+        elif kind is Grounding.STATED:
+            vocabulary = vocabulary_of(model, name)
+            if vocabulary is not None and value not in vocabulary.values:
+                faults.append(name)
+    return faults
+
+
+def write_as_said(approval: Any, messages: Sequence[str]) -> float | bool:
+    """Whether a proposed write holds every field as the clinician said it; NaN without one."""
+    if approval is None:
+        return math.nan
+    return not write_faults(approval.tool, approval.args, messages)
+
+
 def score(case: EvalCase, record: TurnRecord) -> dict[str, Any]:
     result = record.result
     called = tools_called(result)
@@ -218,6 +261,7 @@ def score(case: EvalCase, record: TurnRecord) -> dict[str, Any]:
         "tool_recall": hits / len(expected) if expected else math.nan,
         "tool_exact": set(scored) == expected,
         "arg_accuracy": sum(arg_checks) / len(arg_checks) if arg_checks else math.nan,
+        "write_as_said": write_as_said(result.pending_approval, [case.query]),
         "key_fact_recall": metrics.key_fact_rate(text, case.key_facts),
         **origin_scores(result.final_response, record.events, case.key_facts),
         "must_ask": case.must_ask,
@@ -239,6 +283,9 @@ def score(case: EvalCase, record: TurnRecord) -> dict[str, Any]:
         "fallback_used": result.fallback_used,
         "answer": result.final_response,
         "pending_write": result.pending_approval.summary if result.pending_approval else None,
+        "pending_write_args": (
+            json.dumps(result.pending_approval.args) if result.pending_approval else None
+        ),
         "model_calls": result.model_calls or len(usage),
         "prompt_tokens": sum(u.prompt_tokens for u in usage),
         "completion_tokens": sum(u.completion_tokens for u in usage),

@@ -41,7 +41,13 @@ from docgemma.tools.registry import build_registry
 from experiments import metrics
 from experiments.evaluation.answer_faults import answer_faults
 from experiments.evaluation.harness import EvalEnvironment
-from experiments.evaluation.scoring import arg_matches, asks_back, leak_terms, refuses
+from experiments.evaluation.scoring import (
+    arg_matches,
+    asks_back,
+    leak_terms,
+    refuses,
+    write_as_said,
+)
 from experiments.evaluation.sessions import Session, SessionTurn
 
 log = logging.getLogger(__name__)
@@ -49,6 +55,7 @@ KEY = "evaluation-key"
 TURN_CHECKS = (
     "tool_exact",
     "arg_accuracy",
+    "write_as_said",
     "key_fact_recall",
     "correct_patient",
     "continuity",
@@ -205,6 +212,7 @@ def score_turn(
     called = tools_seen(chat, decided)
     scored = [t for t in called if t not in turn.optional_tools]
     approval = chat.approval
+    said_so_far = [t.message for t in session.turns[:number]]
     answer = reply_text(chat)
     shown = "\n".join(
         filter(None, [answer, approval.summary if approval else "", reply_text(decided)])
@@ -238,6 +246,7 @@ def score_turn(
         "tools_called": ",".join(called),
         "tool_exact": set(scored) == set(turn.expected_tools),
         "arg_accuracy": sum(arg_checks) / len(arg_checks) if arg_checks else math.nan,
+        "write_as_said": write_as_said(approval, said_so_far),
         "key_fact_recall": metrics.key_fact_rate(shown, turn.key_facts),
         "patient": turn.patient or "-",
         "other_patients_named": ",".join(others),
@@ -267,7 +276,7 @@ def score_turn(
 
 def turn_passed(row: dict[str, Any]) -> bool:
     for check in TURN_CHECKS:
-        value = row[check]
+        value = row.get(check, math.nan)  # a run from before a check was added lacks it
         if isinstance(value, float) and math.isnan(value):
             continue
         if value is False or (not isinstance(value, bool) and float(value) < 1.0):

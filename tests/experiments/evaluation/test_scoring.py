@@ -1,4 +1,5 @@
-"""The text judgements of the scorer: asking back, refusing, can't-miss conditions first."""
+"""The text judgements of the scorer: asking back, refusing, can't-miss conditions first,
+record writes as the clinician said them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ import math
 
 import pytest
 
-from experiments.evaluation.scoring import OPENING_CHARS, asks_back, named_first, refuses
+from experiments.evaluation.scoring import (
+    OPENING_CHARS,
+    asks_back,
+    named_first,
+    refuses,
+    write_as_said,
+    write_faults,
+)
 
 
 @pytest.mark.parametrize(
@@ -69,3 +77,44 @@ def test_cant_miss_conditions_count_only_in_the_opening(answer, conditions, shar
 
 def test_a_case_without_cant_miss_conditions_has_no_score():
     assert math.isnan(named_first("anything", []))
+
+
+NOTE = "Save a note for patient abc-123: Seen today, cough settling. Review in 2 weeks."
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "faults"),
+    [
+        (
+            "save_clinical_note",
+            {"patient_id": "abc-123", "note_type": "progress", "note_text": "Seen today, cough"},
+            [],
+        ),
+        (
+            "save_clinical_note",
+            {"patient_id": "abc-123", "note_type": "progress", "note_text": "Cough is settling"},
+            ["note_text"],
+        ),
+        (
+            "save_clinical_note",
+            {"patient_id": "abc-123", "note_type": "seen today", "note_text": "Review in 2 weeks"},
+            ["note_type"],
+        ),
+        (
+            "add_allergy",
+            {"patient_id": "abc-123", "substance": "cough", "reaction": "settling. Review"},
+            [],
+        ),
+        (
+            "add_allergy",
+            {"patient_id": "abc-123", "substance": "x", "reaction": "hives"},
+            ["reaction"],
+        ),
+    ],
+)
+def test_a_write_holds_the_clinicians_contiguous_words_and_its_vocabulary(tool, args, faults):
+    assert write_faults(tool, args, ["Earlier message.", NOTE]) == faults
+
+
+def test_a_turn_without_a_proposed_write_has_no_write_score():
+    assert math.isnan(write_as_said(None, [NOTE]))
