@@ -31,14 +31,31 @@ def cant_miss_block(found: Sequence[CantMiss]) -> str:
     for condition in (c for row in shown for c in row["exclude"]):
         # "ectopic pregnancy (early pregnancy)" and "ectopic pregnancy" are one condition,
         # shown once, in its fuller form, where it first appears
-        key = _QUALIFIER.sub("", condition).strip().lower()
+        key = _key(condition)
         named[key] = max(named.get(key, ""), condition, key=len)
-    conditions = list(named.values())
+    conditions = [c for c in (_unsaid(c, named) for c in named.values()) if c]
     lines = [f"{HEADING} {', '.join(conditions)}."]
     for row in shown:
         presentation = row["presentation"][:1].lower() + row["presentation"][1:]
         lines.append(f"**Do first** ({presentation}): {row['first']}")
     return "\n".join(lines)
+
+
+def _key(condition: str) -> str:
+    return _QUALIFIER.sub("", condition).strip().lower()
+
+
+def _unsaid(condition: str, named: dict[str, str]) -> str:
+    """``condition`` without the alternatives another item names on their own: after
+    "acute coronary syndrome", "acute coronary syndrome or acute heart failure" adds only
+    "acute heart failure" (nothing when it adds nothing). An item is kept whole when it is
+    qualified, or when a part is a single word, which may be an adjective of the condition
+    the last part names ("ischaemic or haemorrhagic stroke")."""
+    parts = condition.split(" or ")
+    if _QUALIFIER.search(condition) or any(len(p.split()) < 2 for p in parts):
+        return condition
+    kept = [p for p in parts if p.strip().lower() not in named or len(parts) == 1]
+    return " or ".join(kept)
 
 
 def open_with_cant_miss(answer: str, found: Sequence[CantMiss]) -> str:

@@ -3,8 +3,10 @@ the case it refers back to, and opening the answer whatever the model wrote."""
 
 from __future__ import annotations
 
+import pytest
+
 from docgemma.agent.cant_miss import recognise
-from docgemma.agent.cant_miss_opening import cant_miss_block, open_with_cant_miss
+from docgemma.agent.cant_miss_opening import HEADING, cant_miss_block, open_with_cant_miss
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.red_flags.table import BY_ID
 
@@ -132,3 +134,40 @@ def test_a_condition_two_rows_name_is_on_the_first_line_once() -> None:
     }
     first_line = cant_miss_block(found).split("\n")[0]
     assert first_line.count("ectopic pregnancy") == 1, first_line
+
+
+def test_an_alternative_another_row_names_alone_is_not_named_again() -> None:
+    found = recognise("Sudden chest pain and breathlessness, HR 112")
+    assert {"chest_pain_breathless", "acute_breathlessness"} <= {f["rule_id"] for f in found}
+    first_line = cant_miss_block(found).split("\n")[0]
+    assert first_line.count("acute coronary syndrome") == 1, first_line
+    assert "acute heart failure" in first_line and "pulmonary embolism" in first_line
+
+
+@pytest.mark.parametrize(
+    ("exclude", "shown"),
+    [
+        (
+            ["acute coronary syndrome", "acute coronary syndrome or acute heart failure"],
+            "acute coronary syndrome, acute heart failure.",
+        ),
+        (
+            [
+                "aortic dissection",
+                "acute coronary syndrome",
+                "aortic dissection or acute coronary syndrome",
+            ],
+            "aortic dissection, acute coronary syndrome.",
+        ),
+        (
+            ["haemorrhagic stroke", "ischaemic or haemorrhagic stroke"],
+            "haemorrhagic stroke, ischaemic or haemorrhagic stroke.",
+        ),
+        (["sepsis", "sepsis or septic shock (toxin)"], "sepsis, sepsis or septic shock (toxin)."),
+    ],
+)
+def test_the_opening_names_each_alternative_once_unless_it_would_change_its_meaning(
+    exclude: list[str], shown: str
+) -> None:
+    row = {"rule_id": "r", "presentation": "P", "exclude": exclude, "first": "F", "evidence": []}
+    assert cant_miss_block([row]).split("\n")[0] == f"{HEADING} {shown}"
