@@ -257,3 +257,37 @@ async def test_a_case_that_reports_its_studies_is_not_sent_to_the_image_tool(
     assert "attach" not in result.final_response.lower()
     offered = llm.calls[1].schema.model_json_schema()
     assert "analyze_medical_image" not in str(offered)
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "searched"),
+    [
+        ("She is also on the pill. What next?", True),  # adds to the case, asks about it
+        ("What's the differential now that she says she is on sertraline?", True),
+        ("She is also on sertraline. Any interaction with tramadol?", False),  # a label's
+    ],
+)
+async def test_a_follow_up_adding_to_a_case_goes_to_the_condition_pages_not_a_drug_check(
+    make_agent, tools, follow_up: str, searched: bool
+) -> None:
+    """The model proposed an interaction check for a follow-up about the case presented
+    before; code searches the case's conditions instead, unless a label is asked for."""
+    case = "26F, sudden pleuritic chest pain and breathlessness since this morning, HR 112."
+    llm = ScriptedBackend(
+        [
+            intent("DIRECT"),
+            intent(tool="check_drug_interactions"),
+            select("check_drug_interactions"),
+            {"query": "pulmonary embolism"}
+            if searched
+            else {"drug_names": ["sertraline", "tramadol"]},
+            quality("success_rich"),
+            select("none"),
+            NOTHING_CITED,
+        ]
+    )
+    agent = make_agent(llm)
+    await run(agent, case)
+    _, result = await run(agent, follow_up)
+    assert bool(tools.calls_to("search_knowledge_base")) is searched, result.final_response
+    assert bool(tools.calls_to("check_drug_interactions")) is not searched

@@ -17,6 +17,7 @@ from typing import Any, get_origin
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
+from docgemma.agent.cant_miss import REFERS_BACK
 from docgemma.agent.context import (
     classifier_text,
     clinical_context,
@@ -40,6 +41,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_USER,
 )
 from docgemma.agent.references import (
+    DRUG_QUESTION,
     asks_about_a_case,
     asks_if_patient_may_take,
     only_names_a_patient,
@@ -160,14 +162,12 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
         return chart.name  # "Patient gkim-008 please.": the patient is called up
     tried = {r["tool_name"] for r in state.get("tool_results", [])}
     pages = registry.with_role(ToolRole.SEARCHES_KNOWLEDGE_BASE)
-    if (
-        pages
-        and pages.name not in tried
-        and tool in registry
-        and registry[tool].role is ToolRole.READS_LABEL
-        and asks_about_a_case(state["user_query"])
-    ):
-        return pages.name  # a case presentation: its conditions, not a drug in its story
+    if pages and pages.name not in tried and tool in registry:
+        role = registry[tool].role
+        if (role is ToolRole.READS_LABEL and asks_about_a_case(state["user_query"])) or (
+            role in _DRUG_ROLES and _follows_up_a_case(state)
+        ):
+            return pages.name  # a case presentation: its conditions, not a drug in its story
     if finder and finder.name not in tried and patient_to_find(state["user_query"]):
         return finder.name if tool != finder.name else None  # "Look up James Wilson."
     if finder and tool == finder.name and known and tool not in done and chart:
@@ -221,6 +221,21 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     if tool in waiting or (tool in registry and registry[tool].writes_ehr):
         return None  # a write the clinician asked for is not traded for a lookup
     return waiting[0]
+
+
+_DRUG_ROLES = frozenset({ToolRole.READS_LABEL, ToolRole.CHECKS_INTERACTIONS})
+
+
+def _follows_up_a_case(state: AgentState) -> bool:
+    """A message that adds to the case presented before and asks about it ("She is also on
+    the pill. What next?"): the case's can't-miss rows fired, the message asks what the case
+    is or what to do, and asks nothing a label answers (a dose, an interaction)."""
+    query = state["user_query"]
+    return (
+        bool(state.get("cant_miss"))
+        and REFERS_BACK.search(query) is not None
+        and not DRUG_QUESTION.search(query)
+    )
 
 
 def _named_patient_to_find(state: AgentState, registry: ToolRegistry, tool: str) -> bool:
