@@ -57,6 +57,23 @@ _ACTION_RE = re.compile(
     r"\b(" + "|".join(re.escape(v) for v in ACTION_VERBS) + r")\b", re.IGNORECASE
 )
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9\-']*", re.IGNORECASE)
+SHORTHAND: dict[str, str] = {
+    "the pill": "contraceptives, oral",
+    "combined pill": "contraceptives, oral",
+    "contraceptive pill": "contraceptives, oral",
+    "birth control pill": "contraceptives, oral",
+    "birth control pills": "contraceptives, oral",
+    "cocp": "contraceptives, oral",
+    "ocp": "contraceptives, oral",
+    "ocps": "contraceptives, oral",
+    "mini pill": "contraceptives, oral",
+    "mini-pill": "contraceptives, oral",
+    "progestogen-only pill": "contraceptives, oral",
+    "progestogen only pill": "contraceptives, oral",
+    "hrt": "hormone replacement therapy",
+}
+"""What clinicians call a medicine in passing, which the dictionary's generic, brand and
+synonym names leave out, mapped to the dictionary's own name for it."""
 _MAX_NAME_WORDS = 6
 _MIN_NAME_CHARS = 3
 
@@ -99,7 +116,10 @@ class DrugDictionary:
                 continue
             index.setdefault(words[0], {})[words] = canonicals[0]
             count += 1
-        return cls(index=index, names=count)
+        for name, generic in SHORTHAND.items():
+            words = tuple(w.lower() for w in _WORD_RE.findall(name))
+            index.setdefault(words[0], {})[words] = generic
+        return cls(index=index, names=count + len(SHORTHAND))
 
     def find(self, text: str) -> list[str]:
         """Generic names of the drugs mentioned, longest match first at each position."""

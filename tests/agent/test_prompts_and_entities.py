@@ -92,6 +92,20 @@ def test_drug_dictionary_is_the_real_one_with_brands_mapped_to_generics() -> Non
 
 
 @pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("She is also on the pill. What next?", ["contraceptives, oral"]),
+        ("On the combined pill and rifampicin", ["contraceptives, oral", "rifampin"]),
+        ("Started COCP last month, now calf swelling", ["contraceptives, oral"]),
+        ("Any interaction between HRT and warfarin?", ["hormone replacement therapy", "warfarin"]),
+        ("Can she swallow a pill whole? She has dysphagia.", []),  # a pill, not the pill
+    ],
+)
+def test_a_medicine_called_by_its_everyday_name_is_found(text: str, found: list[str]) -> None:
+    assert drug_dictionary().find(text) == found
+
+
+@pytest.mark.parametrize(
     ("text", "ids"),
     [
         ("Write a note for patient abc-123", ["abc-123"]),
