@@ -50,7 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--model", default=None, help="model profile or GGUF path (DOCGEMMA_MODEL); default: app's"
     )
     evaluation.add_argument("--n", type=int, default=None, help="cases, spread over categories")
-    evaluation.add_argument("--ids", nargs="+", default=None, help="only these case ids")
+    evaluation.add_argument(
+        "--ids", nargs="+", default=None, help="only these case (and session) ids"
+    )
     evaluation.add_argument(
         "--split", choices=["dev", "test", "both"], default="both", help="which cases to run"
     )

@@ -209,6 +209,8 @@ def pick(
     sessions: list[Session] = []
     if with_sessions:
         sessions = [s for s in load_sessions() if s.split in ran]
+        if ids:
+            sessions = [s for s in sessions if s.id in set(ids)]
         sessions = pick_cases(sessions, n_sessions, lambda s: f"{s.split}/{s.theme}")
     return cases, sessions
 
