@@ -265,6 +265,7 @@ async def test_a_case_that_reports_its_studies_is_not_sent_to_the_image_tool(
         ("She is also on the pill. What next?", True),  # adds to the case, asks about it
         ("What's the differential now that she says she is on sertraline?", True),
         ("She is also on sertraline. Any interaction with tramadol?", False),  # a label's
+        ("Any concerns with giving her sertraline and tramadol?", False),  # a drug to give
     ],
 )
 async def test_a_follow_up_adding_to_a_case_goes_to_the_condition_pages_not_a_drug_check(

@@ -12,6 +12,7 @@ left to look up — a signal code checks against the task patterns before accept
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, get_origin
 
 from langgraph.runtime import Runtime
@@ -224,17 +225,25 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
 
 
 _DRUG_ROLES = frozenset({ToolRole.READS_LABEL, ToolRole.CHECKS_INTERACTIONS})
+_ACTS_ON_A_DRUG = re.compile(
+    r"\b(?:giv(?:e|ing)|start(?:ing)?|prescrib(?:e|ing)|add(?:ing)?|switch(?:ing)?"
+    r"|stop(?:ping)?|continu(?:e|ing)|restart(?:ing)?|withhold(?:ing)?|hold(?:ing)?)\b",
+    re.IGNORECASE,
+)
+"""A question about doing something with a drug ("any concerns giving her ibuprofen?")."""
 
 
 def _follows_up_a_case(state: AgentState) -> bool:
     """A message that adds to the case presented before and asks about it ("She is also on
     the pill. What next?"): the case's can't-miss rows fired, the message asks what the case
-    is or what to do, and asks nothing a label answers (a dose, an interaction)."""
+    is or what to do, and asks nothing a label answers (a dose, an interaction, whether to
+    give, stop or continue a drug)."""
     query = state["user_query"]
     return (
         bool(state.get("cant_miss"))
         and REFERS_BACK.search(query) is not None
         and not DRUG_QUESTION.search(query)
+        and not _ACTS_ON_A_DRUG.search(query)
     )
 
 
