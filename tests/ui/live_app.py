@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 from prebuilt_indexes import seed_indexes
 
@@ -125,3 +126,24 @@ def shot(page, name):
         warnings.warn(f"no screenshot {name}: the page did not paint in time", stacklevel=2)
         return None
     return path
+
+
+_OPENED: list[Any] = []
+"""Browser contexts the current test opened (``new_tab``), closed after it."""
+
+
+def new_tab(browser: Any, height: int = 1000) -> Any:
+    """A page in a context of its own, closed when the test ends (``close_pages``)."""
+    context = browser.new_context(viewport={"width": 1400, "height": height})
+    _OPENED.append(context)
+    return context.new_page()
+
+
+@pytest.fixture(autouse=True)
+def close_pages() -> Iterator[None]:
+    """Close each test's pages when it ends: a page left open keeps its renderer busy (a
+    spinner, a stream) and takes CPU from the real model the later tests run on. Active in
+    each test module that imports it."""
+    yield
+    while _OPENED:
+        _OPENED.pop().close()

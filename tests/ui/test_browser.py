@@ -14,7 +14,15 @@ import threading
 
 import httpx
 import pytest
-from live_app import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app, shot
+from live_app import (  # noqa: F401
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    close_pages,
+    new_tab,
+    running_app,
+    shot,
+)
 from PIL import Image
 from ui_fakes import FakeAgent, direct_events, reading_events, tool_events
 
@@ -65,7 +73,7 @@ def fake_url(tmp_path_factory, fake_agent):
 
 
 def open_page(browser, url):
-    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page = new_tab(browser)
     page.goto(url)
     page.wait_for_selector("#msg textarea", timeout=60_000)
     return page

@@ -4,8 +4,14 @@
 from __future__ import annotations
 
 import pytest
-from live_app import CHROMIUM, running_app
-from test_browser import ask, browser, last_bot_text, open_page, shot  # noqa: F401
+from live_app import CHROMIUM, close_pages, running_app  # noqa: F401
+from test_browser import (  # noqa: F401
+    ask,
+    browser,
+    last_bot_text,
+    open_page,
+    shot,
+)
 
 from docgemma.agent.answer.compose import NO_SOURCE, NOT_RETRIEVED_ANSWER
 from docgemma.agent.answer.hygiene import defects

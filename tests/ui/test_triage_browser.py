@@ -11,8 +11,16 @@ from __future__ import annotations
 import sys
 
 import pytest
-from live_app import CHROMIUM, CHROMIUM_ARGS, ROOT, running_app
-from test_browser import ON_CI, shot
+from live_app import (  # noqa: F401
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    close_pages,
+    new_tab,
+    running_app,
+    shot,
+)
+from test_browser import ON_CI
 from ui_fakes import FakeAgent
 
 from docgemma.severity import Severity
@@ -65,7 +73,7 @@ def fake_url(tmp_path_factory):
 
 
 def open_triage(browser, url):
-    page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
+    page = new_tab(browser, height=1100)
     page.goto(url)
     page.get_by_role("tab", name="Patient triage").click()
     page.wait_for_selector("#triage-msg textarea", timeout=60_000)
