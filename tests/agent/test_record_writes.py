@@ -188,3 +188,27 @@ async def test_a_dictated_note_naming_a_lab_is_a_note_not_a_chart_question(
     assert pending.args["note_text"] == "tired for two weeks, TSH requested."
     assert "2.1" not in result.final_response
     assert tools.calls_to("save_clinical_note") == []  # nothing written before approval
+
+
+async def test_an_ordered_prescription_is_proposed_whatever_other_write_the_model_picks(
+    make_agent, tools
+) -> None:
+    """The model picks the note tool for an order to start a drug; the message orders a
+    prescription, so code proposes the prescription, not a note holding the order."""
+    llm = ScriptedBackend(
+        [
+            intent(tool="save_clinical_note"),
+            select("save_clinical_note"),
+            {
+                "patient_id": PID,
+                "medication_name": "atorvastatin",
+                "dosage": "20 mg",
+                "frequency": "at bedtime",
+            },
+        ]
+    )
+    _, result = await run(make_agent(llm), f"Start atorvastatin 20 mg once nightly for {PID}.")
+    pending = result.pending_approval
+    assert pending is not None and pending.tool == "prescribe_medication", result.final_response
+    assert pending.args["medication_name"] == "atorvastatin" and pending.args["dosage"] == "20 mg"
+    assert tools.calls_to("save_clinical_note") == []

@@ -147,8 +147,9 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     one, but not when the clinician gave the record's id (the chart is read instead). A
     proposal that repeats a finished tool, answers none, or lies outside the patterns
     gets the first tool waiting, unless it is a record write. Code substitutes a record
-    write only for a message that orders it (``orders``), once nothing else waits; a
-    write the model proposes is never traded for a lookup, except for the search that finds
+    write only for a message that orders it (``orders``), once nothing else waits, and
+    then for any other proposal, a write included; a write the model proposes is never
+    traded for a lookup, except for the search that finds
     the patient the message names: whatever is proposed, a named patient whom the proposal
     or an ordered write needs is searched for first. A tool given up on this turn
     is never run again: the next one waiting, else the ordered write, else none.
@@ -204,9 +205,9 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
     )
     if tool in skipped:
         return waiting[0] if waiting else (ordered or NO_TOOL)
-    proposes_write = tool in registry and registry[tool].writes_ehr
-    if not waiting and ordered and not proposes_write:
-        return ordered  # an order to write is answered with the card, not a lookup
+    if not waiting and ordered and tool != ordered:
+        return ordered  # an order to write is answered with its card, not a lookup or
+        # another write ("Start atorvastatin 20 mg nightly for …" is a prescription)
     if (
         chart
         and chart.name in waiting
