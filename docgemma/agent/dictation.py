@@ -266,11 +266,34 @@ def restate(spec: ToolSpec, args: dict[str, Any], messages: Sequence[str]) -> Re
                 stated = [d for m in asked for d in durations(m)]
                 if meant not in stated + [d.split(None, 1)[-1] for d in stated]:
                     meant = stated[0] if stated else None
+            if meant is not None and not required and _repeats_the_order(spec, args, name, meant):
+                meant = None
             if meant is None and value is not None and required:
                 missing.append(name)
             elif meant != value:
                 changed[name] = meant
     return Restatement(changed, missing)
+
+
+ORDER_VALUES_REPEATED = 2
+"""How many of a write's required values an optional remark may hold before it counts as
+the order itself."""
+
+
+def _repeats_the_order(spec: ToolSpec, args: dict[str, Any], name: str, text: str) -> bool:
+    """An optional remark that holds the write's own required values ("Please prescribe
+    levothyroxine 100 mcg once daily for patient …" as a prescription's notes) repeats the
+    order; the card and the record would show it twice."""
+    held = [
+        field
+        for field, info in spec.args.model_fields.items()
+        if field != name
+        and info.is_required()
+        and isinstance(value := args.get(field), str)
+        and value.strip()
+        and re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", text, re.IGNORECASE)
+    ]
+    return len(held) >= ORDER_VALUES_REPEATED
 
 
 def _dictated(value: Any, asked: Sequence[str], messages: Sequence[str]) -> str | None:

@@ -145,6 +145,19 @@ def test_a_note_nobody_dictated_is_asked_for() -> None:
             {},
             [],
         ),
+        (
+            "Please prescribe x 5 mg once daily for patient rkhan-220",
+            {"frequency": "once daily",
+             "notes": "Please prescribe x 5 mg once daily for patient rkhan-220"},
+            {"notes": None},
+            [],
+        ),
+        (
+            "Prescribe x 5 mg once daily for rkhan-220, stop x if the rash spreads",
+            {"frequency": "once daily", "notes": "stop x if the rash spreads"},
+            {},
+            [],
+        ),
     ],
     ids=[
         "abbreviations",
@@ -153,6 +166,8 @@ def test_a_note_nobody_dictated_is_asked_for() -> None:
         "notes-and-invented-duration",
         "an-id-is-no-duration",
         "the-stated-duration",
+        "the-order-is-no-note",
+        "a-note-naming-the-drug",
     ],
 )  # fmt: skip
 def test_a_prescriptions_fields_are_the_clinicians(
