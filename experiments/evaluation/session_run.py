@@ -334,6 +334,9 @@ def session_table(turns: pd.DataFrame) -> pd.DataFrame:
             "turns": len(part),
         }
         for metric in SESSION_METRICS:
+            if metric not in part:  # a run from before the metric was added
+                row[metric] = math.nan
+                continue
             values = pd.to_numeric(part[metric], errors="coerce").dropna()
             row[metric] = values.mean() if len(values) else math.nan
         row["session_ok"] = bool(part["turn_ok"].all())

@@ -182,8 +182,8 @@ async def test_one_case_on_the_real_model(settings, real_llm):
 def test_ids_pick_cases_and_sessions_alike():
     from experiments.evaluation.run import pick
 
-    cases, sessions = pick("both", None, ["direct-01", "sess-write-01"], True, None)
-    assert [c.id for c in cases] == ["direct-01"]
-    assert [s.id for s in sessions] == ["sess-write-01"]
+    cases, sessions = pick("both", None, ["prescribe-01", "sess-write-03"], True, None)
+    assert [c.id for c in cases] == ["prescribe-01"]
+    assert [s.id for s in sessions] == ["sess-write-03"]
     cases, sessions = pick("both", None, None, True, None)
     assert len(cases) > 1 and len(sessions) > 1
