@@ -55,7 +55,6 @@ KEY = "evaluation-key"
 TURN_CHECKS = (
     "tool_exact",
     "arg_accuracy",
-    "write_as_said",
     "key_fact_recall",
     "correct_patient",
     "continuity",
@@ -64,7 +63,9 @@ TURN_CHECKS = (
     "approval_shown",
 )
 """Per-turn checks that must hold (1.0 or True) for the turn to pass; ``nan``: not applicable."""
-SESSION_METRICS = (*TURN_CHECKS, "leaked", "degenerate", "forbidden", "turn_ok")
+SESSION_METRICS = (*TURN_CHECKS, "write_as_said", "leaked", "degenerate", "forbidden", "turn_ok")
+"""``write_as_said`` is reported, not a check a turn must pass: a note the clinician amends in
+a later message is rebuilt from two messages, which its strict single-run test refuses."""
 
 
 def free_port() -> int:

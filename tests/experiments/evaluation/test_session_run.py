@@ -126,4 +126,3 @@ def test_a_turn_passes_only_when_every_applicable_check_holds():
     assert not turn_passed(row | {"key_fact_recall": 0.5})
     assert not turn_passed(row | {"refused_when_needed": False})
     assert not turn_passed(row | {"degenerate": True})
-    assert not turn_passed(row | {"write_as_said": False})
