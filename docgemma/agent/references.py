@@ -240,6 +240,12 @@ DRUG_QUESTION = re.compile(
 )
 """What a drug's label answers: its dose, effects, interactions, warnings and use in
 pregnancy."""
+ACTS_ON_A_DRUG = re.compile(
+    r"\b(?:giv(?:e|ing)|start(?:ing)?|prescrib(?:e|ing)|add(?:ing)?|switch(?:ing)?"
+    r"|stop(?:ping)?|continu(?:e|ing)|restart(?:ing)?|withhold(?:ing)?|hold(?:ing)?)\b",
+    _I,
+)
+"""A question about doing something with a drug ("any concerns giving her ibuprofen?")."""
 
 
 def asks_about_a_case(query: str) -> bool:

@@ -172,9 +172,8 @@ def message_drugs(spec: ToolSpec, name: str, drugs: Any, evidence: Evidence) -> 
     listed = {g.lower() for d in drugs if isinstance(d, str) for g in dictionary.find(d)}
     if len(listed & wanted) >= 2:
         return None
-    field_schema = spec.args.model_json_schema()["properties"][name]
     rest = [d for d in drugs if not (isinstance(d, str) and dictionary.find(d))]
-    return [*named, *rest][: field_schema.get("maxItems", len(named) + len(rest))]
+    return _at_most(spec, name, [*named, *rest])
 
 
 def record_medications(
@@ -197,9 +196,14 @@ def record_medications(
     have = {str(d).lower() for d in drugs}
     have |= {g.lower() for d in drugs if isinstance(d, str) for g in dictionary.find(d)}
     extra = [d for d in evidence.record_drugs if d.lower() not in have]
-    field_schema = spec.args.model_json_schema()["properties"][name]
-    limit = field_schema.get("maxItems", len(drugs) + len(extra))
-    return [*drugs, *extra][:limit] if extra and len(drugs) < limit else None
+    whole = _at_most(spec, name, [*drugs, *extra])
+    return whole if extra and len(whole) > len(drugs) else None
+
+
+def _at_most(spec: ToolSpec, name: str, items: list[Any]) -> list[Any]:
+    """``items`` cut to the most the list field ``name`` takes."""
+    limit = spec.args.model_json_schema()["properties"][name].get("maxItems", len(items))
+    return items[:limit]
 
 
 def unknown_drugs(spec: ToolSpec, args: dict[str, Any], evidence: Evidence) -> dict[str, list[str]]:

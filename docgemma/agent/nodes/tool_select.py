@@ -12,7 +12,6 @@ left to look up — a signal code checks against the task patterns before accept
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, get_origin
 
 from langgraph.runtime import Runtime
@@ -42,6 +41,7 @@ from docgemma.agent.prompts import (
     TOOL_SELECT_USER,
 )
 from docgemma.agent.references import (
+    ACTS_ON_A_DRUG,
     DRUG_QUESTION,
     asks_about_a_case,
     asks_if_patient_may_take,
@@ -226,12 +226,6 @@ def _pattern_choice(state: AgentState, deps: AgentDeps, tool: str) -> str | None
 
 
 _DRUG_ROLES = frozenset({ToolRole.READS_LABEL, ToolRole.CHECKS_INTERACTIONS})
-_ACTS_ON_A_DRUG = re.compile(
-    r"\b(?:giv(?:e|ing)|start(?:ing)?|prescrib(?:e|ing)|add(?:ing)?|switch(?:ing)?"
-    r"|stop(?:ping)?|continu(?:e|ing)|restart(?:ing)?|withhold(?:ing)?|hold(?:ing)?)\b",
-    re.IGNORECASE,
-)
-"""A question about doing something with a drug ("any concerns giving her ibuprofen?")."""
 
 
 def _follows_up_a_case(state: AgentState) -> bool:
@@ -244,7 +238,7 @@ def _follows_up_a_case(state: AgentState) -> bool:
         bool(state.get("cant_miss"))
         and REFERS_BACK.search(query) is not None
         and not DRUG_QUESTION.search(query)
-        and not _ACTS_ON_A_DRUG.search(query)
+        and not ACTS_ON_A_DRUG.search(query)
     )
 
 
