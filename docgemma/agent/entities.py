@@ -58,22 +58,21 @@ _ACTION_RE = re.compile(
 )
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9\-']*", re.IGNORECASE)
 SHORTHAND: dict[str, str] = {
-    "the pill": "contraceptives, oral",
-    "combined pill": "contraceptives, oral",
-    "contraceptive pill": "contraceptives, oral",
-    "birth control pill": "contraceptives, oral",
-    "birth control pills": "contraceptives, oral",
-    "cocp": "contraceptives, oral",
-    "ocp": "contraceptives, oral",
-    "ocps": "contraceptives, oral",
-    "mini pill": "contraceptives, oral",
-    "mini-pill": "contraceptives, oral",
-    "progestogen-only pill": "contraceptives, oral",
-    "progestogen only pill": "contraceptives, oral",
+    **dict.fromkeys(
+        ["the pill", "combined pill", "contraceptive pill", "birth control pill",
+         "birth control pills", "cocp", "ocp", "ocps"],
+        "ethinylestradiol",
+    ),
+    **dict.fromkeys(
+        ["mini pill", "mini-pill", "progestogen-only pill", "progestogen only pill"],
+        "levonorgestrel",
+    ),
     "hrt": "hormone replacement therapy",
-}
+}  # fmt: skip
 """What clinicians call a medicine in passing, which the dictionary's generic, brand and
-synonym names leave out, mapped to the dictionary's own name for it."""
+synonym names leave out, mapped to a substance the dictionary and the interaction reference
+both know where one does (the combined pill's oestrogen, a progestogen-only pill's
+progestogen), else the dictionary's own name."""
 _MAX_NAME_WORDS = 6
 _MIN_NAME_CHARS = 3
 

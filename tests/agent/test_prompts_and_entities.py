@@ -94,9 +94,9 @@ def test_drug_dictionary_is_the_real_one_with_brands_mapped_to_generics() -> Non
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("She is also on the pill. What next?", ["contraceptives, oral"]),
-        ("On the combined pill and rifampicin", ["contraceptives, oral", "rifampin"]),
-        ("Started COCP last month, now calf swelling", ["contraceptives, oral"]),
+        ("She is also on the pill. What next?", ["ethinylestradiol"]),
+        ("On the combined pill and rifampicin", ["ethinylestradiol", "rifampin"]),
+        ("Started COCP last month, now calf swelling", ["ethinylestradiol"]),
         ("Any interaction between HRT and warfarin?", ["hormone replacement therapy", "warfarin"]),
         ("Can she swallow a pill whole? She has dysphagia.", []),  # a pill, not the pill
     ],
