@@ -1,12 +1,12 @@
 """``/v1/documents``: a tenant's own knowledge base — upload, list, delete.
 
 An upload is the document itself as the request body (``Content-Type`` ``text/markdown``,
-``text/html`` or ``text/plain``, UTF-8) with its title as a query parameter, e.g.
+``text/html`` or ``text/plain``, UTF-8, or ``application/pdf`` with a text layer) with its
+title as a query parameter, e.g.
 ``curl --data-binary @protocol.md -H 'Content-Type: text/markdown'
 '.../v1/documents?title=Ward+protocol'``. It is cut into passages and indexed in the
 tenant's own Chroma collection; only that tenant's clinician sessions search it. The
 title is a label (markup characters removed), never a path; the id is issued here.
-PDF is not accepted: no PDF text extractor is among the project's dependencies.
 """
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ async def library(api: ApiState, tenant: str) -> TenantDocuments:
     openapi_extra={
         "requestBody": {
             "required": True,
-            "content": {media: {"schema": {"type": "string"}} for media in CONTENT_TYPES},
+            "content": {
+                media: {"schema": {"type": "string", "format": "binary"}} for media in CONTENT_TYPES
+            },
         }
     },
 )

@@ -1,14 +1,17 @@
 """A tenant's uploaded document as plain text, cut into passages for the index.
 
-Uploads are Markdown, HTML or plain text, decoded as UTF-8 (anything else is refused
-with a reason). HTML is reduced to its text (scripts and styles dropped, ``<h1>``–``<h3>``
-kept as headings); Markdown is kept as written. Passages follow the headings and are
+Uploads are Markdown, HTML or plain text, decoded as UTF-8, or PDF, read from its text
+layer (anything else is refused with a reason). HTML is reduced to its text (scripts and
+styles dropped, ``<h1>``–``<h3>`` kept as headings); a PDF's pages become its sections
+("Page 3"), so a retrieved passage says where in the file it stands; Markdown is kept as
+written. Passages follow the headings and are
 packed from whole paragraphs up to ``PASSAGE_CHARS``, so a retrieved passage reads as a
 piece of the document rather than a window cut mid-sentence.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -19,6 +22,9 @@ PASSAGE_CHARS = 800
 """Longest passage. MiniLM reads 256 word pieces (about 1,000 characters of English), so a
 longer passage would be embedded by its beginning only."""
 TITLE_CHARS = 120
+PDF_PAGES = 500
+"""Most pages read from one PDF: a bound on the work one upload can cause (the byte limit
+alone does not bound it, a PDF's streams are compressed)."""
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _NOT_TITLE = re.compile(r"[<>\[\]{}`*|\\]")
 
@@ -27,6 +33,7 @@ class DocumentKind(StrEnum):
     MARKDOWN = "markdown"
     HTML = "html"
     TEXT = "text"
+    PDF = "pdf"
 
 
 CONTENT_TYPES: dict[str, DocumentKind] = {
@@ -34,9 +41,10 @@ CONTENT_TYPES: dict[str, DocumentKind] = {
     "text/x-markdown": DocumentKind.MARKDOWN,
     "text/html": DocumentKind.HTML,
     "text/plain": DocumentKind.TEXT,
+    "application/pdf": DocumentKind.PDF,
 }
 """The upload types accepted, by the request's Content-Type (parameters such as a charset
-are ignored; the text must be UTF-8)."""
+are ignored; text must be UTF-8)."""
 
 
 class DocumentError(ValueError):
@@ -78,6 +86,48 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DocumentError(f"The document is not UTF-8 text (byte {exc.start}).") from exc
+
+
+def pdf_text(data: bytes) -> str:
+    """The text layer of a PDF, each page that has text under a ``# Page n`` heading.
+
+    A scanned PDF (pictures of pages) has no text layer and is refused with that reason,
+    as are encrypted and damaged files: nothing here reads a picture or guesses a password.
+    """
+    from pypdf import PdfReader
+
+    if not data.lstrip()[:1024].startswith(b"%PDF-"):
+        raise DocumentError("The document is not a PDF (it does not start with %PDF-).")
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            raise DocumentError("The PDF is encrypted; upload a copy without a password.")
+        count = len(reader.pages)
+        if count > PDF_PAGES:
+            raise DocumentError(f"The PDF has {count} pages; at most {PDF_PAGES} are read.")
+        pages = [(n, reader.pages[n - 1].extract_text() or "") for n in range(1, count + 1)]
+    except DocumentError:
+        raise
+    except Exception as exc:  # a damaged file fails in many ways inside the reader
+        raise DocumentError("The PDF could not be read; it may be damaged.") from exc
+    text = "\n\n".join(
+        f"# Page {n}\n\n{_printable(page)}" for n, page in pages if _printable(page).strip()
+    )
+    if not text:
+        raise DocumentError(
+            "The PDF has no text layer (a scan?); upload a PDF with text, or the text itself."
+        )
+    return text
+
+
+def _printable(text: str) -> str:
+    """Control characters other than line ends (PDF text layers hold stray ones) as spaces."""
+    return "".join(" " if unicodedata.category(c) == "Cc" and c != "\n" else c for c in text)
+
+
+def document_text(data: bytes, kind: DocumentKind) -> str:
+    """An upload's text: the PDF's text layer, or the bytes decoded as UTF-8."""
+    return pdf_text(data) if kind is DocumentKind.PDF else decode(data)
 
 
 class _Text(HTMLParser):

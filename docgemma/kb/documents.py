@@ -23,7 +23,7 @@ from docgemma.kb.document_text import (
     DocumentError,
     DocumentKind,
     clean_title,
-    decode,
+    document_text,
     passages,
 )
 
@@ -107,7 +107,7 @@ class TenantDocuments:
     def add(self, title: str, kind: DocumentKind, data: bytes) -> DocumentInfo:
         """Index one upload; ``DocumentError`` says why one cannot be."""
         label = clean_title(title)
-        text = decode(data)
+        text = document_text(data, kind)
         cut = passages(text, kind)
         with self._lock:
             if len(self.documents()) >= self.max_documents:

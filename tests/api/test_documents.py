@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from pdf_file import text_pdf
 
 from .inprocess import api_settings, client, in_process_api, raw
 
@@ -82,7 +83,8 @@ async def test_list_and_delete_are_per_tenant(app) -> None:
 @pytest.mark.parametrize(
     ("body", "kind", "title", "status", "code"),
     [
-        (b"%PDF-1.7 ...", "application/pdf", "Leaflet", 415, "unsupported_document_type"),
+        (b"PK\x03\x04 ...", "application/msword", "Leaflet", 415, "unsupported_document_type"),
+        (text_pdf([[]]), "application/pdf", "Scan", 422, "invalid_document"),
         (b"x" * 2001, "text/plain", "Too long", 413, "document_too_large"),
         (b"\xff\xfe broken", "text/plain", "Latin-1", 422, "invalid_document"),
         (b"   \n  ", "text/plain", "Empty", 422, "invalid_document"),
@@ -98,6 +100,16 @@ async def test_bad_uploads_are_refused_with_a_reason(
     assert reply.json()["code"] == code and reply.json()["detail"]
     async with raw(app) as http:
         assert (await http.get("/v1/documents")).json() == []
+
+
+async def test_a_pdf_is_indexed_from_its_text_layer(app) -> None:
+    pdf = text_pdf([["Falls clinic referral"], ["Refer anyone over 65 with two falls a year."]])
+    made = await upload(app, pdf, "Falls leaflet", "application/pdf")
+    assert made.status_code == 201, made.text
+    assert (made.json()["kind"], made.json()["passages"]) == ("pdf", 2)
+    async with raw(app) as http:
+        [listed] = (await http.get("/v1/documents")).json()
+    assert listed["title"] == "Falls leaflet" and listed["kind"] == "pdf"
 
 
 async def test_uploads_need_a_key(app) -> None:

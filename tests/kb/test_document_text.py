@@ -1,17 +1,20 @@
 """Uploaded documents as text and passages: accepted types, decoding, HTML reduced to its
-visible text, passages cut within sections at paragraph and sentence ends, titles as plain
-labels."""
+visible text, a PDF's text layer by page, passages cut within sections at paragraph and
+sentence ends, titles as plain labels."""
 
 from __future__ import annotations
 
 import pytest
+from pdf_file import text_pdf
 
+from docgemma.kb import document_text as module
 from docgemma.kb.document_text import (
     PASSAGE_CHARS,
     DocumentError,
     DocumentKind,
     clean_title,
     decode,
+    document_text,
     kind_of,
     passages,
 )
@@ -23,16 +26,64 @@ from docgemma.kb.document_text import (
         ("text/markdown; charset=utf-8", DocumentKind.MARKDOWN),
         ("TEXT/HTML", DocumentKind.HTML),
         ("text/plain", DocumentKind.TEXT),
+        ("application/pdf", DocumentKind.PDF),
     ],
 )
 def test_accepted_types(content_type: str, kind: DocumentKind) -> None:
     assert kind_of(content_type) is kind
 
 
-@pytest.mark.parametrize("content_type", ["application/pdf", "image/png", "", None])
+@pytest.mark.parametrize("content_type", ["application/msword", "image/png", "", None])
 def test_other_types_are_refused_naming_the_accepted_ones(content_type: str | None) -> None:
     with pytest.raises(DocumentError, match="text/markdown, text/x-markdown, text/html"):
         kind_of(content_type)
+
+
+def test_a_pdfs_pages_are_its_sections() -> None:
+    pdf = text_pdf(
+        [
+            ["Anticoagulation clinic (ward 7)", "Check the INR weekly until stable."],
+            [],
+            ["Bridging", "Stop warfarin 5 days before surgery."],
+        ]
+    )
+    text = document_text(pdf, DocumentKind.PDF)
+    found = passages(text, DocumentKind.PDF)
+    assert [p.heading for p in found] == ["Page 1", "Page 3"]  # page 2 has no text
+    assert "Anticoagulation clinic (ward 7)" in found[0].text
+    assert "INR weekly" in found[0].text and "Stop warfarin 5 days" in found[1].text
+
+
+def _encrypted(pdf: bytes) -> bytes:
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    writer.encrypt("secret", algorithm="RC4-128")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (text_pdf([[], []]), "no text layer"),
+        (_encrypted(text_pdf([["Private."]])), "encrypted"),
+        (b"%PDF-1.7\n1 0 obj<< /Type /Catalog /Pages 9 0 R", "could not be read"),
+        (b"# A Markdown file sent as a PDF", "not a PDF"),
+    ],
+)
+def test_pdfs_without_readable_text_are_refused_with_the_reason(data: bytes, reason: str) -> None:
+    with pytest.raises(DocumentError, match=reason):
+        document_text(data, DocumentKind.PDF)
+
+
+def test_a_pdf_longer_than_the_page_limit_is_refused(monkeypatch) -> None:
+    monkeypatch.setattr(module, "PDF_PAGES", 2)
+    with pytest.raises(DocumentError, match="has 3 pages; at most 2"):
+        module.pdf_text(text_pdf([["One."], ["Two."], ["Three."]]))
 
 
 def test_markdown_passages_follow_the_headings() -> None:
