@@ -42,6 +42,8 @@ def approval_request(
     thread_id: str,
     turn: int,
     review: WriteReview | None = None,
+    *,
+    replaces: str | None = None,
 ) -> ApprovalRequest:
     return ApprovalRequest(
         tool=spec.name,
@@ -50,4 +52,5 @@ def approval_request(
         summary=summarize(spec, args),
         idempotency_key=idempotency_key(thread_id, turn, spec.name, args),
         review=review,
+        replaces=replaces,
     )

@@ -3,7 +3,8 @@
 A write pauses the graph (``interrupt``) with its proposal; the clinician approves,
 edits or rejects it. An edited write is validated again (the clinician's values are
 given, so not checked against the message), and a write already executed in this
-thread is not proposed twice. Before the card is shown, a write that declares a check
+thread is not proposed twice; a card correcting a saved entry says which entry it
+replaces. Before the card is shown, a write that declares a check
 against the record (``ToolSpec.review``) is checked by code, and the card carries what
 the check found. A rejection is answered by code.
 """
@@ -39,7 +40,8 @@ class GateVerdict:
     args: dict[str, Any]
     parsed: BaseModel | None = None
     context: dict[str, Any] = field(default_factory=dict)
-    """``approved_by`` and ``idempotency_key`` for the tool's context."""
+    """``approved_by`` and ``idempotency_key`` for the tool's context, and ``replaces`` for a
+    correction of a saved entry."""
     stopped: dict[str, Any] | None = None
     """The node's state update when the write does not run."""
 
@@ -96,7 +98,10 @@ def approve_write(
     ``node`` names the node the decisions are recorded under; ``review`` goes on the card."""
     labels = deps.registry.labels()
     turn = state.get("turn_number", 0)
-    request = approval_request(spec, args, deps.thread_id, turn, review)
+    again = state.get("reproposal") or {}
+    replacing = again.get("replacing") if again.get("tool") == spec.name else None
+    replaced = replacing["replaced"] if replacing else None
+    request = approval_request(spec, args, deps.thread_id, turn, review, replaces=replaced)
 
     def record(call_args: dict[str, Any], outcome: ToolOutcome) -> ToolResult:
         return to_result(spec, call_args, outcome, labels, retry=retry, executed=False)
@@ -129,7 +134,7 @@ def approve_write(
                 "tool_results": [rejected],
                 "error_messages": [rejected["formatted_result"]],
                 "clarification_request": declined(request.summary, answer.reason),
-                "declined_write": declined_write(spec, args, turn),
+                "declined_write": declined_write(spec, args, turn, replacing),
                 "trace": [
                     decision(
                         node,
@@ -155,9 +160,8 @@ def approve_write(
                 },
             )
         args |= check.tidied
-        request = approval_request(spec, args, deps.thread_id, turn)
+        request = approval_request(spec, args, deps.thread_id, turn, replaces=replaced)
+    context = {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key}
     return GateVerdict(
-        args,
-        parsed,
-        {"approved_by": answer.approved_by, "idempotency_key": request.idempotency_key},
+        args, parsed, {**context, "replaces": replacing["replaces"]} if replacing else context
     )

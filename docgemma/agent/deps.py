@@ -66,6 +66,7 @@ class AgentDeps:
         question: str | None = None,
         approved_by: str | None = None,
         idempotency_key: str | None = None,
+        replaces: str | None = None,
     ) -> ToolContext:
         return ToolContext(
             settings=self.settings,
@@ -77,5 +78,6 @@ class AgentDeps:
             question=question,
             approved_by=approved_by,
             idempotency_key=idempotency_key,
+            replaces=replaces,
             documents=self.documents,
         )

@@ -45,6 +45,9 @@ class ApprovalRequest(BaseModel):
     review: WriteReview | None = None
     """What code found when it checked the write against the chart (``ToolSpec.review``);
     None for a write that has no such check."""
+    replaces: str | None = None
+    """A correction's card: the saved entry it replaces, in clinician terms; approving
+    marks that entry entered in error in the same transaction."""
 
 
 NOTHING_PENDING = "There is no proposed record change waiting for approval in this conversation."

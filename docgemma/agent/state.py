@@ -136,9 +136,13 @@ class AgentState(TypedDict, total=False):
     declined_write: dict[str, Any] | None
     """The latest record write the clinician rejected (``amendment.DeclinedWrite``): "save it
     again with … added" proposes it anew with the change."""
+    saved_write: dict[str, Any] | None
+    """The latest record write saved with approval (``amendment.SavedWrite``): "make that
+    20 mg" proposes it anew, corrected, replacing its entry."""
     reproposal: Annotated[dict[str, Any] | None, PerTurn()]
-    """This turn's new proposal of the declined write (tool and arguments), set by code from
-    the clinician's reply; tool selection takes it instead of asking the model."""
+    """This turn's new proposal of the latest write (tool, arguments, why, and for a
+    correction of a saved write ``replacing``: ``amendment.Replacing``), set by code from the
+    clinician's reply; tool selection takes it instead of asking the model."""
 
     # ── Result classification ──
     last_result_classification: Annotated[str | None, PerTurn()]

@@ -80,6 +80,8 @@ class ApprovalRequiredEvent(BaseModel):
     review: WriteReview | None = None
     """What code found when it checked the write against the chart (a prescription: the
     patient's medications, allergies and kidney function); None for writes not checked."""
+    replaces: str | None = None
+    """A correction: the saved entry approving marks entered in error, in clinician terms."""
 
 
 class DoneEvent(BaseModel):

@@ -73,6 +73,7 @@ def closing_events(
                 args=request.args,
                 summary=request.summary,
                 review=request.review,
+                replaces=request.replaces,
             )
         )
     events.append(

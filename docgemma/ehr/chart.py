@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from docgemma.ehr.builders import is_entered_in_error
 from docgemma.ehr.codes import RATE_UNITS_BY_LOINC
 from docgemma.ehr.units import readable_unit
 
@@ -242,11 +243,15 @@ def build_summary(
             concept_text(c.get("code")) for c in conditions if _active(c, "clinicalStatus")
         ],
         medications=[_medication(m) for m in medications if m.get("status") in (None, "active")],
-        allergies=[_allergy(a) for a in allergies if _active(a, "clinicalStatus")],
+        allergies=[
+            _allergy(a)
+            for a in allergies
+            if _active(a, "clinicalStatus") and not is_entered_in_error(a)
+        ],
         labs=latest_by_code(labs),
         vitals=latest_by_code(vitals),
         imaging=[_report(r) for r in reports],
-        notes=[_note(n) for n in notes],
+        notes=[_note(n) for n in notes if not is_entered_in_error(n)],
     )
 
 

@@ -104,6 +104,9 @@ class ToolContext:
     approved_by: str | None = None
     """Set only when a clinician approved this write; EHR writes refuse to run without it."""
     idempotency_key: str | None = None
+    replaces: str | None = None
+    """An approved correction: the entry ("MedicationRequest/…") the write marks entered in
+    error as it saves the corrected one."""
     documents: Any = None
     """The session's tenant's own documents (``docgemma.kb.documents.TenantDocuments``),
     searched beside the condition pages; None outside a tenant's API session."""

@@ -18,10 +18,11 @@ from typing import Any
 from docgemma.ehr import builders
 from docgemma.ehr.chart import human_name
 from docgemma.ehr.client import idempotent_entry
+from docgemma.ehr.ids import is_fhir_id
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
 from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
 from docgemma.tools.ehr_guard import check_patient_id, ehr_client, require
-from docgemma.tools.guard import guarded
+from docgemma.tools.guard import Refused, guarded
 from docgemma.tools.http import error_outcome
 
 log = logging.getLogger(__name__)
@@ -53,11 +54,16 @@ async def _approved_write(
     if not ctx.idempotency_key:
         log.warning("%s approved without an idempotency key; a retry could write twice", label)
     now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-    (reference, created), (provenance, _) = await client.transaction(
-        _write_entries(build(pid, now), pid, ctx, key, now)
-    )
+    resource = build(pid, now)
+    entries = _write_entries(resource, pid, ctx, key, now)
+    if ctx.replaces:  # a correction: the entry it corrects is retracted in the same transaction
+        entries.append(
+            await _retraction(client, ctx.replaces, resource["resourceType"], pid, label)
+        )
+    (reference, created), (provenance, _), *_ = await client.transaction(entries)
     name = human_name(patient)
     verb = "saved to" if created else "was already saved to (duplicate approval ignored)"
+    retracted = f" The earlier entry {ctx.replaces} is marked entered in error."
     return ToolOutcome(
         data={
             "reference": reference,
@@ -65,14 +71,42 @@ async def _approved_write(
             "provenance": provenance,
             "patient_id": pid,
             "approved_by": ctx.approved_by,
+            "replaced": ctx.replaces,
         },
         formatted=(
             f"{label} {verb} the record of {name} (ID {pid}): {what}. "
-            f"Approved by {ctx.approved_by}."
+            f"Approved by {ctx.approved_by}.{retracted if ctx.replaces else ''}"
         ),
         entity=what,
         sources=[Source(title=f"EHR {reference}", kind="ehr")],
     )
+
+
+async def _retraction(
+    client: Any, replaces: str, resource_type: str, pid: str, label: str
+) -> dict[str, Any]:
+    """The transaction entry that marks the corrected entry entered in error. It must be an
+    entry of the same kind for the same patient: a correction never touches anything else,
+    and when it cannot retract, nothing is written."""
+    kind, _, rid = replaces.partition("/")
+    earlier = await client.read(kind, rid) if kind == resource_type and is_fhir_id(rid) else {}
+    if builders.patient_of(earlier) != pid:
+        raise Refused(
+            error_outcome(
+                ToolErrorType.INVALID_ARGS,
+                label,
+                entity=replaces,
+                detail=f"{replaces} is not a {resource_type} of patient {pid}",
+                message=(
+                    f"The entry this {label.lower()} corrects ({replaces}) is not one of this "
+                    "patient's; nothing was saved."
+                ),
+            )
+        )
+    return {
+        "resource": builders.entered_in_error(earlier),
+        "request": {"method": "PUT", "url": f"{kind}/{rid}"},
+    }
 
 
 def _write_entries(

@@ -144,9 +144,16 @@ def approval_card(
             "**Chart check.** The edit changed the patient: the write is checked against "
             "their chart when you approve."
         )
+    replaces = (
+        f"**Replaces** the saved {untrusted.plain(request.replaces)}: approving marks that "
+        "entry entered in error.\n\n"
+        if request.replaces
+        else ""
+    )
     return (
         f"### Approval needed: {request.tool_label}{note}\n\n"
         f"{untrusted.plain(summary) if edited else untrusted.plain(request.summary)}\n\n"
+        + replaces
         + (f"{check}\n\n" if check else "")
         + f"| Field | Value |\n|---|---|\n{rows}\n\n"
         "Nothing is written to the record until you press **Approve**."

@@ -1,4 +1,5 @@
-"""A declined write asked for again: which replies ask for it, and what they change."""
+"""A declined write asked for again, or a write corrected: which replies ask for it, and
+what they change."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from docgemma.agent.amendment import (
     addition,
     amended,
     asks_again,
+    corrects,
     declined_write,
+    doses,
+    saved_write,
     still_meant,
 )
 from docgemma.tools.registry import build_registry
@@ -120,3 +124,101 @@ def test_only_a_recent_rejection_is_meant_by_again() -> None:
     assert still_meant(DECLINED_NOTE, 3)
     assert still_meant(DECLINED_NOTE, 2 + MAX_TURNS_AFTER)
     assert not still_meant(DECLINED_NOTE, 3 + MAX_TURNS_AFTER)
+
+
+SAVED_RX = saved_write(
+    RX,
+    {
+        "patient_id": "abc-123",
+        "medication_name": "atorvastatin",
+        "dosage": "40 mg",
+        "frequency": "once daily",
+        "route": "oral",
+    },
+    turn=3,
+    reference="MedicationRequest/rx-1",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Correction: make that atorvastatin 20 mg nightly.",
+        "Sorry, change it to 20 mg",
+        "make it twice daily",
+        "I meant 20 mg",
+        "It should have been 20 mg.",
+        "20 mg instead of 40 mg please",
+        "Give 20 mg instead.",
+        "Change the dose to 20 mg",
+    ],
+)
+def test_replies_that_correct_the_latest_write(message: str) -> None:
+    assert corrects(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Should I make it 20 mg?",
+        "Instead, check her interactions with warfarin.",
+        "I meant to ask about her kidney function",
+        "What is the usual dose of atorvastatin",
+        "Prescribe amoxicillin 500 mg three times daily",
+        "Make sure she has a lipid panel in 6 weeks",
+    ],
+)
+def test_questions_and_new_requests_are_not_corrections(message: str) -> None:
+    assert not corrects(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "drugs", "changed"),
+    [
+        (
+            "Correction: make that atorvastatin 20 mg nightly.",
+            ["atorvastatin"],
+            {"dosage": "20 mg", "frequency": "at bedtime"},
+        ),
+        ("Make it 20 mg, not 40 mg", [], {"dosage": "20 mg"}),
+        ("Instead of 40 mg, give 20 mg", [], {"dosage": "20 mg"}),
+        (
+            "I meant rosuvastatin 10 mg",
+            ["rosuvastatin"],
+            {"medication_name": "rosuvastatin", "dosage": "10 mg"},
+        ),
+        (
+            "Correction: rosuvastatin, not atorvastatin",
+            ["rosuvastatin", "atorvastatin"],
+            {"medication_name": "rosuvastatin"},
+        ),
+        ("I meant, check it against warfarin", ["warfarin"], {}),
+        (
+            "Change it to twice daily for 4 weeks",
+            [],
+            {"frequency": "twice daily", "duration": "for 4 weeks"},
+        ),
+    ],
+)
+def test_a_correction_changes_what_it_states_and_nothing_else(
+    message: str, drugs: list[str], changed: dict[str, str]
+) -> None:
+    assert amended(RX, SAVED_RX, message, drugs) == {**SAVED_RX["args"], **changed}
+
+
+def test_a_corrections_quoted_words_replace_the_note() -> None:
+    message = "Correction: the note should read 'Started empagliflozin 10 mg daily; GFR 38.'"
+    args = amended(NOTE, DECLINED_NOTE, message)
+    assert args == {
+        **DECLINED_NOTE["args"],
+        "note_text": "Started empagliflozin 10 mg daily; GFR 38.",
+    }
+
+
+def test_doses_are_read_with_their_units_only() -> None:
+    assert doses("0.5 mg then 1 mg; 10 units; 5 mg/kg; 2 tablets; 20mg") == [
+        "0.5 mg",
+        "1 mg",
+        "10 units",
+        "20mg",
+    ]

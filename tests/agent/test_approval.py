@@ -246,3 +246,53 @@ async def test_failed_write_is_never_reported_as_saved_on_retry(make_agent, tool
     calls = tools.calls_to("prescribe_medication")
     assert len(calls) == 2 and calls[0][1].idempotency_key == calls[1][1].idempotency_key
     assert done.pending_approval is None and done.final_response == SAVED
+
+
+SAVED_ORDER = ToolOutcome(
+    data={"reference": "MedicationRequest/rx-1", "created": True},
+    formatted="Order created: metformin 500 mg.",
+)
+
+
+async def test_a_correction_after_approval_is_a_card_replacing_the_saved_entry(
+    make_agent, tools
+) -> None:
+    """ "Make that …" after an approved order had gone to the drug's label as a lookup."""
+    tools.queue("prescribe_medication", SAVED_ORDER)
+    llm = ScriptedBackend([*proposal_replies(), quality("success_rich"), quality("success_rich")])
+    agent = make_agent(llm)
+    await propose(agent, tools)
+    await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
+    calls = len(llm.calls)
+    _, corrected = await run(agent, "Correction: make that 1000 mg once daily.")
+    card = corrected.pending_approval
+    assert card is not None and len(tools.calls_to("prescribe_medication")) == 1
+    assert card.args == {**ARGS, "dosage": "1000 mg", "frequency": "once daily"}
+    assert card.replaces == "Prescription: metformin, 500 mg, twice daily for patient abc-123"
+    assert len(llm.calls) == calls  # no model call chose or filled the new card
+    _, done = await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
+    (_, first), (args, second) = tools.calls_to("prescribe_medication")
+    assert first.replaces is None and second.replaces == "MedicationRequest/rx-1"
+    assert args["dosage"] == "1000 mg" and done.pending_approval is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Should I make it 1000 mg?",  # a question
+        "Correction: make that 500 mg twice daily.",  # changes nothing
+    ],
+)
+async def test_a_question_or_an_unchanged_correction_proposes_nothing(
+    make_agent, tools, message: str
+) -> None:
+    tools.queue("prescribe_medication", SAVED_ORDER)
+    llm = ScriptedBackend(
+        [*proposal_replies(), quality("success_rich"), intent("DIRECT"), "An answer."]
+    )
+    agent = make_agent(llm)
+    await propose(agent, tools)
+    await resume(agent, ApprovalDecision(action="approve"))
+    _, result = await run(agent, message)
+    assert result.pending_approval is None
+    assert len(tools.calls_to("prescribe_medication")) == 1

@@ -25,6 +25,7 @@ CROSS_TURN = {
     "unfound_patient",
     "patient_choices",
     "declined_write",
+    "saved_write",
 }
 """What a turn inherits from the one before (history, findings, patient, writes done)."""
 

@@ -74,13 +74,16 @@ def ctx(settings: Settings, fhir_url: str) -> ToolContext:
     return ToolContext(settings=settings, fhir=EHRClient(fhir_url), session_id="session-test")
 
 
-def _approved(ctx: ToolContext, key: str | None = None) -> ToolContext:
+def _approved(
+    ctx: ToolContext, key: str | None = None, *, replaces: str | None = None
+) -> ToolContext:
     return ToolContext(
         settings=ctx.settings,
         fhir=ctx.fhir,
         session_id=ctx.session_id,
         approved_by="Dr. Jane Test",
         idempotency_key=key or str(uuid.uuid4()),
+        replaces=replaces,
     )
 
 
@@ -356,3 +359,79 @@ async def test_prescription_bad_args_write_nothing(ctx: ToolContext, args, expec
     outcome = await prescribe_medication(args, approved)
     assert outcome.error_type is expected, outcome
     assert await _orders(ctx, approved.idempotency_key) == []
+
+
+# ── corrections: the corrected entry is marked entered in error in the same transaction ──
+
+
+async def _chart(ctx: ToolContext, patient_id: str) -> str:
+    return (await get_patient_chart(PatientChartArgs(patient_id=patient_id), ctx)).formatted
+
+
+async def test_a_corrected_prescription_replaces_the_saved_one(ctx: ToolContext) -> None:
+    first = await prescribe_medication(RX.model_copy(update={"dosage": "7 mg"}), _approved(ctx))
+    assert "warfarin 7 mg once daily" in await _chart(ctx, "abc-123")
+    corrected = await prescribe_medication(
+        RX.model_copy(update={"dosage": "3 mg"}), _approved(ctx, replaces=first.data["reference"])
+    )
+    assert corrected.ok and corrected.data["replaced"] == first.data["reference"], corrected
+    assert f"The earlier entry {first.data['reference']} is marked entered in error" in (
+        corrected.formatted
+    )
+    earlier = await ctx.fhir.read(*first.data["reference"].split("/"))
+    assert earlier["status"] == "entered-in-error" and earlier["dosageInstruction"]
+    chart = await _chart(ctx, "abc-123")
+    assert "warfarin 3 mg once daily" in chart and "warfarin 7 mg" not in chart
+
+
+async def test_a_corrected_allergy_and_note_replace_theirs(ctx: ToolContext) -> None:
+    allergy = AddAllergyArgs(
+        patient_id="sokafor-004", substance="Povidone iodine", reaction="wheeze"
+    )
+    first = await add_allergy(allergy, _approved(ctx))
+    fixed = allergy.model_copy(update={"substance": "Chlorhexidine"})
+    assert (await add_allergy(fixed, _approved(ctx, replaces=first.data["reference"]))).ok
+    earlier = await ctx.fhir.read(*first.data["reference"].split("/"))
+    assert earlier["verificationStatus"]["coding"][0]["code"] == "entered-in-error"
+    assert "clinicalStatus" not in earlier
+    chart = await _chart(ctx, "sokafor-004")
+    assert "chlorhexidine (wheeze)" in chart.lower() and "iodine" not in chart.lower()
+
+    text = f"Plan: repeat potassium in 3 days. ({time.time()})"
+    note = ClinicalNoteArgs(patient_id="sokafor-004", note_type="Progress", note_text=text)
+    saved = await save_clinical_note(note, _approved(ctx))
+    fixed_note = note.model_copy(update={"note_text": text.replace("3 days", "5 days")})
+    replaced = _approved(ctx, replaces=saved.data["reference"])
+    assert (await save_clinical_note(fixed_note, replaced)).ok
+    chart = await _chart(ctx, "sokafor-004")
+    assert "repeat potassium in 5 days" in chart and "in 3 days" not in chart
+
+
+@pytest.mark.parametrize(
+    "whose",
+    [
+        "another patient's prescription",
+        "an allergy of the same patient",
+        "an entry that does not exist",
+    ],
+)
+async def test_a_correction_touches_only_its_own_kind_for_its_patient(
+    ctx: ToolContext, whose: str
+) -> None:
+    other = await prescribe_medication(
+        RX.model_copy(update={"patient_id": "sokafor-004"}), _approved(ctx)
+    )
+    allergy = await add_allergy(
+        AddAllergyArgs(patient_id="abc-123", substance="Latex", reaction="rash"), _approved(ctx)
+    )
+    target = {
+        "another patient's prescription": other.data["reference"],
+        "an allergy of the same patient": allergy.data["reference"],
+        "an entry that does not exist": "MedicationRequest/no-such-entry",
+    }[whose]
+    approved = _approved(ctx, replaces=target)
+    outcome = await prescribe_medication(RX, approved)
+    assert not outcome.ok, outcome
+    assert await _orders(ctx, approved.idempotency_key) == []  # nothing written
+    kind, rid = other.data["reference"].split("/")
+    assert (await ctx.fhir.read(kind, rid))["status"] == "active"

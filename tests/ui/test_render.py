@@ -82,6 +82,22 @@ def test_approval_card_shows_fields_and_the_promise():
     assert "(edited)" in card and "until you press **Approve**" in card
 
 
+def test_a_correction_card_names_the_entry_it_replaces_as_plain_text():
+    req = ApprovalRequest(
+        tool="prescribe_medication",
+        tool_label="Prescription",
+        summary="Prescription: atorvastatin, 20 mg",
+        args={"medication_name": "atorvastatin", "dosage": "20 mg"},
+        idempotency_key="k",
+        replaces="Prescription: atorvastatin, 40 mg <b>",
+    )
+    card = approval_card(req, req.args, edited=False)
+    assert "**Replaces** the saved Prescription: atorvastatin, 40 mg" in card
+    assert "entered in error" in card and "<b>" not in card
+    plain = req.model_copy(update={"replaces": None})
+    assert "Replaces" not in approval_card(plain, plain.args, edited=False)
+
+
 def test_approval_card_names_the_patient_beside_the_id():
     req = ApprovalRequest(
         tool="prescribe_medication",

@@ -7,8 +7,8 @@ fields go back to their start values (``state.turn_start``). Code decides here, 
 model call, which requests the assistant declines (``harmful_requests``), which can't-miss
 diagnoses the answer opens with (``cant_miss``), answers a message with no clinical content
 (``small_talk``), asks for a patient, drug or image the message refers to and nobody
-gave (``references``), and turns a reply that asks for a declined write again into a new
-proposal (``amendment``).
+gave (``references``), and turns a reply that asks for a declined write again, or corrects
+the latest write, into a new proposal (``amendment``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
-from docgemma.agent.amendment import amended, asks_again, still_meant
+from docgemma.agent.amendment import Replacing, amended, asks_again, corrects, still_meant
+from docgemma.agent.approval import summarize
 from docgemma.agent.cant_miss import clinician_messages, reasoning_detail, recognise
 from docgemma.agent.confirmation import confirmed_query, unconfirmed
 from docgemma.agent.context import HISTORY_MESSAGES
@@ -135,16 +136,22 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             )
         )
     chatter = None if has_image else small_talk(query, last_assistant_message(history))
-    again = _reproposal(query, state.get("declined_write"), update["turn_number"], deps)
-    if again is not None:  # "save it again with … added": the declined card, changed by code
+    again = _reproposal(query, state, update["turn_number"], deps, entities["drug_mentions"])
+    if again is not None:  # "save it again with … added", "make that 20 mg": changed by code
         update["reproposal"] = again
+        replacing = again["replacing"]["replaced"] if "replacing" in again else None
         update["trace"].append(
             decision(
                 "input_assembly",
                 "propose_again",
                 ", ".join(f"{k}: {v}" for k, v in again["args"].items()),
-                title="Proposing the declined write again",
-                detail="The clinician's changes, applied by code to the card they rejected.",
+                title=f"Proposing {'a correction' if replacing else 'the declined write again'}",
+                detail=(
+                    f"The clinician's changes, applied by code to the saved {replacing}; "
+                    "approving marks that entry entered in error."
+                    if replacing
+                    else "The clinician's changes, applied by code to the card they rejected."
+                ),
             )
         )
     elif picked is not None and only_picks(query, picked):  # nothing asked yet: say who it is
@@ -252,12 +259,31 @@ async def _image_findings(deps: AgentDeps) -> dict[str, Any]:
 
 
 def _reproposal(
-    query: str, declined: Mapping[str, Any] | None, turn: int, deps: AgentDeps
+    query: str, state: AgentState, turn: int, deps: AgentDeps, drugs: list[str]
 ) -> dict[str, Any] | None:
-    """The declined write with this message's changes, when the message asks for it again."""
-    if not declined or declined.get("tool") not in deps.registry:
+    """A new card for the latest write with this message's changes: the declined write when
+    the message asks for it again or corrects it; the saved write when the message corrects
+    it and changes something (the card then replaces the saved entry)."""
+    earlier = max(
+        (w for w in (state.get("declined_write"), state.get("saved_write")) if w),
+        key=lambda w: int(w.get("turn", 0)),
+        default=None,
+    )
+    if not earlier or earlier.get("tool") not in deps.registry or not still_meant(earlier, turn):
         return None
-    if not (still_meant(declined, turn) and asks_again(query)):
+    spec = deps.registry[earlier["tool"]]
+    args = amended(spec, earlier, query, drugs)
+    if "reference" not in earlier:  # declined: nothing was written
+        if not (asks_again(query) or corrects(query)):
+            return None
+        again = {"tool": spec.name, "args": args, "why": "the declined write, asked for again"}
+        return {**again, "replacing": earlier["replacing"]} if "replacing" in earlier else again
+    if not corrects(query) or args == earlier["args"]:
         return None
-    spec = deps.registry[declined["tool"]]
-    return {"tool": spec.name, "args": amended(spec, declined, query)}
+    replacing = Replacing(replaces=earlier["reference"], replaced=summarize(spec, earlier["args"]))
+    return {
+        "tool": spec.name,
+        "args": args,
+        "why": "a correction of the saved write",
+        "replacing": replacing,
+    }

@@ -118,9 +118,9 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
                 decision(
                     "intent_classify",
                     "TOOL_NEEDED",
-                    "the clinician asks for the declined write again",
+                    again["why"],
                     title="Understood the request",
-                    detail="TOOL_NEEDED: a new card for the declined write",
+                    detail="TOOL_NEEDED: a new card for the latest write, changed",
                 )
             ],
         }

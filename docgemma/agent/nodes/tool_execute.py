@@ -11,6 +11,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docgemma.agent.amendment import saved_write
 from docgemma.agent.approval_gate import approve_write, review_step, review_write
 from docgemma.agent.confirmation import unconfirmed
 from docgemma.agent.context import patient_ids_in
@@ -70,7 +71,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     has_image = bool(state.get("has_image"))
     again = state.get("reproposal")
     if again and again["tool"] == spec.name and again["args"] == args:
-        evidence = None  # the declined card changed by the clinician's words, as an edit is
+        evidence = None  # the latest card changed by the clinician's words, as an edit is
     else:
         evidence = Evidence.of(state)
     check, parsed = validate_call(spec, args, evidence=evidence, has_image=has_image)
@@ -173,6 +174,9 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         update["executed_writes"] = [*(state.get("executed_writes") or []), ctx["idempotency_key"]]
         if (state.get("declined_write") or {}).get("tool") == spec.name:
             update["declined_write"] = None  # saved now: "again" no longer means that card
+        if isinstance(outcome.data, dict) and isinstance(outcome.data.get("reference"), str):
+            turn = state.get("turn_number", 0)  # "make that 20 mg" next corrects this entry
+            update["saved_write"] = saved_write(spec, args, turn, outcome.data["reference"])
     update["tool_results"] = [result]
     update["current_args"] = args
     update["trace"] = [*decisions, finished]

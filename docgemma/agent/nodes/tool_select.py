@@ -284,14 +284,14 @@ async def tool_select(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[st
     decisions = []
     again = state.get("reproposal")
     tried = {r["tool_name"] for r in state.get("tool_results", [])}
-    if again and again["tool"] not in tried:  # the declined card with the clinician's changes
+    if again and again["tool"] not in tried:  # the latest card with the clinician's changes
         shown = ", ".join(f"{k}: {v}" for k, v in again["args"].items())
         return {
             "pending_stage2_only": False,
             "current_tool": again["tool"],
             "current_args": dict(again["args"]),
             "trace": [
-                decision("tool_select", again["tool"], "the declined write, asked for again"),
+                decision("tool_select", again["tool"], again["why"]),
                 note("tool_select", f"Chose the {deps.registry[again['tool']].label}", shown),
             ],
         }
