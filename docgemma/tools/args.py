@@ -110,12 +110,16 @@ class PrescribeMedicationArgs(BaseModel):
     @model_validator(mode="after")
     def _dose_without_frequency(self) -> PrescribeMedicationArgs:
         """A dose that repeats the frequency ("500 mg twice daily", "500 mg BID") would be
-        saved as "500 mg twice daily twice daily": the record joins the two."""
-        dose = " ".join(self.dosage.split())
-        words = dose.split()
+        saved as "500 mg twice daily twice daily": the record joins the two. Only the whole
+        frequency phrase ending the dose is compared: "20 mg twice daily" beside "once
+        daily" keeps its dose, so the card shows the conflict, rather than "20 mg twice"
+        from the "daily" at its end."""
+        words = self.dosage.split()
         for cut in range(1, len(words)):
-            if FREQUENCY.normalize(" ".join(words[cut:])) == self.frequency:
-                self.dosage = " ".join(words[:cut]).rstrip(" ,;") or self.dosage
+            said = FREQUENCY.normalize(" ".join(words[cut:]))
+            if said in FREQUENCY.values:  # the longest frequency phrase ending the dose
+                if said == self.frequency:
+                    self.dosage = " ".join(words[:cut]).rstrip(" ,;") or self.dosage
                 break
         return self
 

@@ -57,3 +57,22 @@ def test_the_model_sees_the_vocabulary_as_an_enum() -> None:
     schema = PrescribeMedicationArgs.model_json_schema()["properties"]
     assert schema["frequency"]["enum"] == list(FREQUENCY.values)
     assert schema["route"]["anyOf"][0]["enum"] == list(ROUTE.values)
+
+
+@pytest.mark.parametrize(
+    ("dosage", "frequency", "kept"),
+    [
+        ("500 mg twice daily", "twice daily", "500 mg"),
+        ("500 mg BID", "twice daily", "500 mg"),
+        ("20 mg once nightly", "at bedtime", "20 mg"),
+        ("20 mg twice daily", "once daily", "20 mg twice daily"),  # a conflict, shown whole
+        ("1 g", "three times daily", "1 g"),
+    ],
+)
+def test_a_dose_drops_only_a_whole_frequency_that_repeats_the_field(
+    dosage: str, frequency: str, kept: str
+) -> None:
+    rx = PrescribeMedicationArgs(
+        patient_id="p-1", medication_name="x", dosage=dosage, frequency=frequency
+    )
+    assert rx.dosage == kept
