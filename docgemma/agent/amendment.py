@@ -12,18 +12,20 @@ closed field (a note type, a frequency) the reply states. The result is a new ca
 nothing is written until the clinician approves it, and a card correcting a saved entry
 says so, since approving it marks that entry entered in error.
 
-Pure functions of the message and the earlier write; the nodes keep the state.
+Pure functions of the message and the earlier writes; the nodes keep the state.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
+from docgemma.agent.approval import summarize
 from docgemma.agent.dictation import durations
+from docgemma.agent.orders import ordered_write
 from docgemma.tools.args import vocabulary_of
-from docgemma.tools.base import ToolSpec
+from docgemma.tools.base import ToolRegistry, ToolSpec
 from docgemma.tools.grounding import Grounding, field_grounding
 
 _I = re.IGNORECASE
@@ -61,26 +63,52 @@ _ADD_WORDS = re.compile(
 _ALONE_QUOTE = re.compile(r"(?<=\w)'(?=\w)")
 _CORRECTION = re.compile(
     r"^\W*correction\b"
-    r"|\b(?:make|change|amend|correct)\s+(?:that|it|this|the\s+(?:dose|drug|frequency|route"
+    r"|\b(?:make|change|amend|correct)\s+(?:that|it|this|the\s+(?:dose|frequency|route"
     r"|duration|note|note\s+type|order|prescription|allergy|severity|entry))\b"
-    r"|\bi\s+meant\b(?!\s+to\b)|\bshould\s+(?:have\s+been|read)\b"
+    r"|\bi\s+meant\b(?!\s+to\s+ask)|\bshould\s+(?:have\s+been|read)\b"
     r"|\binstead\s+of\b|\binstead\W*$",
     _I,
 )
 """A correction of the latest write: "Correction: …", "make that 20 mg", "change it to
 twice daily", "I meant 5 mg", "it should have been …", "20 mg instead (of 40 mg)". Not
 "Instead, check …" (another request) nor "I meant to ask …"."""
-_DOSE = re.compile(
-    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|µg|g|grams?|units?|iu|ml|mmol)\b(?!\s*/)", _I
+_ASKS = re.compile(r"^\W*(?:what|which|why|how|when|should|shall|is|are|do|does)\b", _I)
+"""A message opening as a question asks; it does not correct ("What if I make it 20 mg")."""
+_REQUEST = re.compile(r"^\W*(?:please\s+)?(?:can|could|would|will)\s+you\b", _I)
+"""A request put as a question ("Could you make it 20 mg?") still corrects."""
+_READS_AS = re.compile(
+    r"\b(?:should\s+(?:have\s+)?read|(?:note|text)\s+should\s+(?:have\s+)?s(?:ay|aid)"
+    r"|replace\s+(?:it|that|the\s+(?:note|text))\s+with)\b",
+    _I,
 )
-"""A dose with its unit ("20 mg", "0.5 mg", "10 units"); not a rate or concentration."""
-_REPLACED_VALUE = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+[^,.;:!?]*", _I)
-"""The value a correction takes back ("20 mg, not 40 mg", "instead of twice daily"): its
-words are not the new value."""
+"""A correction whose quoted words are the note's whole new text ("the note should read
+'…'"); any other quoted words are added to it."""
+_DOSE = re.compile(
+    r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*"
+    r"(?:mg|mcg|micrograms?|µg|g|grams?|units?|iu|ml|mmol)\b(?!\s*/)",
+    _I,
+)
+"""A dose with its unit ("20 mg", "0.5 mg", "1,000 mg", "10 units"); not a rate ("mg/kg").
+".5 mg" and "2,5 mg" are not read at all: a dose misread by a digit is worse than none."""
+_TAKEN_BACK = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|not)\s+(?P<value>.*?)(?=\s*(?:[,.;:!?]|\bbut\b|$))", _I
+)
+"""The value a correction takes back ("20 mg, not 40 mg", "instead of atorvastatin",
+"not 40 mg but 20 mg"): not the new value."""
+
+
+class Reproposal(TypedDict):
+    """A new card for the latest write, made by code from the clinician's reply."""
+
+    tool: str
+    args: dict[str, Any]
+    why: str
+    """For the timeline: a declined write asked for again, or a saved write corrected."""
+    replacing: NotRequired[Replacing]
 
 
 MAX_TURNS_AFTER = 3
-"""How many turns after the Reject "again" still means the declined card."""
+"""How many turns after a write "again" or "make that …" still means its card."""
 
 
 class Replacing(TypedDict):
@@ -136,13 +164,30 @@ def asks_again(message: str) -> bool:
 
 def corrects(message: str) -> bool:
     """The message corrects the latest write rather than asking something: a question
-    ("should I make it 20 mg?") is not a correction."""
-    return bool(_CORRECTION.search(message)) and not message.rstrip().endswith("?")
+    ("should I make it 20 mg?", "What if I make it 20 mg") is not a correction."""
+    if not _CORRECTION.search(message) or _ASKS.match(message):
+        return False
+    return not message.rstrip().endswith("?") or bool(_REQUEST.match(message))
 
 
 def doses(message: str) -> list[str]:
     """The doses the message states, as typed, in order."""
     return [" ".join(m.group(0).split()) for m in _DOSE.finditer(message)]
+
+
+def _taken_back(message: str) -> tuple[str, str]:
+    """The message without the values it takes back, and those values. A dose taken back
+    ("instead of 40 mg nightly") is only the dose: what follows it is still said."""
+    kept, back, last = [], [], 0
+    for found in _TAKEN_BACK.finditer(message):
+        value = found.group("value")
+        dose = _DOSE.match(value)
+        end = found.start("value") + (dose.end() if dose else len(value))
+        kept.append(message[last : found.start()])
+        back.append(message[found.start("value") : end])
+        last = end
+    kept.append(message[last:])
+    return " ".join(kept), " ".join(back).lower()
 
 
 def addition(message: str) -> str | None:
@@ -172,21 +217,40 @@ def _joined(text: str, more: str) -> str:
 
 def amended(
     spec: ToolSpec, earlier: Mapping[str, Any], message: str, drugs: Sequence[str] = ()
-) -> dict[str, Any]:
-    """The earlier write's arguments with the message's changes: the added words after the
-    dictated text (a correction's quoted words replace it), a closed field's value the
-    message states, a stated duration or dose, and the drug when the message names exactly
-    one (``drugs``: the names the drug dictionary found in it). With none ("save it
-    again"), the same arguments: a new card, for a Reject given by mistake."""
+) -> dict[str, Any] | None:
+    """The earlier write's arguments with the message's changes, or None when the message
+    speaks of another drug than the write's.
+
+    Changed: the added words after the dictated text (or, when the correction says the
+    note should read its quoted words, the text replaced by them), a closed field's value
+    the message states, a stated duration or dose. ``drugs``: the names the drug
+    dictionary found in the message. The drug changes only when the message puts one in
+    place of the write's ("rosuvastatin, not atorvastatin"); the earlier frequency,
+    duration, route and remark belonged to the earlier drug and are dropped unless said
+    again. With no change ("save it again"), the same arguments: a new card, for a Reject
+    given by mistake.
+    """
     args = dict(earlier["args"])
     more = addition(message)
     rest = message.replace(more, " ") if more else message  # closed fields: not the addition
-    taken_back = " ".join(m.group(0) for m in _REPLACED_VALUE.finditer(rest)).lower()
-    rest = _REPLACED_VALUE.sub(" ", rest)
-    drugs = [d for d in drugs if d.lower() not in taken_back]
+    rest, taken_back = _taken_back(rest)
+    grounding = field_grounding(spec.args)
+    drug_field = next((n for n, k in grounding.items() if k is Grounding.DRUG), None)
+    if drug_field is not None and isinstance(args.get(drug_field), str):
+        current = str(args[drug_field]).lower()
+        # the drugs the message's own words name (a brand's generic is not among them),
+        # other than the write's and any it takes back
+        others = [d for d in drugs if d.lower() in rest.lower() and d.lower() != current]
+        if others and (len(others) > 1 or current not in taken_back):
+            return None  # "change the dose of her lisinopril": not this write's drug
+        if others:  # the new drug, with only what is said of it
+            args = {
+                drug_field: others[0],
+                **{n: v for n, v in args.items() if grounding.get(n) is Grounding.PATIENT_ID},
+            }
     for name, kind in field_grounding(spec.args).items():
         if kind is Grounding.DICTATED and more:
-            replace = corrects(message) and bool(_QUOTED.search(_ALONE_QUOTE.sub("\0", message)))
+            replace = bool(_READS_AS.search(message))
             args[name] = more if replace else _joined(str(args.get(name) or ""), more)
         elif kind is Grounding.STATED and (stated := vocabulary_of(spec.args, name).stated(rest)):
             args[name] = stated[0]
@@ -194,13 +258,50 @@ def amended(
             args[name] = said[0]
         elif name == "dosage" and (dose := doses(rest)):
             args[name] = dose[0]
-        elif (
-            kind is Grounding.DRUG
-            and isinstance(args.get(name), str)
-            and len(drugs) == 1
-            # another drug only with its dose, or in place of the one taken back: "I meant,
-            # check it against warfarin" after a metformin order changes no order
-            and (doses(rest) or str(args[name]).lower() in taken_back)
-        ):
-            args[name] = drugs[0]
     return args
+
+
+def reproposal(
+    message: str,
+    earlier: Iterable[Mapping[str, Any] | None],
+    *,
+    turn: int,
+    registry: ToolRegistry,
+    active_patient: str | None,
+    patient_ids: Sequence[str],
+    drugs: Sequence[str],
+) -> Reproposal | None:
+    """A new card for a recent write (``earlier``: the saved and the declined write kept in
+    the state) with this message's changes, or None.
+
+    A declined write is proposed again when the message asks for it again, or corrects it
+    and changes something. A saved write is proposed again, replacing its entry, only when
+    the message corrects it, changes something, is not itself a new order or dictation,
+    and speaks of the same patient (the one selected, and any id the message names). When
+    both fit, the later write is meant.
+    """
+    new_write = ordered_write(message, registry, drug_named=bool(drugs)) is not None
+    correction = corrects(message) and not new_write
+    fitting: list[tuple[int, Reproposal]] = []
+    for write in earlier:
+        if not write or write.get("tool") not in registry or not still_meant(write, turn):
+            continue
+        spec = registry[write["tool"]]
+        args = amended(spec, write, message, drugs)
+        patient = write["args"].get("patient_id")
+        if args is None or any(p and p != patient for p in (active_patient, *patient_ids)):
+            continue
+        changed = args != write["args"]
+        if "reference" in write and correction and changed:
+            why = "a correction of the saved write"
+            card = Reproposal(tool=spec.name, args=args, why=why)
+            card["replacing"] = Replacing(
+                replaces=write["reference"], replaced=summarize(spec, write["args"])
+            )
+            fitting.append((write["turn"], card))
+        elif "reference" not in write and (asks_again(message) or (correction and changed)):
+            card = Reproposal(tool=spec.name, args=args, why="the declined write, asked for again")
+            if "replacing" in write:  # a declined correction still replaces its entry
+                card["replacing"] = write["replacing"]
+            fitting.append((write["turn"], card))
+    return max(fitting, key=lambda fit: fit[0])[1] if fitting else None

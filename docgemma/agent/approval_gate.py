@@ -19,7 +19,7 @@ from typing import Any
 from langgraph.types import interrupt
 from pydantic import BaseModel
 
-from docgemma.agent.amendment import declined_write
+from docgemma.agent.amendment import Replacing, declined_write
 from docgemma.agent.approval import approval_request
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.outcome import ApprovalDecision
@@ -46,14 +46,18 @@ class GateVerdict:
     """The node's state update when the write does not run."""
 
 
-async def review_write(spec: ToolSpec, parsed: BaseModel, deps: AgentDeps) -> WriteReview | None:
+async def review_write(
+    spec: ToolSpec, parsed: BaseModel, deps: AgentDeps, replacing: Replacing | None = None
+) -> WriteReview | None:
     """The write's own check against the record (``ToolSpec.review``), under the tools'
-    deadline; a check that fails says on the card that nothing was checked."""
+    deadline; a check that fails says on the card that nothing was checked. A correction's
+    check leaves out the entry it replaces."""
     if spec.review is None:
         return None
+    context = deps.tool_context(replaces=replacing["replaces"] if replacing else None)
     try:
         return await asyncio.wait_for(
-            spec.review(parsed, deps.tool_context()), timeout=deps.settings.tool_timeout_s
+            spec.review(parsed, context), timeout=deps.settings.tool_timeout_s
         )
     except Exception as exc:  # noqa: BLE001 — the card says the check did not run
         log.warning("the check of a proposed %s failed: %r", spec.name, exc)
@@ -93,13 +97,13 @@ def approve_write(
     retry: bool,
     node: str,
     review: WriteReview | None = None,
+    replacing: Replacing | None = None,
 ) -> GateVerdict:
     """Ask the clinician about a proposed write (pausing the graph) and act on the answer;
-    ``node`` names the node the decisions are recorded under; ``review`` goes on the card."""
+    ``node`` names the node the decisions are recorded under; ``review`` goes on the card;
+    ``replacing``: the saved entry a correction's card replaces."""
     labels = deps.registry.labels()
     turn = state.get("turn_number", 0)
-    again = state.get("reproposal") or {}
-    replacing = again.get("replacing") if again.get("tool") == spec.name else None
     replaced = replacing["replaced"] if replacing else None
     request = approval_request(spec, args, deps.thread_id, turn, review, replaces=replaced)
 

@@ -164,11 +164,14 @@ def provenance(
     *,
     session_id: str | None,
     idempotency_key: str,
+    replaced: str | None = None,
 ) -> dict[str, Any]:
     """Who approved a write and when: the clinician verifies, the assistant drafted.
 
     The session appears only as ``session_reference``: it groups one conversation's
-    writes for an audit, but cannot be turned back into the thread id.
+    writes for an audit, but cannot be turned back into the thread id. ``replaced``: the
+    entry a correction marked entered in error, a target too, so the audit shows who
+    took it back.
     """
     participant = "http://terminology.hl7.org/CodeSystem/provenance-participant-type"
     entity = [
@@ -189,9 +192,15 @@ def provenance(
                 },
             }
         )
+    if replaced:
+        entity.append({"role": "removal", "what": {"reference": replaced}})
     return {
         "resourceType": "Provenance",
-        "target": [{"reference": target}, _ref(patient_id)],
+        "target": [
+            {"reference": target},
+            _ref(patient_id),
+            *([{"reference": replaced}] if replaced else []),
+        ],
         "recorded": recorded,
         "activity": _cc(
             "http://terminology.hl7.org/CodeSystem/v3-DataOperation", "CREATE", "create"

@@ -257,7 +257,10 @@ class EHRClient:
             self.search("MedicationRequest", patient=patient_id, count=100),
             self.search("AllergyIntolerance", patient=patient_id, count=100),
             self.search("Observation", patient=patient_id, sort="-date", count=200),
-            self.search("DocumentReference", patient=patient_id, sort="-date", count=3),
+            # current notes only: one marked entered in error must not take a note's place
+            self.search(
+                "DocumentReference", patient=patient_id, status="current", sort="-date", count=3
+            ),
             self.search("DiagnosticReport", patient=patient_id, sort="-date", count=5),
         )
         return build_summary(

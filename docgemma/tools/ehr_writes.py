@@ -17,7 +17,7 @@ from typing import Any
 
 from docgemma.ehr import builders
 from docgemma.ehr.chart import human_name
-from docgemma.ehr.client import idempotent_entry
+from docgemma.ehr.client import EHRClient, EHRError, idempotent_entry
 from docgemma.ehr.ids import is_fhir_id
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
 from docgemma.tools.base import Source, ToolContext, ToolErrorType, ToolOutcome
@@ -83,13 +83,18 @@ async def _approved_write(
 
 
 async def _retraction(
-    client: Any, replaces: str, resource_type: str, pid: str, label: str
+    client: EHRClient, replaces: str, resource_type: str, pid: str, label: str
 ) -> dict[str, Any]:
     """The transaction entry that marks the corrected entry entered in error. It must be an
     entry of the same kind for the same patient: a correction never touches anything else,
     and when it cannot retract, nothing is written."""
     kind, _, rid = replaces.partition("/")
-    earlier = await client.read(kind, rid) if kind == resource_type and is_fhir_id(rid) else {}
+    try:
+        earlier = await client.read(kind, rid) if kind == resource_type and is_fhir_id(rid) else {}
+    except EHRError as exc:
+        if exc.kind != "not_found":
+            raise
+        earlier = {}
     if builders.patient_of(earlier) != pid:
         raise Refused(
             error_outcome(
@@ -99,7 +104,7 @@ async def _retraction(
                 detail=f"{replaces} is not a {resource_type} of patient {pid}",
                 message=(
                     f"The entry this {label.lower()} corrects ({replaces}) is not one of this "
-                    "patient's; nothing was saved."
+                    "patient's, or is no longer in the record; nothing was saved."
                 ),
             )
         )
@@ -119,7 +124,13 @@ def _write_entries(
     """
     placeholder = f"urn:uuid:{uuid.uuid4()}"
     record = builders.provenance(
-        placeholder, pid, ctx.approved_by or "", now, session_id=ctx.session_id, idempotency_key=key
+        placeholder,
+        pid,
+        ctx.approved_by or "",
+        now,
+        session_id=ctx.session_id,
+        idempotency_key=key,
+        replaced=ctx.replaces,
     )
     return [
         {"fullUrl": placeholder, **idempotent_entry(resource, key)},

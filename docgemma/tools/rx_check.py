@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from docgemma.ehr.builders import is_entered_in_error
 from docgemma.ehr.chart import Measurement, concept_text, human_name, latest_by_code
 from docgemma.ehr.client import EHRClient, EHRError
 from docgemma.tools import ansm, drug_classes
@@ -102,7 +103,12 @@ def latest_renal(observations: list[dict[str, Any]]) -> Measurement | None:
     return (preferred or latest or [None])[0]
 
 
-async def read_chart(client: EHRClient, patient_id: str) -> ChartFacts:
+async def read_chart(
+    client: EHRClient, patient_id: str, *, leaving_out: str | None = None
+) -> ChartFacts:
+    """The chart's facts, without entries marked entered in error and without
+    ``leaving_out`` ("MedicationRequest/…"): the entry a correction replaces is not a
+    medication the corrected one would duplicate."""
     patient, meds, allergies, observations = await asyncio.gather(
         client.read("Patient", patient_id),
         client.search("MedicationRequest", patient=patient_id, count=100),
@@ -116,9 +122,14 @@ async def read_chart(client: EHRClient, patient_id: str) -> ChartFacts:
                 concept_text(m.get("medicationCodeableConcept"))
                 for m in meds
                 if m.get("status") in (None, "active")
+                and f"MedicationRequest/{m.get('id')}" != leaving_out
             )
         ),
-        allergies=tuple(_allergy(a) for a in allergies if _active(a, "clinicalStatus")),
+        allergies=tuple(
+            _allergy(a)
+            for a in allergies
+            if _active(a, "clinicalStatus") and not is_entered_in_error(a)
+        ),
         renal=latest_renal(observations),
     )
 
@@ -319,7 +330,7 @@ def check(drug: str, chart: ChartFacts) -> WriteReview:
 async def review_prescription(args: PrescribeMedicationArgs, ctx: ToolContext) -> WriteReview:
     """The ``ToolSpec.review`` of the prescription tool; never raises."""
     try:
-        chart = await read_chart(ehr_client(ctx), args.patient_id.strip())
+        chart = await read_chart(ehr_client(ctx), args.patient_id.strip(), leaving_out=ctx.replaces)
     except EHRError as exc:
         log.info("chart check could not read %s: %s", args.patient_id, exc)
         why = "the patient is not in the record" if exc.kind == "not_found" else None

@@ -13,6 +13,7 @@ from docgemma.agent.amendment import (
     corrects,
     declined_write,
     doses,
+    reproposal,
     saved_write,
     still_meant,
 )
@@ -134,6 +135,7 @@ SAVED_RX = saved_write(
         "dosage": "40 mg",
         "frequency": "once daily",
         "route": "oral",
+        "duration": "for 3 months",
     },
     turn=3,
     reference="MedicationRequest/rx-1",
@@ -151,6 +153,7 @@ SAVED_RX = saved_write(
         "20 mg instead of 40 mg please",
         "Give 20 mg instead.",
         "Change the dose to 20 mg",
+        "Could you make it 20 mg?",
     ],
 )
 def test_replies_that_correct_the_latest_write(message: str) -> None:
@@ -161,6 +164,7 @@ def test_replies_that_correct_the_latest_write(message: str) -> None:
     "message",
     [
         "Should I make it 20 mg?",
+        "What if I make it 20 mg",
         "Instead, check her interactions with warfarin.",
         "I meant to ask about her kidney function",
         "What is the usual dose of atorvastatin",
@@ -180,19 +184,13 @@ def test_questions_and_new_requests_are_not_corrections(message: str) -> None:
             ["atorvastatin"],
             {"dosage": "20 mg", "frequency": "at bedtime"},
         ),
+        ("Correction: make that Lipitor 20 mg", ["atorvastatin"], {"dosage": "20 mg"}),
         ("Make it 20 mg, not 40 mg", [], {"dosage": "20 mg"}),
         ("Instead of 40 mg, give 20 mg", [], {"dosage": "20 mg"}),
-        (
-            "I meant rosuvastatin 10 mg",
-            ["rosuvastatin"],
-            {"medication_name": "rosuvastatin", "dosage": "10 mg"},
-        ),
-        (
-            "Correction: rosuvastatin, not atorvastatin",
-            ["rosuvastatin", "atorvastatin"],
-            {"medication_name": "rosuvastatin"},
-        ),
-        ("I meant, check it against warfarin", ["warfarin"], {}),
+        ("Correction: not 40 mg but 20 mg", [], {"dosage": "20 mg"}),
+        ("Give 20 mg instead of 40 mg nightly", [], {"dosage": "20 mg", "frequency": "at bedtime"}),
+        ("Make that 1,000 mg", [], {"dosage": "1,000 mg"}),
+        ("Make that .5 mg", [], {}),  # a dose misread by a digit is worse than none
         (
             "Change it to twice daily for 4 weeks",
             [],
@@ -206,19 +204,112 @@ def test_a_correction_changes_what_it_states_and_nothing_else(
     assert amended(RX, SAVED_RX, message, drugs) == {**SAVED_RX["args"], **changed}
 
 
-def test_a_corrections_quoted_words_replace_the_note() -> None:
+def test_a_drug_put_in_place_of_the_write_keeps_only_what_is_said_of_it() -> None:
+    """The earlier frequency, duration and route were the earlier drug's."""
+    message = "Correction: rosuvastatin 10 mg, not atorvastatin"
+    args = amended(RX, SAVED_RX, message, ["rosuvastatin", "atorvastatin"])
+    assert args == {"patient_id": "abc-123", "medication_name": "rosuvastatin", "dosage": "10 mg"}
+
+
+@pytest.mark.parametrize(
+    ("message", "drugs"),
+    [
+        ("Change the dose of her lisinopril to 20 mg", ["lisinopril"]),
+        ("Make it 20 mg and check it against warfarin", ["warfarin"]),
+        ("I meant rosuvastatin 10 mg", ["rosuvastatin"]),  # which write's drug is unsaid
+    ],
+)
+def test_a_message_naming_another_drug_does_not_amend_this_write(
+    message: str, drugs: list[str]
+) -> None:
+    assert amended(RX, SAVED_RX, message, drugs) is None
+
+
+def test_quoted_words_replace_the_note_only_when_it_should_read_them() -> None:
     message = "Correction: the note should read 'Started empagliflozin 10 mg daily; GFR 38.'"
-    args = amended(NOTE, DECLINED_NOTE, message)
-    assert args == {
+    assert amended(NOTE, DECLINED_NOTE, message) == {
         **DECLINED_NOTE["args"],
         "note_text": "Started empagliflozin 10 mg daily; GFR 38.",
     }
+    added = amended(NOTE, DECLINED_NOTE, "Correction: add 'review in 2 weeks'")
+    assert added is not None and added["note_text"].startswith("Switched from metformin")
+    assert added["note_text"].endswith("GFR 38. review in 2 weeks")
 
 
 def test_doses_are_read_with_their_units_only() -> None:
-    assert doses("0.5 mg then 1 mg; 10 units; 5 mg/kg; 2 tablets; 20mg") == [
+    assert doses("0.5 mg then 1 mg; 10 units; 5 mg/kg; 2 tablets; 20mg; .5 mg; 2,5 mg") == [
         "0.5 mg",
         "1 mg",
         "10 units",
         "20mg",
     ]
+
+
+def _card(message: str, *earlier, active: str | None = "abc-123", ids=(), drugs=()):
+    return reproposal(
+        message,
+        earlier,
+        turn=4,
+        registry=REGISTRY,
+        active_patient=active,
+        patient_ids=list(ids),
+        drugs=list(drugs),
+    )
+
+
+def test_a_correction_of_a_saved_write_replaces_its_entry() -> None:
+    card = _card("Correction: make that 20 mg", SAVED_RX)
+    assert card is not None and card["args"] == {**SAVED_RX["args"], "dosage": "20 mg"}
+    assert card["replacing"] == {
+        "replaces": "MedicationRequest/rx-1",
+        "replaced": "Prescription: atorvastatin, 40 mg, oral, once daily, for 3 months "
+        "for patient abc-123",
+    }
+
+
+@pytest.mark.parametrize(
+    ("message", "active", "ids", "drugs"),
+    [
+        (
+            "Prescribe amlodipine 5 mg daily instead of atorvastatin",
+            "abc-123",
+            (),
+            ("amlodipine", "atorvastatin"),
+        ),
+        ("Save a progress note: switched to 20 mg instead of 40 mg", "abc-123", (), ()),
+        ("Correction: make that 20 mg", "xyz-999", (), ()),  # another patient is selected
+        ("Make it 20 mg for xyz-999 instead", "abc-123", ("xyz-999",), ()),
+        ("Correction: make that 40 mg once daily.", "abc-123", (), ()),  # nothing changes
+        ("Should I make it 20 mg?", "abc-123", (), ()),
+    ],
+)
+def test_no_correction_card_for_new_writes_other_patients_or_no_change(
+    message: str, active: str, ids: tuple[str, ...], drugs: tuple[str, ...]
+) -> None:
+    assert _card(message, SAVED_RX, active=active, ids=ids, drugs=drugs) is None
+
+
+def test_the_write_a_correction_changes_is_meant_the_later_if_both() -> None:
+    declined_later = declined_write(NOTE, DECLINED_NOTE["args"], turn=4)
+    card = _card("Correction: make that 20 mg", SAVED_RX, declined_later)
+    assert card is not None and card["tool"] == "prescribe_medication"  # a note has no dose
+    card = _card("Correction: make it a consult note", SAVED_RX, declined_later)
+    assert card is not None and card["tool"] == "save_clinical_note"
+    assert card["args"]["note_type"] == "consult" and "replacing" not in card
+
+
+def test_a_declined_correction_asked_for_again_still_replaces_the_entry() -> None:
+    first = _card("Correction: make that 20 mg", SAVED_RX)
+    assert first is not None
+    declined = declined_write(RX, first["args"], turn=4, replacing=first["replacing"])
+    again = reproposal(
+        "Save it again but twice daily",
+        (SAVED_RX, declined),
+        turn=5,
+        registry=REGISTRY,
+        active_patient="abc-123",
+        patient_ids=[],
+        drugs=[],
+    )
+    assert again is not None and again["replacing"] == first["replacing"]
+    assert again["args"] == {**first["args"], "frequency": "twice daily"}

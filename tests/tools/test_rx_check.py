@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from fhir_server import embedded_fhir
 
+from docgemma.ehr.builders import allergy_intolerance, entered_in_error
 from docgemma.ehr.chart import Measurement
 from docgemma.ehr.client import EHRClient
 from docgemma.tools import drug_classes
@@ -227,3 +228,33 @@ async def test_without_a_record_the_card_says_nothing_was_checked(settings) -> N
     review = await review_prescription(args, ToolContext(settings=settings))
     [finding] = review.findings
     assert finding.severity == "warning" and finding.title.startswith("Not checked")
+
+
+async def test_a_correction_is_checked_without_the_entry_it_replaces(fhir_url: str, settings):
+    """The warfarin order a correction replaces is not a duplicate of the corrected one, and
+    an allergy marked entered in error is no allergy."""
+    client = EHRClient.from_settings(settings, fhir_url)
+    [order] = [
+        m
+        for m in await client.search("MedicationRequest", patient="mgarcia-001")
+        if "warfarin" in str(m.get("medicationCodeableConcept")).lower()
+    ]
+    args = PrescribeMedicationArgs(
+        patient_id="mgarcia-001", medication_name="warfarin", dosage="3 mg", frequency="od"
+    )
+    plain = await review_prescription(args, ToolContext(settings=settings, fhir=client))
+    assert any(f.kind == "duplicate" for f in plain.findings)
+    replacing = ToolContext(
+        settings=settings, fhir=client, replaces=f"MedicationRequest/{order['id']}"
+    )
+    corrected = await review_prescription(args, replacing)
+    assert not any(f.kind == "duplicate" for f in corrected.findings)
+
+    retracted = entered_in_error(
+        allergy_intolerance("mgarcia-001", "cefalexin", "rash", "mild", "2025-01-01")
+    )
+    await client.create_once(retracted, "retracted-cefalexin")
+    cefalexin = args.model_copy(update={"medication_name": "cefalexin"})
+    review = await review_prescription(cefalexin, ToolContext(settings=settings, fhir=client))
+    assert "cefalexin" not in review.checked.lower()
+    assert not any(f.kind == "allergy" for f in review.findings)

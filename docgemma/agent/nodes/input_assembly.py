@@ -20,8 +20,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from docgemma.agent import llm_calls
-from docgemma.agent.amendment import Replacing, amended, asks_again, corrects, still_meant
-from docgemma.agent.approval import summarize
+from docgemma.agent.amendment import reproposal
 from docgemma.agent.cant_miss import clinician_messages, reasoning_detail, recognise
 from docgemma.agent.confirmation import confirmed_query, unconfirmed
 from docgemma.agent.context import HISTORY_MESSAGES
@@ -136,7 +135,15 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             )
         )
     chatter = None if has_image else small_talk(query, last_assistant_message(history))
-    again = _reproposal(query, state, update["turn_number"], deps, entities["drug_mentions"])
+    again = reproposal(
+        query,
+        (state.get("saved_write"), state.get("declined_write")),
+        turn=update["turn_number"],
+        registry=deps.registry,
+        active_patient=state.get("active_patient_id"),
+        patient_ids=entities["patient_ids"],
+        drugs=entities["drug_mentions"],
+    )
     if again is not None:  # "save it again with … added", "make that 20 mg": changed by code
         update["reproposal"] = again
         replacing = again["replacing"]["replaced"] if "replacing" in again else None
@@ -256,34 +263,3 @@ async def _image_findings(deps: AgentDeps) -> dict[str, Any]:
             "notices": ["The attached image could not be analysed."],
         }
     return {"image_findings": value.model_dump(), "llm_calls": calls}
-
-
-def _reproposal(
-    query: str, state: AgentState, turn: int, deps: AgentDeps, drugs: list[str]
-) -> dict[str, Any] | None:
-    """A new card for the latest write with this message's changes: the declined write when
-    the message asks for it again or corrects it; the saved write when the message corrects
-    it and changes something (the card then replaces the saved entry)."""
-    earlier = max(
-        (w for w in (state.get("declined_write"), state.get("saved_write")) if w),
-        key=lambda w: int(w.get("turn", 0)),
-        default=None,
-    )
-    if not earlier or earlier.get("tool") not in deps.registry or not still_meant(earlier, turn):
-        return None
-    spec = deps.registry[earlier["tool"]]
-    args = amended(spec, earlier, query, drugs)
-    if "reference" not in earlier:  # declined: nothing was written
-        if not (asks_again(query) or corrects(query)):
-            return None
-        again = {"tool": spec.name, "args": args, "why": "the declined write, asked for again"}
-        return {**again, "replacing": earlier["replacing"]} if "replacing" in earlier else again
-    if not corrects(query) or args == earlier["args"]:
-        return None
-    replacing = Replacing(replaces=earlier["reference"], replaced=summarize(spec, earlier["args"]))
-    return {
-        "tool": spec.name,
-        "args": args,
-        "why": "a correction of the saved write",
-        "replacing": replacing,
-    }

@@ -70,8 +70,10 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
     }
     has_image = bool(state.get("has_image"))
     again = state.get("reproposal")
+    replacing = None
     if again and again["tool"] == spec.name and again["args"] == args:
         evidence = None  # the latest card changed by the clinician's words, as an edit is
+        replacing = again.get("replacing")  # this very card, not a later proposal of its tool
     else:
         evidence = Evidence.of(state)
     check, parsed = validate_call(spec, args, evidence=evidence, has_image=has_image)
@@ -135,17 +137,25 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         decisions.append(decision(_NODE, "drop_args", reason, title=_CORRECTED))
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
-        review = await review_write(spec, parsed, deps)  # the card carries what it finds
+        review = await review_write(spec, parsed, deps, replacing)  # the card shows it
         if review is not None:
             decisions.append(review_step(spec, review, _NODE))
         gate = approve_write(
-            spec, args, parsed, state, deps, retry=retry, node=_NODE, review=review
+            spec,
+            args,
+            parsed,
+            state,
+            deps,
+            retry=retry,
+            node=_NODE,
+            review=review,
+            replacing=replacing,
         )
         if gate.stopped is not None:
             stopped = gate.stopped
             return {**update, **stopped, "trace": [*decisions, *stopped.get("trace", [])]}
         if review is not None and gate.args != args:  # edited: what is written, checked
-            edited = await review_write(spec, gate.parsed, deps)
+            edited = await review_write(spec, gate.parsed, deps, replacing)
             decisions += [review_step(spec, edited, _NODE, edited=True)] if edited else []
         args, parsed, ctx = gate.args, gate.parsed, gate.context
 
