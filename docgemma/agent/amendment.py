@@ -18,7 +18,7 @@ Pure functions of the message and the earlier writes; the nodes keep the state.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
 from docgemma.agent.approval import summarize
@@ -72,12 +72,18 @@ _CORRECTION = re.compile(
 """A correction of the latest write: "Correction: …", "make that 20 mg", "change it to
 twice daily", "I meant 5 mg", "it should have been …", "20 mg instead (of 40 mg)". Not
 "Instead, check …" (another request) nor "I meant to ask …"."""
-_ASKS = re.compile(r"^\W*(?:what|which|why|how|when|should|shall|is|are|do|does)\b", _I)
+_ASKS = re.compile(
+    r"^\W*(?:what|which|why|how|when|shall|is|are|should(?!\s+(?:have\s+been|read|say)\b))\b",
+    _I,
+)
 """A message opening as a question asks; it does not correct ("What if I make it 20 mg")."""
+_EXPLICIT = re.compile(r"^\W*(?:correction|i\s+meant|no\b|sorry|oops)", _I)
+"""A message that opens by saying it corrects: "Correction, start her on 20 mg instead" is
+a correction even though it also reads as an order."""
 _REQUEST = re.compile(r"^\W*(?:please\s+)?(?:can|could|would|will)\s+you\b", _I)
 """A request put as a question ("Could you make it 20 mg?") still corrects."""
 _READS_AS = re.compile(
-    r"\b(?:should\s+(?:have\s+)?read|(?:note|text)\s+should\s+(?:have\s+)?s(?:ay|aid)"
+    r"\b(?:should\s+(?:have\s+)?read|(?:note|text|it|that|this)\s+should\s+(?:have\s+)?s(?:ay|aid)"
     r"|replace\s+(?:it|that|the\s+(?:note|text))\s+with)\b",
     _I,
 )
@@ -105,6 +111,8 @@ class Reproposal(TypedDict):
     why: str
     """For the timeline: a declined write asked for again, or a saved write corrected."""
     replacing: NotRequired[Replacing]
+    ask: NotRequired[str]
+    """The card lacks a required value: this question is asked instead of showing it."""
 
 
 MAX_TURNS_AFTER = 3
@@ -216,19 +224,23 @@ def _joined(text: str, more: str) -> str:
 
 
 def amended(
-    spec: ToolSpec, earlier: Mapping[str, Any], message: str, drugs: Sequence[str] = ()
+    spec: ToolSpec,
+    earlier: Mapping[str, Any],
+    message: str,
+    drugs_named: Callable[[str], list[str]],
 ) -> dict[str, Any] | None:
     """The earlier write's arguments with the message's changes, or None when the message
     speaks of another drug than the write's.
 
     Changed: the added words after the dictated text (or, when the correction says the
     note should read its quoted words, the text replaced by them), a closed field's value
-    the message states, a stated duration or dose. ``drugs``: the names the drug
-    dictionary found in the message. The drug changes only when the message puts one in
-    place of the write's ("rosuvastatin, not atorvastatin"); the earlier frequency,
-    duration, route and remark belonged to the earlier drug and are dropped unless said
-    again. With no change ("save it again"), the same arguments: a new card, for a Reject
-    given by mistake.
+    the message states, a stated duration or dose. ``drugs_named``: the generic names of
+    the drugs a text names (brands included), so "her Zestril" is lisinopril and "Lipitor"
+    is the saved atorvastatin. The drug changes only when the message puts one in place of
+    the write's ("rosuvastatin, not atorvastatin"); the earlier frequency, duration, route
+    and remark belonged to the earlier drug and are dropped unless said again. With no
+    change ("save it again"), the same arguments: a new card, for a Reject given by
+    mistake.
     """
     args = dict(earlier["args"])
     more = addition(message)
@@ -237,18 +249,16 @@ def amended(
     grounding = field_grounding(spec.args)
     drug_field = next((n for n, k in grounding.items() if k is Grounding.DRUG), None)
     if drug_field is not None and isinstance(args.get(drug_field), str):
-        current = str(args[drug_field]).lower()
-        # the drugs the message's own words name (a brand's generic is not among them),
-        # other than the write's and any it takes back
-        others = [d for d in drugs if d.lower() in rest.lower() and d.lower() != current]
-        if others and (len(others) > 1 or current not in taken_back):
+        current = set(drugs_named(args[drug_field]) or [args[drug_field].lower()])
+        others = [d for d in dict.fromkeys(drugs_named(rest)) if d not in current]
+        if others and (len(others) > 1 or not current & set(drugs_named(taken_back))):
             return None  # "change the dose of her lisinopril": not this write's drug
         if others:  # the new drug, with only what is said of it
             args = {
                 drug_field: others[0],
                 **{n: v for n, v in args.items() if grounding.get(n) is Grounding.PATIENT_ID},
             }
-    for name, kind in field_grounding(spec.args).items():
+    for name, kind in grounding.items():
         if kind is Grounding.DICTATED and more:
             replace = bool(_READS_AS.search(message))
             args[name] = more if replace else _joined(str(args.get(name) or ""), more)
@@ -261,6 +271,21 @@ def amended(
     return args
 
 
+def _ask_for(spec: ToolSpec, before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
+    """The question for a card that lacks a required value (a drug put in place of another
+    comes without its regimen), or None when it lacks none."""
+    required = (n for n, f in spec.args.model_fields.items() if f.is_required())
+    missing = [n.replace("_", " ") for n in required if after.get(n) in (None, "")]
+    if not missing:
+        return None
+    drug = next((n for n, k in field_grounding(spec.args).items() if k is Grounding.DRUG), "")
+    new, old = after.get(drug, ""), before.get(drug, "")
+    return (
+        f"To put {new} in place of {old}, I need its {' and '.join(missing)} too. Please say "
+        f'the whole order, e.g. "{new} <dose> <how often>, not {old}".'
+    )
+
+
 def reproposal(
     message: str,
     earlier: Iterable[Mapping[str, Any] | None],
@@ -269,27 +294,30 @@ def reproposal(
     registry: ToolRegistry,
     active_patient: str | None,
     patient_ids: Sequence[str],
-    drugs: Sequence[str],
+    drugs_named: Callable[[str], list[str]],
 ) -> Reproposal | None:
     """A new card for a recent write (``earlier``: the saved and the declined write kept in
     the state) with this message's changes, or None.
 
     A declined write is proposed again when the message asks for it again, or corrects it
     and changes something. A saved write is proposed again, replacing its entry, only when
-    the message corrects it, changes something, is not itself a new order or dictation,
-    and speaks of the same patient (the one selected, and any id the message names). When
-    both fit, the later write is meant.
+    the message corrects it, changes something, is not itself a new order or dictation
+    (unless it opens by saying it corrects), and speaks of the same patient (the one
+    selected, and any id the message names). When both fit, the later write is meant. A
+    card that lacks a required value (a new drug without its frequency) carries ``ask``,
+    the question to put instead of showing it.
     """
-    new_write = ordered_write(message, registry, drug_named=bool(drugs)) is not None
-    correction = corrects(message) and not new_write
-    fitting: list[tuple[int, Reproposal]] = []
+    new_write = ordered_write(message, registry, drug_named=bool(drugs_named(message)))
+    correction = corrects(message) and (not new_write or bool(_EXPLICIT.match(message)))
+    fitting: list[tuple[int, Reproposal, Mapping[str, Any]]] = []
     for write in earlier:
         if not write or write.get("tool") not in registry or not still_meant(write, turn):
             continue
         spec = registry[write["tool"]]
-        args = amended(spec, write, message, drugs)
-        patient = write["args"].get("patient_id")
-        if args is None or any(p and p != patient for p in (active_patient, *patient_ids)):
+        args = amended(spec, write, message, drugs_named)
+        patient = str(write["args"].get("patient_id") or "").lower()
+        named = (p.lower() for p in (active_patient, *patient_ids) if p)
+        if args is None or any(p != patient for p in named):
             continue
         changed = args != write["args"]
         if "reference" in write and correction and changed:
@@ -298,10 +326,15 @@ def reproposal(
             card["replacing"] = Replacing(
                 replaces=write["reference"], replaced=summarize(spec, write["args"])
             )
-            fitting.append((write["turn"], card))
+            fitting.append((write["turn"], card, write))
         elif "reference" not in write and (asks_again(message) or (correction and changed)):
             card = Reproposal(tool=spec.name, args=args, why="the declined write, asked for again")
             if "replacing" in write:  # a declined correction still replaces its entry
                 card["replacing"] = write["replacing"]
-            fitting.append((write["turn"], card))
-    return max(fitting, key=lambda fit: fit[0])[1] if fitting else None
+            fitting.append((write["turn"], card, write))
+    if not fitting:
+        return None
+    _, card, source = max(fitting, key=lambda fit: fit[0])
+    if question := _ask_for(registry[card["tool"]], source["args"], card["args"]):
+        card["ask"] = question
+    return card

@@ -257,9 +257,13 @@ class EHRClient:
             self.search("MedicationRequest", patient=patient_id, count=100),
             self.search("AllergyIntolerance", patient=patient_id, count=100),
             self.search("Observation", patient=patient_id, sort="-date", count=200),
-            # current notes only: one marked entered in error must not take a note's place
+            # not notes marked entered in error: they must not take a note's place
             self.search(
-                "DocumentReference", patient=patient_id, status="current", sort="-date", count=3
+                "DocumentReference",
+                patient=patient_id,
+                status="current,superseded",
+                sort="-date",
+                count=3,
             ),
             self.search("DiagnosticReport", patient=patient_id, sort="-date", count=5),
         )

@@ -139,8 +139,14 @@ class AnsmThesaurus:
         return sorted(found.values(), key=lambda i: -i.rank)
 
 
+_METAL_IN_FRENCH = {"ferrous": "fer", "ferric": "fer", "iron": "fer"}
+"""The thesaurus names a salt by its metal, in French: "calcium carbonate" is found as
+"calcium" by its first word, but the iron salts' English words are not the metal's."""
+
+
 def _candidate_names(drug: str) -> list[str]:
-    """The name itself, then its synonyms from the drug dictionary (English, French, brands)."""
+    """The name itself, then its synonyms from the drug dictionary (English, French, brands),
+    then the salt's metal (its first word, or that word in French)."""
     base = normalize(drug)
     names = [base]
     for synonym in drug_synonyms(drug):
@@ -148,8 +154,9 @@ def _candidate_names(drug: str) -> list[str]:
         if norm not in names:
             names.append(norm)
     first = base.split(" ")[0]
-    if first not in names:
-        names.append(first)
+    for metal in (first, _METAL_IN_FRENCH.get(first)):
+        if metal and metal not in names:
+            names.append(metal)
     return names
 
 

@@ -142,9 +142,11 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
         registry=deps.registry,
         active_patient=state.get("active_patient_id"),
         patient_ids=entities["patient_ids"],
-        drugs=entities["drug_mentions"],
+        drugs_named=drug_dictionary().find,
     )
-    if again is not None:  # "save it again with … added", "make that 20 mg": changed by code
+    if again is not None and "ask" in again:  # a new drug named without all its order
+        update["clarification_request"] = again["ask"]
+    elif again is not None:  # "save it again with … added", "make that 20 mg": changed by code
         update["reproposal"] = again
         replacing = again["replacing"]["replaced"] if "replacing" in again else None
         update["trace"].append(
