@@ -1,7 +1,7 @@
 """A proposed prescription checked against the patient's chart, by code, before approval.
 
 The questions a pharmacist asks of a new order, each answered from a source the project
-holds offline:
+holds offline, or online from the drug's label:
 
 - does the drug interact with one the patient already takes? The ANSM thesaurus grades
   the pair; for a patient on an antivitamin K, the thesaurus's own note asks for the INR
@@ -9,6 +9,8 @@ holds offline:
 - is the patient allergic to it, to its class, or to a class that cross-reacts
   (``drug_classes``)?
 - is it already prescribed?
+- for a drug the thesaurus lacks, does its FDA label name the other drug among those
+  not to combine it with (``label_interactions``, online only)?
 - what is the latest kidney function? It is shown; no source the project holds gives
   renal dose thresholds, so none is checked, and the card says so rather than guess.
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +34,7 @@ from docgemma.tools.ansm_english import english
 from docgemma.tools.args import PrescribeMedicationArgs
 from docgemma.tools.base import ToolContext
 from docgemma.tools.ehr_guard import ehr_client
+from docgemma.tools.label_interactions import LabelPair, label_findings
 from docgemma.tools.write_review import Finding, WriteReview, not_checked
 
 log = logging.getLogger(__name__)
@@ -208,7 +211,28 @@ def _antivitamin_k(drug: str, med: str, antibacterial: bool, note: str) -> Findi
     )
 
 
-def interactions(drug: str, medications: Iterable[str]) -> list[Finding]:
+def unlisted_pairs(drug: str, medications: Iterable[str]) -> list[LabelPair]:
+    """The pairs the interaction reference cannot grade because it lacks one of the drugs:
+    that drug's label is read for the other one."""
+    ref = ansm.thesaurus()
+    new_listed = bool(_substances(ref, drug))
+    pairs = []
+    for med in medications:
+        if drug_classes.names_of(drug) & drug_classes.names_of(med):
+            continue  # a duplicate, said as such
+        title = f"{drug} with {med} (in the chart)"
+        if not new_listed:
+            pairs.append(LabelPair(label_of=drug, other=med, title=title))
+        if not _substances(ref, med):
+            pairs.append(LabelPair(label_of=med, other=drug, title=title))
+    return pairs
+
+
+def interactions(
+    drug: str, medications: Iterable[str], read_on_label: Collection[str] = ()
+) -> list[Finding]:
+    """The reference's graded pairs and notes; ``read_on_label``: the drugs it lacks whose
+    label was read (``label_interactions``), said to be checked there only."""
     ref = ansm.thesaurus()
     new = _substances(ref, drug)
     names = drug_classes.names_of(drug)
@@ -239,7 +263,20 @@ def interactions(drug: str, medications: Iterable[str]) -> list[Finding]:
             findings += [note] if note else []
     if not new:
         unchecked.insert(0, drug)
-    if unchecked:
+    on_label = [d for d in unchecked if d in read_on_label]
+    if on_label:
+        findings.append(
+            Finding(
+                kind="interaction",
+                severity="info",
+                title=f"Interactions of {', '.join(on_label)} checked on the FDA label only",
+                detail=(
+                    "Not in the offline interaction reference; a drug the label does not "
+                    "name may still interact."
+                ),
+            )
+        )
+    if unchecked := [d for d in unchecked if d not in read_on_label]:
         findings.append(
             Finding(
                 kind="interaction",
@@ -303,12 +340,19 @@ def _counted(n: int, one: str, many: str, items: Iterable[str]) -> str:
     return f"{n} {one if n == 1 else many}" + (f" ({listed})" if listed else "")
 
 
-def check(drug: str, chart: ChartFacts) -> WriteReview:
-    """Every finding for ``drug`` in this chart, and a line saying what was read."""
+def check(
+    drug: str,
+    chart: ChartFacts,
+    on_label: Iterable[Finding] = (),
+    read_on_label: Collection[str] = (),
+) -> WriteReview:
+    """Every finding for ``drug`` in this chart, and a line saying what was read;
+    ``on_label``: what the labels of drugs the reference lacks gave (``read_on_label``)."""
     drug = " ".join(drug.split())
     found = [
         *allergies(drug, chart.allergies),
-        *interactions(drug, chart.medications),
+        *on_label,
+        *interactions(drug, chart.medications, read_on_label),
         renal(drug, chart.renal),
     ]
     read = ", ".join(
@@ -335,4 +379,7 @@ async def review_prescription(args: PrescribeMedicationArgs, ctx: ToolContext) -
         log.info("chart check could not read %s: %s", args.patient_id, exc)
         why = "the patient is not in the record" if exc.kind == "not_found" else None
         return not_checked(why or "the record could not be read")
-    return await asyncio.to_thread(check, args.medication_name, chart)
+    drug = " ".join(args.medication_name.split())
+    pairs = await asyncio.to_thread(unlisted_pairs, drug, chart.medications)
+    on_label, read = await label_findings(pairs, ctx)
+    return await asyncio.to_thread(check, drug, chart, on_label, read)

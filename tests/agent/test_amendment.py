@@ -149,7 +149,7 @@ SAVED_RX = saved_write(
 @pytest.mark.parametrize(
     "message",
     [
-        "Correction: make that atorvastatin 20 mg nightly.",
+        "Correction, make it atorvastatin 10 mg at night please",
         "Sorry, change it to 20 mg",
         "make it twice daily",
         "I meant 20 mg",
@@ -185,8 +185,8 @@ def test_questions_and_new_requests_are_not_corrections(message: str) -> None:
     ("message", "changed"),
     [
         (
-            "Correction: make that atorvastatin 20 mg nightly.",
-            {"dosage": "20 mg", "frequency": "at bedtime"},
+            "Correction, make it atorvastatin 10 mg at night please",
+            {"dosage": "10 mg", "frequency": "at bedtime"},
         ),
         ("Correction: make that Lipitor 20 mg", {"dosage": "20 mg"}),
         ("Make it 20 mg, not 40 mg", {"dosage": "20 mg"}),
