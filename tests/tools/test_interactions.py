@@ -43,6 +43,9 @@ def test_thesaurus_loads_the_real_data():
         ("ibuprofen", "ibuprofene"),
         ("amiodarone", "amiodarone"),
         ("cyclosporine", "ciclosporine"),
+        ("ferrous sulfate", "fer"),  # a salt is found by its metal, in French
+        ("ferrous fumarate", "fer"),
+        ("calcium carbonate", "calcium"),
     ],
 )
 def test_english_and_brand_names_map_to_french_substances(name, substance):
