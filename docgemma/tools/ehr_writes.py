@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from docgemma.ehr import builders
-from docgemma.ehr.chart import human_name
+from docgemma.ehr.chart import concept_text, human_name
 from docgemma.ehr.client import EHRClient, EHRError, idempotent_entry
 from docgemma.ehr.ids import is_fhir_id
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
@@ -56,14 +56,14 @@ async def _approved_write(
     now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     resource = build(pid, now)
     entries = _write_entries(resource, pid, ctx, key, now)
+    retracted = ""
     if ctx.replaces:  # a correction: the entry it corrects is retracted in the same transaction
-        entries.append(
-            await _retraction(client, ctx.replaces, resource["resourceType"], pid, label)
-        )
+        earlier = await _retraction(client, ctx.replaces, resource["resourceType"], pid, label)
+        entries.append(earlier)
+        retracted = f" The earlier {_described(earlier['resource'])} is marked entered in error."
     (reference, created), (provenance, _), *_ = await client.transaction(entries)
     name = human_name(patient)
     verb = "saved to" if created else "was already saved to (duplicate approval ignored)"
-    retracted = f" The earlier entry {ctx.replaces} is marked entered in error."
     return ToolOutcome(
         data={
             "reference": reference,
@@ -75,11 +75,22 @@ async def _approved_write(
         },
         formatted=(
             f"{label} {verb} the record of {name} (ID {pid}): {what}. "
-            f"Approved by {ctx.approved_by}.{retracted if ctx.replaces else ''}"
+            f"Approved by {ctx.approved_by}.{retracted}"
         ),
         entity=what,
         sources=[Source(title=f"EHR {reference}", kind="ehr")],
     )
+
+
+def _described(resource: dict[str, Any]) -> str:
+    """An entry as the chart shows it: "atorvastatin 40 mg once daily", "allergy to latex"."""
+    kind = resource.get("resourceType")
+    if kind == "MedicationRequest":
+        dose = ((resource.get("dosageInstruction") or [{}])[0]).get("text", "")
+        return f"{concept_text(resource.get('medicationCodeableConcept'))} {dose}".strip()
+    if kind == "AllergyIntolerance":
+        return f"allergy to {concept_text(resource.get('code'))}"
+    return f"{resource.get('description') or 'note'} of {str(resource.get('date', ''))[:10]}"
 
 
 async def _retraction(

@@ -60,7 +60,9 @@ async def test_an_approved_order_corrected_is_replaced_in_the_record(app_agent, 
         assert card.replaces and "atorvastatin, 40 mg, once daily" in card.replaces
         assert not any(f.kind == "duplicate" for f in card.review.findings)  # its own entry
         _, saved = await resume(agent, ApprovalDecision(action="approve", approved_by="dr.okafor"))
-    assert "is marked entered in error" in saved.final_response
+    assert "The earlier atorvastatin 40 mg once daily is marked entered in error" in (
+        saved.final_response
+    )
     assert atorvastatin_orders(fhir) == {
         "40 mg once daily": "entered-in-error",
         "20 mg at bedtime": "active",

@@ -375,7 +375,7 @@ async def test_a_corrected_prescription_replaces_the_saved_one(ctx: ToolContext)
         RX.model_copy(update={"dosage": "3 mg"}), _approved(ctx, replaces=first.data["reference"])
     )
     assert corrected.ok and corrected.data["replaced"] == first.data["reference"], corrected
-    assert f"The earlier entry {first.data['reference']} is marked entered in error" in (
+    assert "The earlier warfarin 7 mg once daily is marked entered in error" in (
         corrected.formatted
     )
     earlier = await ctx.fhir.read(*first.data["reference"].split("/"))
