@@ -219,7 +219,22 @@ EHR_TOOLS: list[ToolSpec] = [
         needs_patient=True,
         summary_fields=("medication_name", "dosage", "route", "frequency", "duration"),
         review=review_prescription,
-        requested_by=(RequestPattern("prescribe", any_of=("prescribe", "start", "order")),),
+        requested_by=(
+            RequestPattern(
+                "prescribe",
+                any_of=(
+                    "prescribe",
+                    "start",
+                    "order",
+                    # a new dose of a drug is a new order ("Change the dose of her
+                    # metoprolol to 25 mg"), not a note holding the words of one
+                    "change the dose",
+                    "increase the dose",
+                    "reduce the dose",
+                    "decrease the dose",
+                ),
+            ),
+        ),
     ),
     ToolSpec(
         name="add_allergy",

@@ -23,6 +23,8 @@ RX = "prescribe_medication"
         "Find patient Maria Garcia and prescribe metformin 500 mg",  # once she is found
         "Her eGFR is 28. Stop metformin, start linagliptin 5 mg daily",
         "Let's start apixaban 5 mg twice daily",
+        "Change the dose of her metoprolol to 25 mg twice daily",
+        "OK, increase the dose of ramipril to 10 mg once daily",
     ],
 )
 def test_an_order_to_prescribe_is_recognised(message: str) -> None:
@@ -41,6 +43,8 @@ def test_an_order_to_prescribe_is_recognised(message: str) -> None:
         "Which drug do I start first, and at what dose?",
         "Lower the dose in order to avoid hypoglycaemia",
         "No, don't prescribe it",
+        "Should I increase the dose of ramipril?",
+        "When do you reduce the dose of metformin in CKD?",
     ],
 )
 def test_a_question_or_another_request_is_not_an_order(message: str) -> None:
