@@ -87,6 +87,21 @@ async def test_a_dose_repeating_the_frequency_is_proposed_and_saved_once(make_ag
     assert args == ARGS
 
 
+async def test_a_dose_tidied_after_the_frequency_is_restated_is_what_the_card_shows(
+    make_agent, tools
+) -> None:
+    """The model's frequency is replaced by the one the message states; the dose that then
+    repeats it is cut, and the card shows the dose as it will be written."""
+    proposed = {**ARGS, "dosage": "500 mg twice daily", "frequency": "once daily"}
+    replies = [intent(tool="prescribe_medication"), select("prescribe_medication"), proposed]
+    agent = make_agent(ScriptedBackend([*replies, quality("success_rich")]))
+    _, result = await run(agent, PRESCRIBE)
+    assert result.pending_approval is not None and result.pending_approval.args == ARGS
+    await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
+    ((args, _),) = tools.calls_to("prescribe_medication")
+    assert args == ARGS
+
+
 async def test_a_decision_for_another_proposal_is_refused(make_agent, tools) -> None:
     llm = ScriptedBackend(
         [*proposal_replies(), quality("success_rich"), "Metformin 500 mg ordered."]

@@ -135,6 +135,8 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
         args = {k: v for k, v in args.items() if k not in check.dropped}
         reason = f"left out {', '.join(check.dropped)} (not given in the question)"
         decisions.append(decision(_NODE, "drop_args", reason, title=_CORRECTED))
+    if check.tidied:  # the schema's own rewrite (a dose that repeated the frequency): the
+        args |= check.tidied  # card shows what would be written
     ctx: dict[str, Any] = {}
     if spec.writes_ehr:
         review = await review_write(spec, parsed, deps, replacing)  # the card shows it
