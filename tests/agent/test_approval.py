@@ -75,24 +75,19 @@ async def test_a_confirmed_write_is_stated_with_high_confidence(make_agent, tool
     assert result.confidence_reason == "the sources' own words, written by code"
 
 
-async def test_a_dose_repeating_the_frequency_is_proposed_and_saved_once(make_agent, tools) -> None:
-    """Seen on the approval card: "500 mg twice daily twice daily" would have been saved."""
-    repeated = {**ARGS, "dosage": "500 mg twice daily"}
-    replies = [intent(tool="prescribe_medication"), select("prescribe_medication"), repeated]
-    agent = make_agent(ScriptedBackend([*replies, quality("success_rich")]))
-    _, result = await run(agent, PRESCRIBE)
-    assert result.pending_approval is not None and result.pending_approval.args == ARGS
-    await resume(agent, ApprovalDecision(action="approve", approved_by="dr.lee"))
-    ((args, _),) = tools.calls_to("prescribe_medication")
-    assert args == ARGS
-
-
-async def test_a_dose_tidied_after_the_frequency_is_restated_is_what_the_card_shows(
-    make_agent, tools
+@pytest.mark.parametrize(
+    "proposed",
+    [
+        {**ARGS, "dosage": "500 mg twice daily"},
+        # the model's frequency is replaced by the one the message states, and the dose
+        # that then repeats it is cut: the card shows the dose as it will be written
+        {**ARGS, "dosage": "500 mg twice daily", "frequency": "once daily"},
+    ],
+)
+async def test_a_dose_repeating_the_frequency_is_proposed_and_saved_once(
+    make_agent, tools, proposed
 ) -> None:
-    """The model's frequency is replaced by the one the message states; the dose that then
-    repeats it is cut, and the card shows the dose as it will be written."""
-    proposed = {**ARGS, "dosage": "500 mg twice daily", "frequency": "once daily"}
+    """Seen on the approval card: "500 mg twice daily twice daily" would have been saved."""
     replies = [intent(tool="prescribe_medication"), select("prescribe_medication"), proposed]
     agent = make_agent(ScriptedBackend([*replies, quality("success_rich")]))
     _, result = await run(agent, PRESCRIBE)
