@@ -103,18 +103,6 @@ _TAKEN_BACK = re.compile(
 "not 40 mg but 20 mg"): not the new value."""
 
 
-class Reproposal(TypedDict):
-    """A new card for the latest write, made by code from the clinician's reply."""
-
-    tool: str
-    args: dict[str, Any]
-    why: str
-    """For the timeline: a declined write asked for again, or a saved write corrected."""
-    replacing: NotRequired[Replacing]
-    ask: NotRequired[str]
-    """The card lacks a required value: this question is asked instead of showing it."""
-
-
 MAX_TURNS_AFTER = 3
 """How many turns after a write "again" or "make that …" still means its card."""
 
@@ -126,6 +114,18 @@ class Replacing(TypedDict):
     """The record's entry, "MedicationRequest/…": approving marks it entered in error."""
     replaced: str
     """What it holds, in clinician terms (the summary its card had)."""
+
+
+class Reproposal(TypedDict):
+    """A new card for the latest write, made by code from the clinician's reply."""
+
+    tool: str
+    args: dict[str, Any]
+    why: str
+    """For the timeline: a declined write asked for again, or a saved write corrected."""
+    replacing: NotRequired[Replacing]
+    ask: NotRequired[str]
+    """The card lacks a required value: this question is asked instead of showing it."""
 
 
 class DeclinedWrite(TypedDict):
