@@ -4,11 +4,11 @@ After a Reject the clinician is told to say what to change; the usual reply refe
 declined card rather than dictating it anew: "Save it again with 'Review in 2 weeks'
 added", "Same note, but add: patient counselled on sick-day rules", "Resubmit as a
 consult note". After an Approve, a slip is corrected the same way: "Correction: make that
-20 mg nightly", "Change it to twice daily". A small model cannot rebuild the write from
-such a reply (it takes the addition for the whole note, loses it, or looks the drug up),
-so code does: the earlier arguments, the clinician's added words after the dictated text
-(or, in a correction, quoted words in place of it), and any dose, drug, duration or
-closed field (a note type, a frequency) the reply states. The result is a new card;
+20 mg nightly", "Change it to twice daily". Such a reply holds only the change, not the
+write, so a model reading it alone cannot rebuild the write; code does: the earlier
+arguments, the clinician's added words after the dictated text (or, when the correction
+says the note should read them, quoted words in place of it), and any dose, drug,
+duration or closed field (a note type, a frequency) the reply states. The result is a new card;
 nothing is written until the clinician approves it, and a card correcting a saved entry
 says so, since approving it marks that entry entered in error.
 
@@ -97,10 +97,14 @@ _DOSE = re.compile(
 """A dose with its unit ("20 mg", "0.5 mg", "1,000 mg", "10 units"); not a rate ("mg/kg").
 ".5 mg" and "2,5 mg" are not read at all: a dose misread by a digit is worse than none."""
 _TAKEN_BACK = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|not)\s+(?P<value>.*?)(?=\s*(?:[,.;:!?]|\bbut\b|$))", _I
+    r"\b(?:instead\s+of|rather\s+than|not)\s+(?P<value>.*?)(?=\s*(?:[,.;:!?]|\bbut\b|$))"
+    r"|\bfrom\s+(?P<whole>.+?)(?=\s+to\b)",
+    _I,
 )
 """The value a correction takes back ("20 mg, not 40 mg", "instead of atorvastatin",
-"not 40 mg but 20 mg"): not the new value."""
+"not 40 mg but 20 mg", "from 40 mg nightly to 20 mg"): not the new value."""
+_DOSE_CHANGE = re.compile(r"\b(?:change|increase|reduce|decrease)\s+the\s+dose\b", _I)
+"""A new dose: of the drug just saved, a correction of that write; of another, an order."""
 
 
 MAX_TURNS_AFTER = 3
@@ -188,11 +192,15 @@ def _taken_back(message: str) -> tuple[str, str]:
     ("instead of 40 mg nightly") is only the dose: what follows it is still said."""
     kept, back, last = [], [], 0
     for found in _TAKEN_BACK.finditer(message):
-        value = found.group("value")
-        dose = _DOSE.match(value)
-        end = found.start("value") + (dose.end() if dose else len(value))
+        if found.group("whole") is not None:  # "from … to": all of it is the old value
+            start, end = found.start("whole"), found.end("whole")
+        else:
+            value = found.group("value")
+            dose = _DOSE.match(value)
+            start = found.start("value")
+            end = start + (dose.end() if dose else len(value))
         kept.append(message[last : found.start()])
-        back.append(message[found.start("value") : end])
+        back.append(message[start:end])
         last = end
     kept.append(message[last:])
     return " ".join(kept), " ".join(back).lower()
@@ -251,8 +259,11 @@ def amended(
     if drug_field is not None and isinstance(args.get(drug_field), str):
         current = set(drugs_named(args[drug_field]) or [args[drug_field].lower()])
         others = [d for d in dict.fromkeys(drugs_named(rest)) if d not in current]
-        if others and (len(others) > 1 or not current & set(drugs_named(taken_back))):
+        takes_back_drug = bool(current & set(drugs_named(taken_back)))
+        if others and (len(others) > 1 or not takes_back_drug):
             return None  # "change the dose of her lisinopril": not this write's drug
+        if takes_back_drug and not others:
+            return None  # "rosuvastatn 10 mg, not atorvastatin": its new drug is unknown
         if others:  # the new drug, with only what is said of it
             args = {
                 drug_field: others[0],
@@ -282,7 +293,7 @@ def _ask_for(spec: ToolSpec, before: Mapping[str, Any], after: Mapping[str, Any]
     new, old = after.get(drug, ""), before.get(drug, "")
     return (
         f"To put {new} in place of {old}, I need its {' and '.join(missing)} too. Please say "
-        f'the whole order, e.g. "{new} <dose> <how often>, not {old}".'
+        f'the whole order, e.g. "Correction: {new} <dose> <how often>, not {old}".'
     )
 
 
@@ -307,8 +318,10 @@ def reproposal(
     card that lacks a required value (a new drug without its frequency) carries ``ask``,
     the question to put instead of showing it.
     """
-    new_write = ordered_write(message, registry, drug_named=bool(drugs_named(message)))
-    correction = corrects(message) and (not new_write or bool(_EXPLICIT.match(message)))
+    named_drugs = drugs_named(message)
+    new_write = ordered_write(message, registry, drug_named=bool(named_drugs))
+    explicit = bool(_EXPLICIT.match(message) or _DOSE_CHANGE.search(message))
+    correction = corrects(message) and (not new_write or explicit)
     fitting: list[tuple[int, Reproposal, Mapping[str, Any]]] = []
     for write in earlier:
         if not write or write.get("tool") not in registry or not still_meant(write, turn):
@@ -316,9 +329,9 @@ def reproposal(
         spec = registry[write["tool"]]
         args = amended(spec, write, message, drugs_named)
         patient = str(write["args"].get("patient_id") or "").lower()
-        named = (p.lower() for p in (active_patient, *patient_ids) if p)
-        if args is None or any(p != patient for p in named):
-            continue
+        named = [p.lower() for p in (active_patient, *patient_ids) if p]
+        if args is None or (patient and patient not in named) or any(p != patient for p in named):
+            continue  # another patient, or none selected: not this write's
         changed = args != write["args"]
         if "reference" in write and correction and changed:
             why = "a correction of the saved write"

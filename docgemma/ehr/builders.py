@@ -216,22 +216,6 @@ def provenance(
     }
 
 
-_PATIENT_FIELD = {
-    "MedicationRequest": "subject",
-    "AllergyIntolerance": "patient",
-    "DocumentReference": "subject",
-}
-"""Where each resource DocGemma writes names its patient."""
-
-
-def patient_of(resource: dict[str, Any]) -> str | None:
-    """The id of the patient a written resource belongs to, or None."""
-    reference = (resource.get(_PATIENT_FIELD.get(resource.get("resourceType", ""), "")) or {}).get(
-        "reference", ""
-    )
-    return reference.removeprefix("Patient/") if reference.startswith("Patient/") else None
-
-
 def entered_in_error(resource: dict[str, Any]) -> dict[str, Any]:
     """The resource marked entered in error: kept in the record for its history, no longer
     read as the patient's (a corrected entry takes its place). FHIR says an allergy so
@@ -248,10 +232,3 @@ def entered_in_error(resource: dict[str, Any]) -> dict[str, Any]:
     else:
         raise ValueError(f"{kind} is not a resource DocGemma writes")
     return marked
-
-
-def is_entered_in_error(resource: dict[str, Any]) -> bool:
-    if resource.get("status") == "entered-in-error":
-        return True
-    codes = (resource.get("verificationStatus") or {}).get("coding") or []
-    return any(coding.get("code") == "entered-in-error" for coding in codes)

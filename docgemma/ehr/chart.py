@@ -14,7 +14,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from docgemma.ehr.builders import is_entered_in_error
 from docgemma.ehr.codes import RATE_UNITS_BY_LOINC
 from docgemma.ehr.units import readable_unit
 
@@ -106,6 +105,29 @@ def _codes(concept: dict[str, Any] | None) -> list[str]:
 def _status(concept: dict[str, Any] | None) -> str | None:
     codes = _codes(concept)
     return codes[0] if codes else None
+
+
+_PATIENT_FIELD = {
+    "MedicationRequest": "subject",
+    "AllergyIntolerance": "patient",
+    "DocumentReference": "subject",
+}
+"""Where each resource DocGemma writes names its patient."""
+
+
+def patient_of(resource: dict[str, Any]) -> str | None:
+    """The id of the patient a written resource belongs to, or None."""
+    reference = (resource.get(_PATIENT_FIELD.get(resource.get("resourceType", ""), "")) or {}).get(
+        "reference", ""
+    )
+    return reference.removeprefix("Patient/") if reference.startswith("Patient/") else None
+
+
+def is_entered_in_error(resource: dict[str, Any]) -> bool:
+    if resource.get("status") == "entered-in-error":
+        return True
+    codes = (resource.get("verificationStatus") or {}).get("coding") or []
+    return any(coding.get("code") == "entered-in-error" for coding in codes)
 
 
 def human_name(patient: dict[str, Any]) -> str:

@@ -92,15 +92,17 @@ def pdf_text(data: bytes) -> str:
     """The text layer of a PDF, each page that has text under a ``# Page n`` heading.
 
     A scanned PDF (pictures of pages) has no text layer and is refused with that reason,
-    as are encrypted and damaged files: nothing here reads a picture or guesses a password.
+    as are damaged files and files that need a password to open: nothing here reads a
+    picture or guesses a password. A PDF locked only against editing (an empty user
+    password, as published guidelines often are) opens and is read.
     """
     from pypdf import PdfReader
 
-    if not data.lstrip()[:1024].startswith(b"%PDF-"):
-        raise DocumentError("The document is not a PDF (it does not start with %PDF-).")
+    if b"%PDF-" not in data[:1024]:  # the format allows a little before its header
+        raise DocumentError("The document is not a PDF (no %PDF- header at its start).")
     try:
         reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
+        if reader.is_encrypted and not reader.decrypt(""):
             raise DocumentError("The PDF is encrypted; upload a copy without a password.")
         count = len(reader.pages)
         if count > PDF_PAGES:
@@ -121,7 +123,10 @@ def pdf_text(data: bytes) -> str:
 
 
 def _printable(text: str) -> str:
-    """Control characters other than line ends (PDF text layers hold stray ones) as spaces."""
+    """The text as the index can store it: control characters other than line ends as
+    spaces, soft hyphens dropped, and a lone surrogate (a text layer's broken character,
+    which no UTF-8 store accepts) as the replacement character."""
+    text = text.replace("\u00ad", "").encode("utf-8", "replace").decode("utf-8")
     return "".join(" " if unicodedata.category(c) == "Cc" and c != "\n" else c for c in text)
 
 

@@ -139,9 +139,11 @@ class AnsmThesaurus:
         return sorted(found.values(), key=lambda i: -i.rank)
 
 
-_METAL_IN_FRENCH = {"ferrous": "fer", "ferric": "fer", "iron": "fer"}
+_METAL_IN_FRENCH = {"ferrous": "fer"}
 """The thesaurus names a salt by its metal, in French: "calcium carbonate" is found as
-"calcium" by its first word, but the iron salts' English words are not the metal's."""
+"calcium" by its first word, but the oral iron salts' English word ("ferrous sulfate") is
+not the metal's. Its iron entries are about iron by mouth, so the ferric salts given
+intravenously (carboxymaltose, sucrose) are not mapped to them."""
 
 
 def _candidate_names(drug: str) -> list[str]:

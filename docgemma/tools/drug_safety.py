@@ -47,7 +47,8 @@ _COMBINATION = re.compile(r"\band\b|,")
 _LUCENE_SPECIAL = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')
 _HEADING = re.compile(
     r"^\s*(\d+(\.\d+)*\s+)?"
-    r"(BOXED WARNING|CONTRAINDICATIONS|WARNINGS AND PRECAUTIONS|WARNINGS)\s*:?\s*"
+    r"(BOXED WARNING|CONTRAINDICATIONS|WARNINGS AND PRECAUTIONS|WARNINGS|PRECAUTIONS"
+    r"|DRUG INTERACTIONS)\s*:?\s*"
 )
 
 
@@ -56,7 +57,8 @@ def clean_drug_name(name: str) -> str:
     return " ".join(_LUCENE_SPECIAL.sub(" ", name).split())
 
 
-def _section(result: dict[str, Any], *keys: str) -> str:
+def section_text(result: dict[str, Any], *keys: str) -> str:
+    """The first of the label's ``keys`` it has, without its own heading."""
     for key in keys:
         parts = result.get(key)
         if parts:
@@ -164,13 +166,13 @@ def summarize_label(label: dict[str, Any], drug: str) -> dict[str, Any]:
         "set_id": label.get("set_id") or _first(openfda, "spl_set_id"),
         "effective_time": label.get("effective_time"),
         "boxed_warning": shorten(
-            _section(label, "boxed_warning"), _SECTION_LIMITS["boxed_warning"]
+            section_text(label, "boxed_warning"), _SECTION_LIMITS["boxed_warning"]
         ),
         "contraindications": shorten(
-            _section(label, "contraindications"), _SECTION_LIMITS["contraindications"]
+            section_text(label, "contraindications"), _SECTION_LIMITS["contraindications"]
         ),
         "warnings": shorten(
-            _section(label, "warnings_and_cautions", "warnings", "precautions"),
+            section_text(label, "warnings_and_cautions", "warnings", "precautions"),
             _SECTION_LIMITS["warnings"],
         ),
     }

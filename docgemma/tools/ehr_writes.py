@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from docgemma.ehr import builders
-from docgemma.ehr.chart import concept_text, human_name
+from docgemma.ehr.chart import concept_text, human_name, is_entered_in_error, patient_of
 from docgemma.ehr.client import EHRClient, EHRError, idempotent_entry
 from docgemma.ehr.ids import is_fhir_id
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
@@ -106,16 +106,17 @@ async def _retraction(
         if exc.kind != "not_found":
             raise
         earlier = {}
-    if builders.patient_of(earlier) != pid:
+    if patient_of(earlier) != pid or is_entered_in_error(earlier):
+        what = _described(earlier) if earlier else "entry"
         raise Refused(
             error_outcome(
                 ToolErrorType.INVALID_ARGS,
                 label,
                 entity=replaces,
-                detail=f"{replaces} is not a {resource_type} of patient {pid}",
+                detail=f"{replaces} is not a current {resource_type} of patient {pid}",
                 message=(
-                    f"The entry this {label.lower()} corrects ({replaces}) is not one of this "
-                    "patient's, or is no longer in the record; nothing was saved."
+                    f"The {what} this {label.lower()} corrects is not one of this patient's, "
+                    "is no longer in the record, or was already corrected; nothing was saved."
                 ),
             )
         )

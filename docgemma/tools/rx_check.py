@@ -26,8 +26,13 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from docgemma.ehr.builders import is_entered_in_error
-from docgemma.ehr.chart import Measurement, concept_text, human_name, latest_by_code
+from docgemma.ehr.chart import (
+    Measurement,
+    concept_text,
+    human_name,
+    is_entered_in_error,
+    latest_by_code,
+)
 from docgemma.ehr.client import EHRClient, EHRError
 from docgemma.tools import ansm, drug_classes
 from docgemma.tools.ansm_english import english

@@ -196,6 +196,10 @@ def test_questions_and_new_requests_are_not_corrections(message: str) -> None:
         ("Make that 1,000 mg", {"dosage": "1,000 mg"}),
         ("Make that .5 mg", {}),  # a dose misread by a digit is worse than none
         (
+            "Change it from 40 mg once daily to 20 mg twice daily",
+            {"dosage": "20 mg", "frequency": "twice daily"},
+        ),
+        (
             "Change it to twice daily for 4 weeks",
             {"frequency": "twice daily", "duration": "for 4 weeks"},
         ),
@@ -220,6 +224,7 @@ def test_a_drug_put_in_place_of_the_write_keeps_only_what_is_said_of_it() -> Non
         "Change the dose of her Zestril to 20 mg",  # a brand is its generic
         "Make it 20 mg and check it against warfarin",
         "I meant rosuvastatin 10 mg",  # which write's drug it replaces is unsaid
+        "Correction: rosuvastatn 10 mg once daily, not atorvastatin",  # its new drug unknown
     ],
 )
 def test_a_message_naming_another_drug_does_not_amend_this_write(message: str) -> None:
@@ -281,8 +286,15 @@ def test_a_correction_of_a_saved_write_replaces_its_entry() -> None:
     assert "ask" not in card
 
 
-def test_a_correction_opening_as_such_may_read_as_an_order() -> None:
-    card = _card("Correction, start her on atorvastatin 20 mg instead", SAVED_RX)
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Correction, start her on atorvastatin 20 mg instead",
+        "Change the dose of her atorvastatin to 20 mg",  # the drug just saved
+    ],
+)
+def test_a_correction_may_also_read_as_an_order(message: str) -> None:
+    card = _card(message, SAVED_RX)
     assert card is not None and card["args"]["dosage"] == "20 mg" and "replacing" in card
 
 
@@ -290,7 +302,7 @@ def test_a_new_drug_without_its_regimen_is_asked_for_not_shown() -> None:
     card = _card("Correction: rosuvastatin 10 mg, not atorvastatin", SAVED_RX)
     assert card is not None and card["ask"] == (
         "To put rosuvastatin in place of atorvastatin, I need its frequency too. Please say "
-        'the whole order, e.g. "rosuvastatin <dose> <how often>, not atorvastatin".'
+        'the whole order, e.g. "Correction: rosuvastatin <dose> <how often>, not atorvastatin".'
     )
     whole = _card("Correction: rosuvastatin 10 mg once daily, not atorvastatin", SAVED_RX)
     assert whole is not None and "ask" not in whole and whole["replacing"]
@@ -308,13 +320,14 @@ def test_a_new_drug_without_its_regimen_is_asked_for_not_shown() -> None:
         ("Prescribe amlodipine 5 mg daily instead of atorvastatin", "abc-123", ()),
         ("Save a progress note: switched to 20 mg instead of 40 mg", "abc-123", ()),
         ("Correction: make that 20 mg", "xyz-999", ()),  # another patient is selected
+        ("Correction: make that 20 mg", None, ()),  # no patient is selected
         ("Make it 20 mg for xyz-999 instead", "abc-123", ("xyz-999",)),
         ("Correction: make that 40 mg once daily.", "abc-123", ()),  # nothing changes
         ("Should I make it 20 mg?", "abc-123", ()),
     ],
 )
 def test_no_correction_card_for_new_writes_other_patients_or_no_change(
-    message: str, active: str, ids: tuple[str, ...]
+    message: str, active: str | None, ids: tuple[str, ...]
 ) -> None:
     assert _card(message, SAVED_RX, active=active, ids=ids) is None
 

@@ -267,7 +267,7 @@ SAVED_ORDER = ToolOutcome(
 async def test_a_correction_after_approval_is_a_card_replacing_the_saved_entry(
     make_agent, tools
 ) -> None:
-    """ "Make that …" after an approved order had gone to the drug's label as a lookup."""
+    """ "Make that …" after an approved order is a new card, made by code, replacing it."""
     tools.queue("prescribe_medication", SAVED_ORDER)
     llm = ScriptedBackend([*proposal_replies(), quality("success_rich"), quality("success_rich")])
     agent = make_agent(llm)

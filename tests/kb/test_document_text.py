@@ -54,13 +54,13 @@ def test_a_pdfs_pages_are_its_sections() -> None:
     assert "INR weekly" in found[0].text and "Stop warfarin 5 days" in found[1].text
 
 
-def _encrypted(pdf: bytes) -> bytes:
+def _encrypted(pdf: bytes, user_password: str = "secret") -> bytes:
     import io
 
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
-    writer.encrypt("secret", algorithm="RC4-128")
+    writer.encrypt(user_password, owner_password="owner", algorithm="RC4-128")
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -78,6 +78,18 @@ def _encrypted(pdf: bytes) -> bytes:
 def test_pdfs_without_readable_text_are_refused_with_the_reason(data: bytes, reason: str) -> None:
     with pytest.raises(DocumentError, match=reason):
         document_text(data, DocumentKind.PDF)
+
+
+def test_a_pdf_locked_only_against_editing_or_with_bytes_before_its_header_is_read() -> None:
+    locked = _encrypted(text_pdf([["Read me."]]), user_password="")
+    assert "Read me." in document_text(locked, DocumentKind.PDF)
+    assert "Read me." in document_text(b"\x00junk\n" + text_pdf([["Read me."]]), DocumentKind.PDF)
+
+
+def test_a_text_layers_broken_characters_are_stored_safely() -> None:
+    text = module._printable("Dose\u00adadjust\x07ment \ud800 here")
+    assert text.encode("utf-8") and "\u00ad" not in text and "\x07" not in text
+    assert text.startswith("Doseadjust ment")
 
 
 def test_a_pdf_longer_than_the_page_limit_is_refused(monkeypatch) -> None:

@@ -4,6 +4,9 @@ offline, or without a label, the pair stays "not checked"."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import httpx
 import pytest
 import respx
@@ -92,3 +95,32 @@ def test_a_real_label_names_its_contraindicated_drug() -> None:
     assert finding is not None and finding.severity == "warning"
     assert "linezolid" in finding.detail and "contraindications" in finding.title
     assert named_on_label(label, LabelPair("sertraline", "paracetamol", "x"), "label") is None
+
+
+async def test_a_slow_label_service_costs_the_labels_only(online) -> None:
+    """The chart check runs under the tools' deadline; the labels take half of it at most,
+    all at once, so the offline findings still reach the card."""
+    quick = online.model_copy(update={"tool_timeout_s": 0.4})
+    pairs = [LabelPair(d, "verapamil", PAIR) for d in ("dofetilide", "dronedarone")]
+
+    async def slow(request):
+        await asyncio.sleep(5)
+        return httpx.Response(200, json={"results": [LABEL]})
+
+    start = time.perf_counter()
+    with respx.mock:
+        respx.get(drug_safety.OPENFDA_LABEL_URL).mock(side_effect=slow)
+        async with create_client(quick) as http:
+            found = await label_findings(pairs, ToolContext(quick, http=http))
+    assert found == ([], set()) and time.perf_counter() - start < 1.5
+
+
+def test_a_long_sentence_is_quoted_around_the_name_and_a_metal_is_no_name() -> None:
+    sentence = "Avoid use with " + ", ".join(f"agent{n}" for n in range(150)) + ", verapamil."
+    label = {"contraindications": [sentence]}
+    finding = named_on_label(label, LabelPair("dofetilide", "verapamil", PAIR), "label")
+    assert finding is not None and "verapamil" in finding.detail
+    assert finding.detail.startswith('"… ') and len(finding.detail) < 320
+    sparing = {"warnings": ["Do not combine with potassium-sparing diuretics."]}
+    pair = LabelPair("dofetilide", "potassium chloride", PAIR)
+    assert named_on_label(sparing, pair, "label") is None

@@ -140,7 +140,7 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
         (state.get("saved_write"), state.get("declined_write")),
         turn=update["turn_number"],
         registry=deps.registry,
-        active_patient=state.get("active_patient_id"),
+        active_patient=patient_id,
         patient_ids=entities["patient_ids"],
         drugs_named=drug_dictionary().find,
     )
