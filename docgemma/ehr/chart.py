@@ -240,6 +240,11 @@ def _active(resource: dict[str, Any], field: str) -> bool:
     return _status(resource.get(field)) in (None, "active", "recurrence", "relapse")
 
 
+def is_current_allergy(resource: dict[str, Any]) -> bool:
+    """An allergy the patient has: active (or of no stated status), not entered in error."""
+    return _active(resource, "clinicalStatus") and not is_entered_in_error(resource)
+
+
 def build_summary(
     patient: dict[str, Any],
     *,
@@ -265,11 +270,7 @@ def build_summary(
             concept_text(c.get("code")) for c in conditions if _active(c, "clinicalStatus")
         ],
         medications=[_medication(m) for m in medications if m.get("status") in (None, "active")],
-        allergies=[
-            _allergy(a)
-            for a in allergies
-            if _active(a, "clinicalStatus") and not is_entered_in_error(a)
-        ],
+        allergies=[_allergy(a) for a in allergies if is_current_allergy(a)],
         labs=latest_by_code(labs),
         vitals=latest_by_code(vitals),
         imaging=[_report(r) for r in reports],

@@ -30,7 +30,7 @@ from docgemma.ehr.chart import (
     Measurement,
     concept_text,
     human_name,
-    is_entered_in_error,
+    is_current_allergy,
     latest_by_code,
 )
 from docgemma.ehr.client import EHRClient, EHRError
@@ -85,11 +85,6 @@ class ChartFacts:
     renal: Measurement | None = None
 
 
-def _active(resource: dict[str, Any], field: str) -> bool:
-    codes = [c.get("code") for c in (resource.get(field) or {}).get("coding", [])]
-    return not codes or codes[0] in ("active", "recurrence", "relapse")
-
-
 def _allergy(resource: dict[str, Any]) -> Allergy:
     details: list[str] = []
     for reaction in resource.get("reaction", []):
@@ -133,11 +128,7 @@ async def read_chart(
                 and f"MedicationRequest/{m.get('id')}" != leaving_out
             )
         ),
-        allergies=tuple(
-            _allergy(a)
-            for a in allergies
-            if _active(a, "clinicalStatus") and not is_entered_in_error(a)
-        ),
+        allergies=tuple(_allergy(a) for a in allergies if is_current_allergy(a)),
         renal=latest_renal(observations),
     )
 
