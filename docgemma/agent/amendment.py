@@ -8,9 +8,9 @@ consult note". After an Approve, a slip is corrected the same way: "Correction: 
 write, so a model reading it alone cannot rebuild the write; code does: the earlier
 arguments, the clinician's added words after the dictated text (or, when the correction
 says the note should read them, quoted words in place of it), and any dose, drug,
-duration or closed field (a note type, a frequency) the reply states. The result is a new card;
-nothing is written until the clinician approves it, and a card correcting a saved entry
-says so, since approving it marks that entry entered in error.
+duration or closed field (a note type, a frequency) the reply states. The result is a new
+card; nothing is written until the clinician approves it, and a card correcting a saved
+entry says so, since approving it marks that entry entered in error.
 
 Pure functions of the message and the earlier writes; the nodes keep the state.
 """
@@ -231,6 +231,11 @@ def _joined(text: str, more: str) -> str:
     return f"{text}{stop} {more}" if text else more
 
 
+def _drug_field(spec: ToolSpec) -> str | None:
+    """The write's field naming a drug (a prescription's), or None."""
+    return next((n for n, k in field_grounding(spec.args).items() if k is Grounding.DRUG), None)
+
+
 def amended(
     spec: ToolSpec,
     earlier: Mapping[str, Any],
@@ -255,7 +260,7 @@ def amended(
     rest = message.replace(more, " ") if more else message  # closed fields: not the addition
     rest, taken_back = _taken_back(rest)
     grounding = field_grounding(spec.args)
-    drug_field = next((n for n, k in grounding.items() if k is Grounding.DRUG), None)
+    drug_field = _drug_field(spec)
     if drug_field is not None and isinstance(args.get(drug_field), str):
         current = set(drugs_named(args[drug_field]) or [args[drug_field].lower()])
         others = [d for d in dict.fromkeys(drugs_named(rest)) if d not in current]
@@ -289,7 +294,7 @@ def _ask_for(spec: ToolSpec, before: Mapping[str, Any], after: Mapping[str, Any]
     missing = [n.replace("_", " ") for n in required if after.get(n) in (None, "")]
     if not missing:
         return None
-    drug = next((n for n, k in field_grounding(spec.args).items() if k is Grounding.DRUG), "")
+    drug = _drug_field(spec) or ""
     new, old = after.get(drug, ""), before.get(drug, "")
     return (
         f"To put {new} in place of {old}, I need its {' and '.join(missing)} too. Please say "
@@ -318,8 +323,7 @@ def reproposal(
     card that lacks a required value (a new drug without its frequency) carries ``ask``,
     the question to put instead of showing it.
     """
-    named_drugs = drugs_named(message)
-    new_write = ordered_write(message, registry, drug_named=bool(named_drugs))
+    new_write = ordered_write(message, registry, drug_named=bool(drugs_named(message)))
     explicit = bool(_EXPLICIT.match(message) or _DOSE_CHANGE.search(message))
     correction = corrects(message) and (not new_write or explicit)
     fitting: list[tuple[int, Reproposal, Mapping[str, Any]]] = []
@@ -329,8 +333,8 @@ def reproposal(
         spec = registry[write["tool"]]
         args = amended(spec, write, message, drugs_named)
         patient = str(write["args"].get("patient_id") or "").lower()
-        named = [p.lower() for p in (active_patient, *patient_ids) if p]
-        if args is None or (patient and patient not in named) or any(p != patient for p in named):
+        named = {p.lower() for p in (active_patient, *patient_ids) if p}
+        if args is None or named != ({patient} if patient else set()):
             continue  # another patient, or none selected: not this write's
         changed = args != write["args"]
         if "reference" in write and correction and changed:

@@ -199,7 +199,8 @@ def latest_by_code(observations: list[dict[str, Any]]) -> list[Measurement]:
     ]
 
 
-def _medication(req: dict[str, Any]) -> str:
+def medication_text(req: dict[str, Any]) -> str:
+    """A medication order as the chart shows it: "atorvastatin 40 mg once daily"."""
     dose = "; ".join(d.get("text", "") for d in req.get("dosageInstruction", []) if d.get("text"))
     name = concept_text(req.get("medicationCodeableConcept"))
     return f"{name} {dose}".strip()
@@ -269,7 +270,9 @@ def build_summary(
         conditions=[
             concept_text(c.get("code")) for c in conditions if _active(c, "clinicalStatus")
         ],
-        medications=[_medication(m) for m in medications if m.get("status") in (None, "active")],
+        medications=[
+            medication_text(m) for m in medications if m.get("status") in (None, "active")
+        ],
         allergies=[_allergy(a) for a in allergies if is_current_allergy(a)],
         labs=latest_by_code(labs),
         vitals=latest_by_code(vitals),

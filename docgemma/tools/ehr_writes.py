@@ -16,7 +16,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from docgemma.ehr import builders
-from docgemma.ehr.chart import concept_text, human_name, is_entered_in_error, patient_of
+from docgemma.ehr.chart import (
+    concept_text,
+    human_name,
+    is_entered_in_error,
+    medication_text,
+    patient_of,
+)
 from docgemma.ehr.client import EHRClient, EHRError, idempotent_entry
 from docgemma.ehr.ids import is_fhir_id
 from docgemma.tools.args import AddAllergyArgs, ClinicalNoteArgs, PrescribeMedicationArgs
@@ -86,8 +92,7 @@ def _described(resource: dict[str, Any]) -> str:
     """An entry as the chart shows it: "atorvastatin 40 mg once daily", "allergy to latex"."""
     kind = resource.get("resourceType")
     if kind == "MedicationRequest":
-        dose = ((resource.get("dosageInstruction") or [{}])[0]).get("text", "")
-        return f"{concept_text(resource.get('medicationCodeableConcept'))} {dose}".strip()
+        return medication_text(resource)
     if kind == "AllergyIntolerance":
         return f"allergy to {concept_text(resource.get('code'))}"
     return f"{resource.get('description') or 'note'} of {str(resource.get('date', ''))[:10]}"

@@ -376,6 +376,9 @@ async def review_prescription(args: PrescribeMedicationArgs, ctx: ToolContext) -
         why = "the patient is not in the record" if exc.kind == "not_found" else None
         return not_checked(why or "the record could not be read")
     drug = " ".join(args.medication_name.split())
-    pairs = await asyncio.to_thread(unlisted_pairs, drug, chart.medications)
-    on_label, read = await label_findings(pairs, ctx)
+    on_label: list[Finding] = []
+    read: set[str] = set()
+    if not ctx.settings.offline:  # labels are read online only: no pairs to find offline
+        pairs = await asyncio.to_thread(unlisted_pairs, drug, chart.medications)
+        on_label, read = await label_findings(pairs, ctx)
     return await asyncio.to_thread(check, drug, chart, on_label, read)
