@@ -20,6 +20,7 @@ from docgemma.red_flags.cues import (
     WEIGHT_LOSS,
     WORD,
     any_of,
+    taking,
 )
 from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
@@ -51,6 +52,12 @@ BLACK_STICKY_STOOL = any_of(
     _STOOL + r"[\w' ]{0,25}?\b(?:black\b[\w', ]{0,12}?|dark,? (?:and )?)sticky",
 )
 """Melaena as patients often describe it, and also a newborn's normal first stools."""
+BLACK_STOOL = (
+    _STOOL + r" (?:have been|has been|are|were|is|was|turned|gone) '?(?:\w+ )?black\b"
+    r"(?![\w' ]{0,25}\b(?:iron|bismuth|liquorice|licorice|blueberr\w*))"
+)
+"""Stools said to be black: melaena when the patient is also pale, faint or bleeding (iron and
+bismuth blacken them too, and a newborn's first stools are black)."""
 FIRST_STOOLS = any_of(
     r"(?<!passed )(?<!passing )\bmeconium\b(?! (?:ileus|aspiration|plug|stain\w*|liquor))",
     r"\b(?:[0-3]|one|two|three) ?(?:-| )?days?[- ]old\b|\bday (?:[0-3]|one|two|three) of life\b",
@@ -104,6 +111,7 @@ POLYURIA = any_of(
     r"\bpolyuri\w+|\bnocturia\b|(?:secondary )?(?:nocturnal )?enuresis",
     r"wet(?:ting)? the bed|bed-?wetting|(?:weeing|peeing|urinating|passing urine|going to the "
     r"(?:toilet|loo)) (?:a lot|all the time|constantly|more|much more|(?:\w+ )?times a night)",
+    r"(?:getting|gets|got|waking) up (?:\w+ ){0,2}(?:at night )?to (?:wee|pee|urinate|pass urine)",
 )
 KUSSMAUL = (
     r"\bkussmaul\b|deep (?:sighing )?breath\w*|sighing breath\w*|breathing (?:fast|deeply"
@@ -143,6 +151,13 @@ ROWS: tuple[RedFlagRule, ...] = (
         "urgent surgical review.",
         (
             (
+                r"sudden\w* (?:\w+ ){0,2}(?:abdominal|abdo|epigastric|tummy|stomach) pain",
+                taking(
+                    r"prednisolone|prednisone|dexamethasone|steroids?|naproxen|ibuprofen"
+                    r"|diclofenac|nsaids?|aspirin"
+                ),
+            ),
+            (
                 r"rigid (?:abdomen|belly|tummy|stomach)|board-?like|\bperitonism\b"
                 r"|\bguarding\b|rebound tenderness|(?:abdomen|tummy|stomach|belly) (?:is |feels )?"
                 r"(?:rigid|rock hard|hard as a board)",
@@ -167,7 +182,7 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "gi_bleed",
         "Haematemesis, coffee-ground vomiting or melaena",
-        ("upper gastrointestinal haemorrhage (variceal or peptic ulcer)",),
+        ("upper gastrointestinal haemorrhage (GI bleed: variceal or peptic ulcer)",),
         "Two large-bore cannulae with FBC, crossmatch, clotting and urea; resuscitate "
         "(transfuse below Hb 70 g/L); Glasgow-Blatchford score; terlipressin and antibiotics "
         "if variceal; endoscopy within 24 hours, at once if unstable.",
@@ -181,6 +196,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (TARRY_STOOL,),
             (BLACK_STICKY_STOOL, Absent(FIRST_STOOLS)),
             (BLACK_STICKY_STOOL, BLEEDING_SIGNS),
+            (BLACK_STOOL, Absent(FIRST_STOOLS), any_of(BLEEDING_SIGNS, SYNCOPE, HYPOTENSION)),
         ),
         PatientAdvice(
             "Vomiting blood or passing black, sticky stools",

@@ -16,22 +16,22 @@ BLOOD_CANCER = (
     r"|\blymphoblastic\b"
 )
 HIGH_PHOSPHATE = (
-    r"\b(?:phosphate|po4|phos)" + NUMBER_AFTER + r"(?:(?:1\.[5-9]\d*|[2-4](?:\.\d+)?)(?![\d.])"
+    r"\b(?:phosphate|po4|phos)" + NUMBER_AFTER + r"(?:(?:1\.[5-9]\d*|[2-4](?:\.\d+)?)(?!\.?\d)"
     r"(?!\s*mg)|(?:[5-9]|1\d)(?:\.\d+)?\s*mg/dl)|\bhyperphosphata?emi\w*"
 )
 """Phosphate 1.5 mmol/L (4.5 mg/dL) or more."""
 HIGH_URATE = (
-    r"\b(?:urate|uric acid)" + NUMBER_AFTER + r"(?:0\.[5-9]\d*(?![\d.])|[5-9]\d\d(?![\d.])"
+    r"\b(?:urate|uric acid)" + NUMBER_AFTER + r"(?:0\.[5-9]\d*(?!\.?\d)|[5-9]\d\d(?!\.?\d)"
     r"|(?:[89]|1\d)(?:\.\d+)?\s*mg/dl)|\bhyperuricaemi\w*|\bhyperuricemi\w*"
 )
 """Urate 0.5 mmol/L (500 µmol/L, 8 mg/dL) or more."""
 HIGH_POTASSIUM = (
-    r"\b(?:k\+?|potassium)" + NUMBER_AFTER + r"(?:6(?:\.\d+)?|[7-9](?:\.\d+)?)(?![\d.])"
+    r"\b(?:k\+?|potassium)" + NUMBER_AFTER + r"(?:6(?:\.\d+)?|[7-9](?:\.\d+)?)(?!\.?\d)"
 )
 LOW_CALCIUM = (
     r"(?<!ionised )(?<!ionized )\b(?:adjusted |corrected )?(?:ca(?:2\+|\+\+)?|calcium)"
     + NUMBER_AFTER
-    + r"(?:1\.[0-8]\d*|0\.\d+)(?![\d.])"
+    + r"(?:1\.[0-8]\d*|0\.\d+)(?!\.?\d)"
 )
 KIDNEY_INJURY = (
     r"\baki\b|acute kidney injury|creatinine (?:is |has )?(?:rising|doubled|tripled|climbing"
@@ -60,6 +60,12 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 r"\b(?:wcc|wbc|white (?:cell|blood cell) count|white count)\s*(?:of|is|was|:|=)?"
                 r"\s*[1-9]\d{2}(?![,\d])(?:\.\d+)?",
+            ),
+            (
+                r"\bbruis\w+|\bpetechi\w+",
+                r"\bpale\b|\bpallor\b|\btired\w*|\bletharg\w+",
+                r"(?:bone|leg|back) pain|pain in (?:\w+ ){0,2}(?:legs|bones)|(?:lymph )?nodes"
+                r"|\bglands\b|lymphadenopath\w+|splenomegal\w*|hepatosplenomegal\w*|big spleen",
             ),
         ),
     ),

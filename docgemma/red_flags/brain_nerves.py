@@ -18,7 +18,7 @@ from docgemma.red_flags.cues import (
     VISION_LOSS,
     any_of,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
 STRUCK_ON_THE_HEAD = (
@@ -60,6 +60,39 @@ LEGS_HEAVY = (
     r"|gone |going |have become |getting )+'?(?:very |really )?(?:heavy|weak|numb|like jelly"
     r"|wobbly)"
 )
+JAW_CLAUDICATION = any_of(
+    r"jaw claudication|jaw (?:pain|ache) (?:on|when) (?:chewing|eating)",
+    r"\bjaw (?:\w+ ){0,2}(?:aches?|pain|hurts|tires?|tired)(?: \w+){0,2} "
+    r"(?:when|on|with|while|after)"
+    r" (?:\w+ )?(?:chew\w*|eat\w*)",
+)
+"""Pain in the jaw muscles on chewing: arteries too narrowed to feed them."""
+SCALP_TENDER = any_of(
+    r"scalp tender\w*|tender (?:scalp|temporal)|temporal artery",
+    r"(?:hurts|painful|sore|tender) (?:to|when (?:she|he|i|they)) (?:\w+ ){0,2}(?:brush\w*|comb\w*)"
+    r" (?:\w+ )?hair",
+)
+HIGH_ESR = r"\besr (?:of |is |was |:|=)?\s*(?:[5-9]\d|1[0-4]\d)(?!\.?\d)"
+"""An ESR of 50 mm/h or more: with a new headache, giant cell arteritis until shown otherwise."""
+FACE_DROOP = any_of(
+    r"face (?:is )?(?:drooping|droops|drooped|dropped|fallen)",
+    r"droop(?:ing|y) (?:face|mouth|smile)|facial (?:droop|weakness|asymmetry)",
+    r"one side of (?:my|his|her|the|their) face",
+)
+FOREHEAD_WEAK = any_of(
+    r"forehead (?:is )?(?:\w+ ){0,2}(?:flat|involved|weak|not spared)",
+    r"(?:can't|unable to|cannot) (?:raise|wrinkle|lift) (?:\w+ ){0,2}(?:eyebrows?|forehead|brow)",
+    r"(?:can't|unable to|cannot) (?:fully )?(?:close|shut) (?:\w+ ){0,2}eye",
+)
+"""A weak forehead or an eye that will not close on the side of a facial palsy: the nerve
+itself (a Bell's palsy), not a stroke, which spares the upper face."""
+ALTERED_BEHAVIOUR = any_of(
+    r"behaving (?:oddly|strangely|bizarrely|out of character)|acting (?:oddly|strange\w*|odd)"
+    r"|not making sense|personality change|out of character",
+    r"hallucinat\w+|smell\w* (?:burning|something)|lip[- ]smack\w*",
+    r"\bgcs (?:of |is |was )?(?:[3-9]|1[0-4])\b",
+)
+"""A change in behaviour or awareness: with a fever, the brain itself may be infected."""
 CANT_PASS_URINE = (
     r"(?:hasn't|has not|haven't|have not|hadn't|not) (?:been able to )?(?:passed|passing|pass"
     r"|peed|weed) (?:any )?(?:urine|water|pee)|unable to (?:pass urine|void|pee)"
@@ -69,6 +102,7 @@ SPEECH_DISTURBANCE = any_of(
     r"can't (?:speak|talk) properly|speech (?:is |was |went )?(?:slurred|garbled|jumbled)",
     r"words (?:came|were coming|kept coming) out (?:all )?(?:wrong|jumbled|muddled|garbled"
     r"|mixed up|in the wrong order)|(?:jumbled|garbled|muddled) (?:up )?(?:words|speech)",
+    r"\bwords (?:are |were )?(?:all )?(?:jumbled|garbled|muddled)",
     r"couldn't (?:get (?:my|his|her|their|the) words out|find (?:the|my|his|her|their) words)"
     r"|word[- ]finding difficult\w*|(?:lost|loss of) (?:the ability to speak"
     r"|(?:my|his|her|their) speech)",
@@ -147,12 +181,17 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "meningitis_signs",
         "Fever or headache with neck stiffness, photophobia or altered consciousness",
-        ("bacterial meningitis", "viral (herpes simplex) encephalitis", "subarachnoid haemorrhage"),
+        (
+            "bacterial meningitis (including meningococcal disease)",
+            "viral (herpes simplex) encephalitis",
+            "subarachnoid haemorrhage",
+        ),
         "Blood cultures and IV ceftriaxone (or cefotaxime) at once, without waiting for CT or "
         "lumbar puncture; dexamethasone; aciclovir if encephalitis is possible; lumbar puncture "
         "when safe.",
         (
             (NECK_STIFF, any_of(FEVER, HEADACHE, PHOTOPHOBIA)),
+            (FEVER, ALTERED_BEHAVIOUR),
             (FEVER, PHOTOPHOBIA),
             (FEVER, HEADACHE, CONFUSED),
         ),
@@ -172,15 +211,12 @@ ROWS: tuple[RedFlagRule, ...] = (
         "the symptoms have resolved, same-day (within 24 hours) TIA clinic with aspirin 300 mg "
         "meanwhile, unless anticoagulated or bleeding is possible.",
         (
+            (FACE_DROOP, Absent(FOREHEAD_WEAK)),
+            (any_of(ONE_LIMB_FAILED, SPEECH_DISTURBANCE, r"fast (?:positive|test positive)"),),
             (
-                any_of(
-                    r"face (?:is )?(?:drooping|droops|drooped|dropped|fallen)",
-                    r"droop(?:ing|y) (?:face|mouth|smile)|facial (?:droop|weakness|asymmetry)",
-                    r"one side of (?:my|his|her|the|their) face",
-                    ONE_LIMB_FAILED,
-                    SPEECH_DISTURBANCE,
-                    r"fast (?:positive|test positive)",
-                ),
+                SUDDEN,
+                r"talking (?:rubbish|nonsense|gibberish)|(?:doesn't|does not|can't|cannot) "
+                r"(?:follow|understand) (?:\w+ )?(?:commands|instructions)",
             ),
         ),
         PatientAdvice(
@@ -220,7 +256,7 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "head_injury",
         "Head injury on anticoagulation, or with loss of consciousness, vomiting or amnesia",
-        ("intracranial haemorrhage (subdural or extradural)",),
+        ("extradural haematoma", "subdural haematoma", "other intracranial haemorrhage"),
         "CT head within 1 hour if GCS < 13, a seizure, vomiting more than once or a skull "
         "fracture sign; within 8 hours if anticoagulated; check INR and reverse "
         "anticoagulation if there is bleeding.",
@@ -255,6 +291,13 @@ ROWS: tuple[RedFlagRule, ...] = (
                     CANT_PASS_URINE,
                     LEGS_HEAVY,
                     r"can't (?:pee|pass urine|urinate)|incontinen\w+|loss of (?:bladder|bowel)",
+                    r"can't feel (?:\w+ ){0,3}(?:toilet paper|when (?:i|she|he|they) wipe)"
+                    r"|numb\w* (?:\w+ ){0,2}when (?:i|she|he|they) wipe",
+                    r"(?:struggling|difficulty|trouble|hard|straining) (?:to |with )?"
+                    r"(?:pass\w*|pee\w*"
+                    r"|wee\w*|urinat\w*)",
+                    r"(?:sciatica|pain|numbness|weakness|tingling) (?:\w+ ){0,2}(?:in|down|into) "
+                    r"both legs",
                     r"bilateral (?:sciatica|leg (?:weakness|numbness))|both legs (?:are )?"
                     r"(?:weak|numb)|reduced anal tone",
                 ),
@@ -282,9 +325,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         "affected) without waiting for results; urgent ophthalmology if visual symptoms; "
         "temporal artery ultrasound or biopsy.",
         (
-            (r"jaw claudication|jaw (?:pain|ache) (?:on|when) (?:chewing|eating)",),
-            (r"scalp tender\w*|tender (?:scalp|temporal)|temporal artery",),
+            (JAW_CLAUDICATION,),
+            (SCALP_TENDER,),
             (HEADACHE, r"polymyalgia|\bpmr\b"),
+            (HEADACHE, HIGH_ESR),
         ),
         PatientAdvice(
             "A new headache with jaw pain on chewing or a tender scalp",

@@ -260,7 +260,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "swallowed_battery_or_magnets",
         "A swallowed button battery or magnets",
         (
-            "button battery in the oesophagus (burns and perforation within hours)",
+            "button battery ingestion (oesophageal burns and perforation within hours)",
             "multiple magnets (bowel perforation or fistula)",
             "airway foreign body",
         ),
@@ -276,6 +276,13 @@ ROWS: tuple[RedFlagRule, ...] = (
                 SWALLOWED,
             ),
             (r"\bmagnets?\b|magnetic (?:balls|beads)", SWALLOWED),
+            (
+                r"batter(?:y|ies) (?:\w+ ){0,4}(?:missing|empty|gone)"
+                r"|(?:missing|empty) (?:\w+ ){0,3}batter(?:y|ies)"
+                r"|battery (?:compartment|cover) (?:\w+ ){0,2}(?:open|empty|off)",
+                r"\bdrool\w*|\bvomit\w*|\bcough\w*|off (?:\w+ )?(?:food|solids|feeds)|won't eat"
+                r"|(?:can't|won't|not) swallow\w*|\bchok\w+",
+            ),
         ),
         PatientAdvice(
             "A swallowed button battery or magnet",

@@ -10,11 +10,11 @@ from docgemma.severity import Severity
 CHILD_OR_TEEN = any_of(
     CHILD,
     r"\bteen(?:age|ager|agers)?\b|\badolescen\w+|\bschool(?:boy|girl)\b",
-    r"\b1[0-7] ?(?:-| )?(?:years?|yrs?)[- ]old|\b1[0-7] ?(?:yo|y/o)\b",
+    r"\b1[0-7] ?(?:-| )?(?:years?|yrs?)[- ]old|\b1[0-7] ?(?:yo|y/o)\b|\b1[0-7][mf]\b",
 )
 HIP_OR_KNEE_PAIN = any_of(
     r"\b(?:hip|knee|thigh|groin) ?(?:pain|ache)\b",
-    r"\bpain (?:in|around) (?:his|her|their|the|my) (?:right |left )?(?:hip|knee|thigh|groin)",
+    r"\bpain '?(?:in|around) (?:his|her|their|the|my) (?:right |left )?(?:hip|knee|thigh|groin)",
     r"\b(?:hip|knee) (?:is |was )?(?:painful|sore|hurts|hurting)\b|\b(?:painful|sore) (?:right "
     r"|left )?(?:hip|knee)\b",
 )

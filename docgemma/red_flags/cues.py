@@ -97,11 +97,18 @@ FEVER = any_of(
     r"\bfever\w*|\bfebrile\b|\bpyrexi\w*|\brigors?\b",
     r"high temperature|temperature of 3[89]|\btemp(?:erature)?\s*(?:of|is|was|:)?\s*3[89]",
     r"\b3[89](?:\.\d)? ?(?:c|°c|degrees)\b",
-    r"(?<!')\bt\s*[:=]?\s*(?:3[89]|4[0-2])(?:\.\d)?(?![\d.])",
+    r"(?<!')\bt\s*[:=]?\s*(?:3[89]|4[0-2])(?:\.\d)?(?!\.?\d)",
     r"feels? (?:very )?hot",
     r"\b(?:has|had|have|with|got|running|runs) (?:got )?a (?:high |raised |very high )?"
     r"temp(?:erature)?\b(?!\s*(?:of|is|was|:)?\s*(?:3[0-7]|9\d)\b)",
 )
+LOW_TEMP = any_of(
+    r"(?<!room )(?<!ambient )(?<!outside )(?<!water )(?<!air )\b(?:core |rectal |tympanic "
+    r"|oesophageal )?temp(?:erature)?\s*(?:of|is|was|:|=|only|down to)?\s*(?:2\d|3[0-4])"
+    r"(?:\.\d)?(?!\.?\d)(?! ?(?:weeks|days|years|hours|min))|\bhypothermic\b",
+    r"(?<!')\bt\s*[:=]?\s*(?:2\d|3[0-4])\.\d(?!\.?\d)",
+)
+"""A core temperature below 35 °C."""
 CONFUSED = r"\bconfus\w+|\bdelirium\b|\bdelirious\b|altered mental|\bdrows\w+|\bagitated\b"
 HEADACHE = r"headache|\bcephalgia\b|head (?:pain|hurts)"
 NECK_STIFF = any_of(
@@ -122,6 +129,9 @@ BLEEDING = any_of(
 HEAD_INJURY = any_of(
     r"head (?:injury|trauma|strike)|\bhit (?:my|his|her|their) head|banged (?:my|his|her) head",
     r"\bfell\b.{0,30}\bhead\b|\bhead\b.{0,20}\b(?:fall|fell)\b",
+    r"\b(?:bump|bang|bash|hit|knock|struck|strike|kick|punch|knee|elbow|blow)\w*(?: \w+){0,2} "
+    r"(?:to|on|into|against) (?:the |his |her |my |their )?(?:head|forehead|temple|skull)\b",
+    r"\b(?:bump|bang|bash|knock)(?:ed|s)? (?:the |his |her |my |their )?(?:head|forehead|temple)",
 )
 ANTICOAGULANT = any_of(
     r"\banticoagula\w+|\bwarfarin\b|\bapixaban\b|\brivaroxaban\b|\bdabigatran\b|\bedoxaban\b",
@@ -138,7 +148,13 @@ POST_OP = any_of(
 )
 DIABETES = r"\bdiabet\w+|\bt[12]dm\b|\btype [12]\b|\biddm\b"
 CANCER = r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"
-PAIN_OUT_OF_PROPORTION = r"(?:pain|tenderness) (?:is )?out of proportion|disproportionate pain"
+PAIN_OUT_OF_PROPORTION = any_of(
+    r"(?:pain|tenderness) (?:is )?out of proportion|disproportionate pain",
+    r"\bpain\b[^.;]{0,40}\bbut (?:the )?(?:skin|it|wound|area|rash) (?:is |looks )?(?:only )?"
+    r"(?:mildly|slightly|barely|minimally)",
+    r"(?:pain|hurts|painful)(?: \w+){0,4}[\s,—–-]+(?:way |much |far |a lot )?(?:more|worse) than "
+    r"(?:it|the skin|the wound|the rash|they|this) (?:looks|appears)",
+)
 SEVERE = r"\bsevere\b|really bad|agonising|agonizing|excruciating|\bworst\b|\bintense\b"
 VOMITING = r"\bvomit\w*|being sick|throwing up|\bemesis\b"
 DIARRHOEA = r"\bdiarrh\w+|the runs\b|loose (?:stools|bowels|poo)"
@@ -185,7 +201,8 @@ ALCOHOL_EXCESS = any_of(
     r"(?:heavy|chronic|excess\w*|harmful) (?:alcohol|drink\w*|etoh)|\betoh\b",
     r"drink(?:s|ing)? (?:heavily|too much|a lot|every day|all day|daily)"
     r"(?! (?:of )?(?:water|fluids?|milk|juice|tea|coffee|cola|squash|fizzy))",
-    r"(?:a |one |two |\d )?bottles? of (?:vodka|whisky|whiskey|gin|rum|spirits|wine) a day",
+    r"(?:a |one |two |\d )?bottles? of (?:vodka|whisky|whiskey|gin|rum|spirits|wine) (?:a|per"
+    r"|every) (?:day|night)",
     r"\b\d+ (?:units|cans|pints) (?:a|per|each) (?:day|week)",
 )
 """Alcohol dependence or heavy drinking, as a history."""
@@ -195,7 +212,8 @@ WEIGHT_LOSS = any_of(
     r"|four|five|six) ?(?:kg|kilos?|stone|st|lbs?|pounds)\b",
     r"\b\d+(?:\.\d)? ?(?:kg|kilos?|stone|lbs?) (?:of )?(?:weight |wt )?(?:loss|lost)\b",
     r"\b(?:looks?|looking|got|getting|gone|become|becoming) (?:much |a lot |a bit )?thinner\b"
-    r"|clothes (?:are )?(?:hanging off|(?:too )?loose)",
+    r"|(?:clothes|trousers|jeans|school uniform) (?:are |have been |getting )?"
+    r"(?:hanging off|(?:too )?loose|baggy|falling down)",
 )
 """Losing weight, as a patient or a clinician says it."""
 HAEMOPTYSIS = any_of(
@@ -219,6 +237,9 @@ FACT_WORDS: dict[Fact, str] = {
         r"\bpregnan\w+",
         r"\b\d{1,2} ?(?:weeks?|/40)(?: pregnant| gestation| of gestation| ga)\b|\bgestation",
         r"(?:i'm|i am|she's|she is|currently|at) \d{1,2} weeks\b(?! ago| old| post| after)",
+        r"\bprimip\w*|\bmultip\b|\bmultiparous\b|\bprimigravid\w*|\bmultigravid\w*",
+        r"(?<![\d/.])\b(?:2\d|3\d|4[0-2])\+[0-6]\b(?! ?(?:years|yrs|y\b))",
+        r"\b\d{2} ?f, (?:2\d|3\d|4[0-2]) (?:weeks|wks)\b(?! ago| of)",
         r"\bg\d ?p\d\b|positive (?:pregnancy |urine |serum )?(?:test|hcg|b-?hcg)",
         r"\b(?:upt|pregnancy test|b-?hcg|hcg)\s*(?:is |was |came back |:)?\s*(?:\+ ?ve\b|positive)"
         r"|\+ ?ve (?:upt|pregnancy test)",

@@ -37,10 +37,15 @@ EYELID_SWELLING = any_of(
     r"(?:eye(?:lid)?|eye lid)s? (?:is |are |has |have |looks? )?(?:gone |become )?"
     r"(?:swollen|puffy|swelling|red and swollen)",
     r"swollen (?:shut|closed)|peri-?orbital (?:swelling|oedema|edema|erythema|redness)",
+    r"(?:swollen|puffy),? (?:and )?(?:red|hot|tender|painful) (?:(?:the|my|his|her|their) )?"
+    r"(?:(?:left|right|l|r) )?eye ?lids?\b",
 )
 ORBITAL_SIGNS = any_of(
     r"pain(?:ful)? (?:on|with|when) (?:moving|eye movement)|painful eye movements?",
     r"(?:hurts|pain) (?:to|when (?:i|he|she|they)) move (?:the|my|his|her|their|it)",
+    r"\b(?:eye|eyeball)s? (?:\w+ ){0,2}(?:pushed|bulging|sticking|poking) (?:\w+ ){0,2}"
+    r"(?:forward|out)",
+    r"pain(?:ful)? (?:on |when |with )?moving (?:the|my|his|her|their) eyes?",
     r"\bproptos\w+|\bbulging\b|\bophthalmopleg\w*|restricted eye movements?",
     r"double vision|\bdiplopia\b|\brapd\b|(?:reduced|blurred|blurry|loss of|decreased) "
     r"(?:vision|visual acuity|colour vision|sight)",

@@ -6,7 +6,15 @@ from __future__ import annotations
 from docgemma.red_flags.cues import SUDDEN, VISION_LOSS, any_of
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
+SIGHT_BLACKED_OUT = (
+    r"\b(?:vision|sight) (?:in|of) (?:\w+ ){0,3}eye (?:went|goes|going|turned|became|blacked)"
+    r" (?:out|dark|black|grey|gray|dim)"
+)
+"""Sight in an eye going dark, if only for minutes: a retinal artery or the carotid warning."""
 NO_FUTURE = any_of(
+    r"\b(?:you|they|everyone|everybody|people|we) (?:won't|will not) (?:have to )?(?:put up with"
+    r"|deal with|worry about|see) (?:me|him|her|them)\b(?: \w+)?(?: (?:much|any|for (?:much|very)) "
+    r"longer| again)",
     r"\b(?:i|he|she|they) (?:won't|will not|shan't) be (?:a |an )?(?:bother|burden|nuisance"
     r"|trouble|around|here)\b(?: to \w+(?: \w+)?)?(?: for)?(?: much| very)? (?:longer|long)\b",
     r"\b(?:(?:i'm|i am|he's|she's|they're|being) |feel(?:s|ing)? (?:like )?)(?:just |such )?"
@@ -22,6 +30,7 @@ NO_FUTURE = any_of(
 """Passive wishes to be dead or gone: suicidal ideation in other words."""
 FINAL_ACTS = any_of(
     r"(?:put|putting|getting|got|sorting|sorted) (?:my|his|her|their) (?:affairs|things) in order",
+    r"\b(?:giv(?:en|ing|es)|gave) away (?:his|her|my|their) (?:\w+ ){0,2}\w+",
     r"(?:giv(?:en|ing|es)|gave) (?:away )?(?:\w+ ){0,3}(?:possessions|belongings|things|pets?"
     r"|dog|cat) (?:away|to)\b|\bgiv(?:en|ing|es)? away (?:\w+ ){0,2}(?:possessions|belongings"
     r"|things|pets?|dog|cat)",
@@ -49,7 +58,14 @@ ROWS: tuple[RedFlagRule, ...] = (
         ),
         "Same-day ophthalmology; ESR and CRP in anyone over 50; the stroke pathway for a "
         "retinal artery occlusion.",
-        ((SUDDEN, VISION_LOSS), (r"curtain (?:over|across|coming down)|\bamaurosis\b",)),
+        (
+            (SUDDEN, VISION_LOSS),
+            (r"curtain (?:over|across|coming down)|\bamaurosis\b",),
+            (SIGHT_BLACKED_OUT,),
+            (VISION_LOSS, r"\brapd\b|relative afferent|counting fingers|hand movements only"),
+            (r"woke (?:up )?(?:\w+ ){0,3}with (?:\w+ ){0,2}(?:loss of|lost|no) (?:vision|sight)",),
+            (r"\bblind (?:being )?(?:pulled|drawn|coming) down",),
+        ),
         PatientAdvice(
             "Sudden loss of sight",
             "Go to A&E now: sudden loss of sight needs an eye or stroke check straight away.",
@@ -63,7 +79,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "beta-blocker; emergency ophthalmology.",
         (
             (
-                r"(?:painful|red) (?:red )?eye|eye pain",
+                r"(?:painful|red) (?:red )?eye|eye pain|\beye (?:is |was |looks )?(?:red|painful)",
                 any_of(
                     r"halos?|haloes|fixed (?:mid-?)?dilated|mid-?dilated", VISION_LOSS, r"vomit\w*"
                 ),
@@ -79,7 +95,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "suicidal_intent",
         "Suicidal thoughts or intent, a wish to be gone, or preparations for death (affairs put "
         "in order, possessions given away) in someone low or bereaved",
-        ("immediate risk of suicide",),
+        ("immediate suicide risk",),
         "Ask directly about intent, plan and means; do not leave the person alone; remove "
         "means; same-day crisis or liaison psychiatry assessment.",
         (

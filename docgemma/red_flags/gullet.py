@@ -32,13 +32,14 @@ CANT_SWALLOW = any_of(
 RETCHING = any_of(
     r"\bretch\w*",
     r"(?:forceful|repeated|violent|persistent|prolonged|projectile) (?:vomiting|retching)",
-    r"\bvomit\w*(?: and \w+)? (?:over and over|repeatedly|again and again)",
+    r"\bvomit\w*(?: and \w+)? (?:over and over|repeatedly|again and again|violently|forcefully"
+    r"|(?:\w+ )?many times|\d+ times)",
     r"(?:after|following) (?:a bout of |an episode of |a lot of )?(?:vomiting|being sick)",
 )
 """Forceful or repeated vomiting: the usual cause of a spontaneous oesophageal tear."""
 SURGICAL_EMPHYSEMA = any_of(
     r"(?:surgical|subcutaneous) emphysema|\bpneumomediastinum\b|hamman'?s (?:sign|crunch)",
-    r"crackl\w+ (?:under|beneath|in) (?:the |his |her |my |their )?skin",
+    r"crackl\w+ (?:\w+ ){0,2}(?:under|beneath|in) (?:the |his |her |my |their )?skin",
     r"crepitus (?:in|over|of|on|at) (?:the |his |her |my )?(?:neck|chest wall|chest"
     r"|supraclavicular)",
 )

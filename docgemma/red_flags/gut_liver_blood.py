@@ -65,7 +65,7 @@ PROTHROMBOTIC = any_of(
     r"\bpregnan\w+|\bpost-?partum\b",
 )
 """Why hepatic veins clot: oestrogen, pregnancy, thrombophilia, a myeloproliferative disease."""
-INR_HIGH = r"\binr\b\s*(?:of|is|was|:|=)?\s*(?:1\.[5-9]|[2-9](?:\.\d+)?|\d\d)(?![\d.])"
+INR_HIGH = r"\binr\b\s*(?:of|is|was|:|=)?\s*(?:1\.[5-9]|[2-9](?:\.\d+)?|\d\d)(?!\.?\d)"
 MARROW_DRUG = taking(
     r"clozapine|clozaril|carbimazole|methimazole|thiamazole|propylthiouracil|ptu"
     r"|sulfasalazine|sulphasalazine|deferiprone|methotrexate|metamizole|dipyrone|azathioprine"
@@ -75,7 +75,7 @@ INFECTION_SIGNS = any_of(
     FEVER,
     r"sore throat|throat (?:is )?(?:sore|infection)|\bpharyngitis\b|\btonsillitis\b",
     r"mouth ulcers?|ulcers in (?:my|his|her|their) mouth|flu-?like|\bshivery\b|\bchills\b",
-    r"\bneutrophils?\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:0\.\d+|1\.[0-4]\d*)(?![\d.])",
+    r"\bneutrophils?\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:0\.\d+|1\.[0-4]\d*)(?!\.?\d)",
 )
 NO_SPLEEN = any_of(
     r"\bsplenectom\w+|spleen (?:was |has been |had been )?(?:removed|taken out)",
@@ -101,10 +101,15 @@ FRAGMENTS = (
 )
 PLATELETS_LOW = any_of(
     r"\bthrombocytopeni\w+|low platelets",
-    r"\b(?:platelets?|plts?)\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:[1-9]|[1-4]\d)(?![\d.])",
+    r"\b(?:platelets?|plts?)\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:[1-9]|[1-4]\d)(?!\.?\d)",
 )
 PLATELETS_VERY_LOW = (
-    r"\b(?:platelets?|plts?)\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:[1-9]|[12]\d)(?![\d.])"
+    r"\b(?:platelets?|plts?)\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:[1-9]|[12]\d)(?!\.?\d)"
+)
+LITTLE_URINE = (
+    r"(?:hardly any|few|fewer|no|not many) (?:wet )?(?:nappies|diapers)|(?:reduced|low|poor)"
+    r" urine output|\boligur\w+|\banuri\w+|(?:hardly|barely|not) (?:\w+ )?(?:passing|passed|"
+    r"weeing|peeing)"
 )
 HAEMOLYSIS = r"\bha?emoly\w+|\bldh\b|\bhaptoglobin\b|\baki\b|acute kidney injury|bloody diarrh\w+"
 
@@ -274,6 +279,31 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (FRAGMENTS, PLATELETS_LOW),
             (PLATELETS_VERY_LOW, any_of(HAEMOLYSIS, CONFUSED)),
+        ),
+    ),
+    RedFlagRule(
+        "bloody_diarrhoea_kidneys",
+        "Bloody diarrhoea followed by pallor, puffiness, little urine or low platelets",
+        ("haemolytic uraemic syndrome (Shiga toxin E. coli)",),
+        "FBC with film, U&E, LDH, stool culture for Shiga toxin E. coli; strict fluid balance "
+        "and daily weights; no antibiotics or antimotility drugs; paediatric nephrology the "
+        "same day (dialysis may be needed).",
+        (
+            (
+                r"bloody (?:diarrh\w+|stools?|poo)|blood in (?:the |his |her )?"
+                r"(?:diarrh\w+|stools?|poo)",
+                any_of(
+                    LITTLE_URINE,
+                    PLATELETS_LOW,
+                    r"\bpale\b|\bpallor\b|\bpuffy\b|\boedema\w*"
+                    r"|\baki\b|acute kidney",
+                ),
+            ),
+        ),
+        PatientAdvice(
+            "Bloody diarrhoea followed by paleness, puffiness or hardly passing urine",
+            "Go to A&E now: after bloody diarrhoea, paleness or hardly any urine can mean the "
+            "kidneys are affected.",
         ),
     ),
 )

@@ -228,7 +228,12 @@ ROWS: tuple[RedFlagRule, ...] = (
         "and ENT airway help now; oxygen; IV antibiotics once the airway is secure.",
         (
             (r"\bstridor\b|\bdrool\w*|muffled voice|hot potato voice|\btrismus\b",),
-            (r"can't swallow (?:my |his |her )?(?:saliva|spit)",),
+            (r"(?:can't|unable to|not able to) swallow (?:\w+ ){0,2}(?:saliva|spit|secretions)",),
+            (
+                r"voice (?:is |sounds )?muffled",
+                r"sore throat|\bdysphagi\w+|(?:pain|painful) (?:on|to)"
+                r" swallow\w*|sitting forward|\btripod\w*",
+            ),
         ),
         PatientAdvice(
             "Noisy breathing, drooling or being unable to swallow",

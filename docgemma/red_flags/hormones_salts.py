@@ -7,12 +7,14 @@ from __future__ import annotations
 from docgemma.red_flags.cues import (
     ABDO_PAIN,
     BREATHLESS,
+    CANCER,
     CONFUSED,
     DIARRHOEA,
     FEVER,
     HEADACHE,
     HYPOTENSION,
     JAUNDICE,
+    LOW_TEMP,
     SEIZURE,
     SYNCOPE,
     VOMITING,
@@ -24,10 +26,12 @@ from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 STEROID_DEPENDENT = any_of(
     r"\baddison'?s?\b|adrenal (?:insufficien\w+|failure)|\bhypoadrenal\w*|\bhypopituitar\w+",
     r"congenital adrenal hyperplasia|\bcah\b|steroid[- ]dependen\w+",
+    r"(?:stopped|stopping|ran out of|run out of|missed|forgot) (?:\w+ ){0,2}(?:steroids?|pred\b"
+    r"|prednisolone|prednisone|hydrocortisone|dexamethasone)",
     r"(?:long[- ]term|regular|daily|maintenance) (?:oral )?(?:steroids?|prednisolone"
     r"|hydrocortisone|dexamethasone)",
     r"\b(?:on|takes?|taking) (?!inhaled|topical|nasal)(?:oral |long-term |regular )?"
-    r"(?:hydrocortisone|prednisolone|prednisone|dexamethasone|fludrocortisone|steroids?)\b"
+    r"(?:hydrocortisone|prednisolone|prednisone|pred|dexamethasone|fludrocortisone|steroids?)\b"
     r"(?! (?:cream|inhaler|nasal|spray|drops|ointment))",
 )
 THYROTOXIC = any_of(
@@ -49,7 +53,7 @@ GLUCOSE_WORDS = (
     r"(?: levels?| readings?| was| is| of| at| down to| only| just|:)*\s*"
 )
 LOW_GLUCOSE = any_of(
-    GLUCOSE_WORDS + r"(?:[0-2]\.\d|3\.[0-4])(?![\d.])",
+    GLUCOSE_WORDS + r"(?:[0-2]\.\d|3\.[0-4])(?!\.?\d)",
     GLUCOSE_WORDS + r"[0-2](?:\s*mmol|(?=\s*(?:$|[,;!?)]|\.(?!\d)|\s(?:and|with|but)\b)))",
     GLUCOSE_WORDS + r"(?:[1-4]\d|5[0-3])\s*mg/dl",
 )
@@ -87,7 +91,7 @@ SODIUM = r"(?<!urine )(?<!urinary )\b(?:na\+?|sodium|serum sodium)" + LAB_VALUE
 CALCIUM = (
     r"(?<!ionised )(?<!ionized )\b(?:adjusted |corrected )?(?:ca(?:2\+|\+\+)?|calcium)" + LAB_VALUE
 )
-NOT_A_DOSE = r"(?![\d.])(?!\s*(?:mg|g\b|grams|%|tablets|times|x\b))"
+NOT_A_DOSE = r"(?!\.?\d)(?!\s*(?:mg|g\b|grams|%|tablets|times|x\b))"
 HYPERCALCAEMIA_SIGNS = any_of(
     CONFUSED,
     VOMITING,
@@ -110,6 +114,17 @@ TETANY = any_of(
     r"|have gone )?(?:cramping|spasming|clawing|in spasm)|muscle cramps?",
 )
 
+HYPOTHYROID = any_of(
+    r"hypothyroid\w*|levothyroxine|\bthyroxine\b|underactive thyroid|myxo?edema|hashimoto\w*",
+    r"(?:hasn't|has not|not|stopped|run out of|ran out of) (?:\w+ ){0,3}(?:levo)?thyroxine",
+)
+"""Hypothyroidism, or its treatment stopped (which a negation would otherwise hide)."""
+SLOW_OR_SALT = any_of(
+    r"\bbradycardi\w*|\b(?:hr|heart rate|pulse)\s*(?:of|is|was|:|=)?\s*(?:[2-4]\d|5[0-4])(?!\.?\d)",
+    SODIUM + r"1[0-2]\d(?!\.?\d)",
+    r"hyponatra?emi\w*",
+)
+
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "adrenal_crisis",
@@ -126,6 +141,20 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Inject your emergency hydrocortisone if you have it and call 999 (say you have "
             "adrenal insufficiency): vomiting or feeling faint can be an adrenal crisis.",
         ),
+    ),
+    RedFlagRule(
+        "myxoedema_coma",
+        "Drowsiness or confusion with a low temperature, a slow pulse or a low sodium in a "
+        "patient with hypothyroidism, or who has stopped levothyroxine",
+        (
+            "myxoedema coma",
+            "hypothermia from another cause (sepsis, stroke, drugs)",
+            "adrenal insufficiency (coexisting)",
+        ),
+        "Critical care; IV levothyroxine or liothyronine after cortisol is drawn, with IV "
+        "hydrocortisone first; passive rewarming; glucose, sodium, blood gas; look for the "
+        "precipitant (infection, sedatives, cold).",
+        ((HYPOTHYROID, any_of(CONFUSED, UNCONSCIOUS), any_of(LOW_TEMP, SLOW_OR_SALT)),),
     ),
     RedFlagRule(
         "thyroid_storm",
@@ -207,9 +236,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         "rise to 10 mmol/L in the first 24 hours; sodium every 2–4 hours; paired serum and "
         "urine osmolality and urine sodium, TSH and cortisol; stop causative drugs.",
         (
-            (SODIUM + r"1[01]\d(?![\d.])",),
+            (SODIUM + r"1[01]\d(?!\.?\d)",),
             (
-                SODIUM + r"12[0-4](?![\d.])",
+                SODIUM + r"12[0-4](?!\.?\d)",
                 any_of(CONFUSED, SEIZURE, VOMITING, HEADACHE, UNCONSCIOUS, r"\bfalls?\b"),
             ),
         ),
@@ -219,7 +248,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Adjusted calcium 3.5 mmol/L or more, or above 3.0 with confusion, vomiting, "
         "dehydration or kidney injury",
         (
-            "arrhythmia and acute kidney injury",
+            "severe hypercalcaemia (arrhythmia, acute kidney injury)",
             "malignancy (bone metastases, myeloma, PTHrP)",
             "primary hyperparathyroidism",
         ),
@@ -231,6 +260,11 @@ ROWS: tuple[RedFlagRule, ...] = (
             (CALCIUM + r"1[4-9](?:\.\d+)?\s*mg/dl",),
             (CALCIUM + r"3\.\d+" + NOT_A_DOSE, HYPERCALCAEMIA_SIGNS),
             (CALCIUM + r"1[23](?:\.\d+)?\s*mg/dl", HYPERCALCAEMIA_SIGNS),
+            (
+                CANCER,
+                any_of(CONFUSED, r"\bmuddled\b"),
+                r"\bthirst\w*|polyuri\w+|constipat\w+|drinking (?:loads|lots|a lot)",
+            ),
         ),
     ),
     RedFlagRule(

@@ -15,6 +15,16 @@ from docgemma.red_flags.cues import (
 from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
+FAST_BREATHING = (
+    r"\b(?:rr|resp(?:iratory)? rate)\s*(?:of|is|was|at|:|=)?\s*(?:2[2-9]|[3-6]\d)(?!\.?\d)"
+)
+SYSTOLIC_100_OR_LESS = any_of(
+    r"\b(?:bp|blood pressure|b/p)\s*(?:of|is|was|at|only|:|=|down to)?\s*(?:[4-9]\d|100)\s*"
+    r"(?:/|over)\s*\d{2,3}\b",
+    r"\b(?:sbp|systolic)\s*(?:of|is|was|at|:|=)?\s*(?:[4-9]\d|100)\b",
+)
+"""With a respiratory rate of 22 or more and altered mentation, the three signs of the quick
+SOFA score: any two in a patient who may have an infection mean sepsis until shown otherwise."""
 LIMB = r"\b(?:leg|foot|feet|arm|hand|limb|calf|forearm|toes?|fingers?)\b"
 SKIN = r"cellulitis|\bwound\b|redness|\berythema\w*|\bskin\b|swelling|\bswollen\b"
 TSS_SOURCE = (
@@ -40,8 +50,8 @@ MALARIA_AREA = (
 )
 """Where falciparum malaria is common (not exhaustive: travel anywhere warrants the question)."""
 TRAVEL = any_of(
-    r"(?:returned|returning|back|came back|got back|travel(?:l)?ed|travel(?:l)?ing|trip|"
-    r"holiday|visit\w*) (?:home )?(?:from|to|in) |recent travel|returned traveller",
+    r"(?:travel(?:l)?ed|travel(?:l)?ing|trip|holiday|visit\w*) (?:home )?(?:from|to|in) "
+    r"|\b(?:returned|returning|back) (?:home )?from |recent travel|returned traveller",
     r"\b(?:back|home|returned|arrived) (?:\w+ ){0,3}from (?:\w+ ){0,4}?(?:" + MALARIA_AREA + r")",
     r"(?<!born )(?<!grew up )(?<!lives )(?<!living )\b(?:in|to|visiting|visited|via) (?:\w+ ){0,2}?"
     r"(?:" + MALARIA_AREA + r")\b",
@@ -65,6 +75,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (r"\bmottl\w+|non-?blanching mottling",),
             (FEVER, any_of(HYPOTENSION, CONFUSED)),
+            (FAST_BREATHING, CONFUSED),
+            (FAST_BREATHING, SYSTOLIC_100_OR_LESS),
+            (CONFUSED, SYSTOLIC_100_OR_LESS),
             (r"\blactate (?:of |is |was |:|=)?\s*(?:[4-9]|\d\d)(?:\.\d)?\b|raised lactate",),
             (
                 r"(?:hasn't|has not|not|haven't|no) (?:passed|passing) (?:any )?urine"
@@ -114,9 +127,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         "delay); blood cultures; sepsis resuscitation; senior help now.",
         (
             (
-                r"rash",
-                r"(?:doesn't|does not|didn't|did not|won't|will not|not) fade"
-                r"|non-?blanch\w*|doesn't blanch|does not blanch",
+                r"rash|\bspots\b|\bmarks\b|\bblotch\w*|\bdots\b",
+                r"(?:doesn't|does not|didn't|did not|don't|do not|won't|will not|not) "
+                r"(?:fade|blanch"
+                r"|disappear)|non-?blanch\w*",
             ),
             (r"\bpetechia\w*|\bpurpur\w+",),
         ),
@@ -201,13 +215,21 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 any_of(
                     PAIN_OUT_OF_PROPORTION,
-                    r"pain on passive (?:stretch|movement)"
+                    r"pain on passive (?:stretch|movement)|(?:screams?|cries|crying|agony|winces?)"
+                    r"(?: \w+){0,2} when (?:i|we|you|the \w+) (?:passively )?(?:move|moved"
+                    r"|stretch\w*|flex\w*) "
+                    r"(?:\w+ ){0,2}(?:toes|fingers|foot|ankle|wrist)"
                     r"|tense (?:calf|forearm|compartment|leg)",
                 ),
-                any_of(LIMB, r"fracture|crush|\bcast\b|plaster"),
+                any_of(LIMB, r"fracture|crush|\bcast\b|plaster|back ?slab"),
             ),
             (
-                r"\bcast\b|plaster",
+                r"\bcast\b|plaster|back ?slab|fracture",
+                r"(?:pain|painful) (?:\w+ ){0,2}despite (?:\w+ ){0,4}(?:morphine|opioids?|analgesia"
+                r"|painkillers)",
+            ),
+            (
+                r"\bcast\b|plaster|back ?slab",
                 r"(?:pain|painful) (?:is )?(?:getting )?(?:worse|severe)|"
                 r"severe pain|can't move (?:my|his|her) (?:toes|fingers)",
             ),
@@ -232,6 +254,11 @@ ROWS: tuple[RedFlagRule, ...] = (
                 r"pulseless|absent (?:foot |pedal |distal |femoral |popliteal )?pulses?"
                 r"|no (?:foot |pedal |distal )?pulses?",
             ),
+            (
+                LIMB + r"(?: (?:is|was|looks|feels|has gone))? (?:cold|white|pale|mottled|blue)"
+                r"(?:,? (?:and )?(?:cold|white|pale|mottled|numb|blue))+\b",
+            ),
+            (r"(?:can't|unable to) (?:feel|find|palpate) (?:a |any )?(?:\w+ )?pulses?",),
         ),
         PatientAdvice(
             "A cold, pale, painful leg or arm",

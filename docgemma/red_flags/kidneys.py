@@ -14,7 +14,7 @@ RED_CELL_CASTS = (
 KIDNEY_INJURY = any_of(
     r"\baki\b|acute kidney injury|acute renal failure|rapidly progressive renal failure",
     r"creatinine (?:is |has )?(?:rising|rapidly rising|doubled|tripled|climbing)",
-    r"\b(?:creatinine|creat)\s*(?:of|is|was|:|=|now)?\s*(?:[3-9]\d\d|[1-9]\d{3})(?![\d.])",
+    r"\b(?:creatinine|creat)\s*(?:of|is|was|:|=|now)?\s*(?:[3-9]\d\d|[1-9]\d{3})(?!\.?\d)",
 )
 """A kidney injury, or a creatinine of 300 µmol/L or more."""
 HAEMATURIA = any_of(

@@ -48,7 +48,7 @@ NIGHT_SWEATS = any_of(
 )
 SMOKER = r"(?<!non-)(?<!non )\b(?:ex-?)?smoker\b|\bsmokes\b|\bpack[- ]years?\b"
 
-_SIDE = r"(?:left|right|one|lt|rt)"
+_SIDE = r"(?:left|right|one|lt|rt|l|r)"
 _LIMB = r"(?:calf|leg|thigh|lower leg)"
 _SWOLLEN = r"(?:swollen|swelling|oedema\w*|edema\w*|bigger|enlarged)"
 ONE_LEG_SWOLLEN = any_of(

@@ -59,7 +59,7 @@ AUTONOMIC = any_of(
     r"dilated pupils|\bmydriasis\b|\brestless\w*|\bagitat\w+",
 )
 LITHIUM = taking(r"lithium|priadel|camcolit|liskonum")
-LITHIUM_HIGH = r"\blithium (?:level )?(?:of|is|was|:|=)?\s*(?:1\.[5-9]\d*|[2-9](?:\.\d+)?)(?![\d.])"
+LITHIUM_HIGH = r"\blithium (?:level )?(?:of|is|was|:|=)?\s*(?:1\.[5-9]\d*|[2-9](?:\.\d+)?)(?!\.?\d)"
 LITHIUM_TOXIC = any_of(
     VOMITING,
     DIARRHOEA,
@@ -80,6 +80,11 @@ SEVERE_WITHDRAWAL = any_of(
     CONFUSED,
     r"\bdisorientat\w+",
 )
+WITHDRAWAL_SIGNS = (
+    r"\bagitat\w+|\btremo\w+|\bshak(?:y|ing|es)\b|hallucinat\w+|picking at|seeing (?:things"
+    r"|bugs|insects|spiders)"
+)
+"""What a heavy drinker cut off from alcohol (often by an admission) shows before a delirium."""
 ATAXIA = (
     r"\bataxi\w+|unsteady (?:on (?:his|her|my|their) feet|gait|walking)|(?:walking|walks|gait)"
     r" (?:is )?(?:unsteady|wobbly|like (?:he's|she's|i'm) drunk)|(?:can't|struggling to) walk "
@@ -105,8 +110,8 @@ ED_INSTABILITY = any_of(
     CONFUSED,
     r"\b(?:hr|heart rate|pulse)\s*(?:of|is|was|:|=)?\s*(?:[2-3]\d|4[0-5])\b|\bbradycardi\w*"
     r"|slow (?:heart ?beat|heart rate|pulse)|irregular (?:heart ?beat|pulse)|palpitations?",
-    r"\bbmi\s*(?:of|is|was|:|=)?\s*(?:1[0-3]|[5-9])(?:\.\d+)?(?![\d.])",
-    r"(?:potassium|k\+?)\s*(?:of|is|was|:|=)?\s*(?:[12]\.\d+|3\.0)(?![\d.])|\bhypokala?emi\w*"
+    r"\bbmi\s*(?:of|is|was|:|=)?\s*(?:1[0-3]|[5-9])(?:\.\d+)?(?!\.?\d)",
+    r"(?:potassium|k\+?)\s*(?:of|is|was|:|=)?\s*(?:[12]\.\d+|3\.0)(?!\.?\d)|\bhypokala?emi\w*"
     r"|\bhypophosphata?emi\w*|\bhypoglyc(?:a)?emi\w*",
 )
 
@@ -195,7 +200,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         "IV lorazepam or diazepam when fitting or delirious); parenteral thiamine (Pabrinex) "
         "before glucose; capillary glucose, U&E, magnesium, phosphate; look for infection, "
         "head injury and liver failure; nurse in a calm, well-lit room.",
-        ((WITHDRAWAL, SEVERE_WITHDRAWAL),),
+        (
+            (WITHDRAWAL, SEVERE_WITHDRAWAL),
+            (ALCOHOL_EXCESS, WITHDRAWAL_SIGNS, any_of(SWEATING, TACHYCARDIA)),
+        ),
         PatientAdvice(
             "Seeing or hearing things, a fit or confusion after stopping drinking",
             "Call 999 or go to A&E now: stopping heavy drinking suddenly can cause fits and "

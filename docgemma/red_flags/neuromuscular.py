@@ -35,7 +35,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Rapidly progressive or ascending weakness of both legs, with tingling, lost reflexes "
         "or spread to the arms",
         (
-            "Guillain–Barré syndrome (respiratory failure, autonomic instability)",
+            "Guillain-Barré syndrome (respiratory failure, autonomic instability)",
             "spinal cord compression or transverse myelitis",
             "myasthenic crisis or botulism",
             "severe hypokalaemia",
@@ -44,7 +44,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "— ICU review if the vital capacity falls towards 20 mL/kg; reflexes and a sensory "
         "level; urgent MRI spine if there is a sensory level or sphincter disturbance; "
         "potassium; cardiac monitoring for autonomic instability; neurology the same day, "
-        "with IV immunoglobulin if Guillain–Barré syndrome is confirmed or likely.",
+        "with IV immunoglobulin if Guillain-Barré syndrome is confirmed or likely.",
         (
             (
                 r"ascending (?:weakness|paralysis|numbness|paraesthesia|tingling|sensory)"

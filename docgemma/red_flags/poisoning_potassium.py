@@ -14,26 +14,50 @@ TOXIC_ALCOHOL = (
 )
 HIGH_ANION_GAP = any_of(
     r"(?:high|raised|wide|increased|elevated|large) anion gap|\bhagma\b",
-    r"\banion gap\s*(?:of|is|was|:|=)?\s*(?:[2-9]\d)(?![\d.])",
+    r"\banion gap\s*(?:of|is|was|:|=)?\s*(?:[2-9]\d)(?!\.?\d)",
 )
 """An anion gap of 20 mmol/L or more."""
 OSMOLAR_GAP = any_of(
     r"(?:high|raised|wide|increased|elevated|large) osmol(?:al|ar)(?:ity)? gap",
-    r"\bosmol(?:al|ar)(?:ity)? gap\s*(?:of|is|was|:|=)?\s*(?:1\d|[2-9]\d)(?![\d.])",
+    r"\bosmol(?:al|ar)(?:ity)? gap\s*(?:of|is|was|:|=)?\s*(?:1\d|[2-9]\d)(?!\.?\d)",
     r"\bmeasured (?:serum |plasma )?osmol(?:ality|arity)\b.{0,40}\bcalculated\b"
     r"|\bcalculated (?:serum |plasma )?osmol(?:ality|arity)\b.{0,40}\bmeasured\b",
 )
 """An osmolar gap: measured osmolality above the calculated one by 10 or more."""
 ACIDOSIS = (
     r"\bacidosis\b|\bacidaemi\w*|\bacidemi\w*|\bph\s*(?:of|is|was|:|=)?\s*(?:6\.\d|7\.[0-2])\d*"
-    r"|\b(?:hco3|bicarb\w*)\s*(?:of|is|was|:|=)?\s*(?:[0-9]|1[0-5])(?![\d.])"
+    r"|\b(?:hco3|bicarb\w*)\s*(?:of|is|was|:|=)?\s*(?:[0-9]|1[0-5])(?!\.?\d)"
 )
+
+PARACETAMOL_IN_A_COMBINATION = (
+    r"co-?codamol|co-?dydramol|solpadeine|\btylenol\b|lemsip|beechams|cold and flu"
+    r"|night nurse|\bpanadol\b|\bzapain\b|\bkapake\b"
+)
+DOUBLE_PARACETAMOL = (
+    rf"(?:{PARACETAMOL_IN_A_COMBINATION})(?: \w+){{0,6}} (?:and|plus|with|as well as|on top of)"
+    rf" (?:\w+ ){{0,3}}paracetamol|\bparacetamol(?: \w+){{0,6}} (?:and|plus|with|as well as"
+    rf"|on top of) (?:\w+ ){{0,3}}(?:{PARACETAMOL_IN_A_COMBINATION})"
+)
+"""Paracetamol taken with a product that already holds it: an unintended (staggered) overdose."""
+
+PEAKED_T = r"(?:tall|peaked|tented)(?:,? \w+)? t[- ]?waves?|sine[- ]wave"
+POTASSIUM_RISK = (
+    r"\bckd\b|chronic kidney|dialysis|renal failure|\baki\b|acute kidney|spironolactone"
+    r"|eplerenone|amiloride|trimethoprim|ace inhibitor|ramipril|lisinopril|potassium supplement"
+    r"|(?:flattened|flat|absent|no) p[- ]?waves?"
+)
+"""What makes tall T waves the potassium's (a kidney that cannot clear it, a drug that keeps
+it, or the P waves fading too) rather than an athlete's or an early infarct's."""
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "overdose",
         "A deliberate or accidental overdose",
-        ("paracetamol poisoning", "co-ingested drugs (opioids, salicylates, tricyclics)"),
+        (
+            "paracetamol overdose",
+            "co-ingested drugs (opioids, salicylates, tricyclics)",
+            "self-harm and suicide risk (if intentional)",
+        ),
         "Time and amount of ingestion; paracetamol and salicylate levels at 4 hours (at once "
         "if staggered or the time is unknown); acetylcysteine by the treatment line; ECG; "
         "TOXBASE; mental health assessment once medically fit.",
@@ -44,8 +68,13 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"|suspected) (?:an? )?(?:\w+ )?overdose",
                     r"took (?:a lot of|too many|all (?:of )?(?:my|his|her|the)|\d+) (?:of "
                     r"(?:my|his|her|the) )?(?:\w+ )?(?:tablets|pills)",
+                    r"(?:maybe|about|around|roughly|at least|up to|over|a total of) (?:\d{2}|twenty"
+                    r"|thirty|forty|fifty) (?:\w+ )?(?:tablets|pills|capsules)",
+                    r"took '?(?:a handful|handfuls|a (?:whole )?(?:packet|box|strip|bottle"
+                    r"|pack))'? of \w+",
                 ),
             ),
+            (DOUBLE_PARACETAMOL,),
         ),
         PatientAdvice(
             "Too many tablets taken",
@@ -89,9 +118,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (
                 r"\b(?:k\+?|potassium)\s*(?:level\s*)?(?:of|is|was|at|=|:|now)?\s*"
-                r"(?:6(?:\.\d+)?|[7-9](?:\.\d+)?)(?![\d.])",
+                r"(?:6(?:\.\d+)?|[7-9](?:\.\d+)?)(?!\.?\d)",
             ),
             (r"hyperkala?emi\w*", r"peaked t|tented t|wide(?:ned)? qrs|sine wave|bradycardi\w*"),
+            (PEAKED_T, any_of(POTASSIUM_RISK, r"(?:wide|broad)\w* qrs|qrs (?:\w+ )?1[2-9]\d")),
         ),
     ),
 )

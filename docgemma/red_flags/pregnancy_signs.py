@@ -31,10 +31,10 @@ PRE_ECLAMPSIA_SIGNS = any_of(
     r"\bproteinuri\w+|\bprotein (?:\+{1,4}|[1-4] ?\+)|protein (?:in|on) (?:the |her |my )?"
     r"(?:urine|dip\w*)",
     r"\b(?:urine |urinary |u)?(?:pcr|protein[:/ ]creatinine ratio)\s*(?:of|is|was|:|=)?\s*"
-    r"(?:[3-9]\d|\d{3,})(?![\d.])",
-    r"\b(?:platelets?|plts?)\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:[1-9]|[1-9]\d)(?![\d.])"
+    r"(?:[3-9]\d|\d{3,})(?!\.?\d)",
+    r"\b(?:platelets?|plts?)\s*(?:count\s*)?(?:of|is|was|:|=)?\s*(?:[1-9]|[1-9]\d)(?!\.?\d)"
     r"|\bthrombocytopeni\w+|low platelets",
-    r"\b(?:alt|ast|transaminases?)\s*(?:of|is|was|:|=)?\s*(?:[7-9]\d|[1-9]\d{2,})(?![\d.])"
+    r"\b(?:alt|ast|transaminases?)\s*(?:of|is|was|:|=)?\s*(?:[7-9]\d|[1-9]\d{2,})(?!\.?\d)"
     r"|raised (?:alt|ast|transaminases|liver enzymes)",
     r"\bha?emoly\w+|\bclonus\b|(?:o)?edema of (?:the )?(?:face|hands)",
 )

@@ -7,8 +7,12 @@ that block on every case with ``exclude_first``, in seconds. It is a lower bound
 end-to-end ``excluded_first`` (a model may still name a condition no row fired), and the
 quick check to run before and after a change to the table.
 
-``python -m experiments.evaluation.opening_check [--split dev|test]`` prints one line a case
-and the mean.
+Cases without can't-miss conditions (ordinary questions, and presentations that only look
+like emergencies) are scored the other way: any row they fire is a false alarm, an answer
+that opens with conditions nobody needed to exclude.
+
+``python -m experiments.evaluation.opening_check [--split dev|test]`` prints one line a case,
+the mean, and the false alarms.
 """
 
 from __future__ import annotations
@@ -41,15 +45,34 @@ def opening_scores(cases: list[EvalCase]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["case_id", "split", "rows_fired", "named_first"])
 
 
+def false_alarms(cases: list[EvalCase]) -> pd.DataFrame:
+    """One row a case without can't-miss conditions that fires a row anyway."""
+    rows = [
+        {"case_id": case.id, "split": case.split, "rows_fired": ", ".join(found)}
+        for case in cases
+        if not case.exclude_first
+        for found in [[f["rule_id"] for f in recognise(case.query)]]
+        if found
+    ]
+    return pd.DataFrame(rows, columns=["case_id", "split", "rows_fired"])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=["dev", "test"], default=None)
     args = parser.parse_args(argv)
-    scores = opening_scores(load_eval_cases(split=args.split))
+    cases = load_eval_cases(split=args.split)
+    scores = opening_scores(cases)
     print(scores.to_string(index=False))
     full = int((scores["named_first"] == 1).sum())
     mean = scores["named_first"].mean()
     print(f"\n{len(scores)} cases; mean named first {mean:.2f}; all named in {full}")
+    alarms = false_alarms(cases)
+    others = sum(1 for case in cases if not case.exclude_first)
+    mimics = sum(1 for case in cases if not case.exclude_first and case.id.startswith("cantmiss"))
+    print(f"false alarms: {len(alarms)} of {others} cases without ({mimics} look-alikes)")
+    if not alarms.empty:
+        print(alarms.to_string(index=False))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from experiments.evaluation.cases import EvalCase
-from experiments.evaluation.opening_check import opening_scores
+from experiments.evaluation.opening_check import false_alarms, opening_scores
 
 
 def case(query: str, conditions: list[list[str]], case_id: str = "x-01") -> EvalCase:
@@ -30,3 +30,15 @@ def test_a_fired_row_names_its_conditions_and_an_unmatched_one_does_not() -> Non
     assert list(scores["case_id"]) == ["x-01", "x-02"]  # no conditions: not scored
     assert list(scores["named_first"]) == [1.0, 0.5]
     assert scores["rows_fired"].str.contains("thunderclap_headache").all()
+
+
+def test_a_row_fired_without_conditions_to_exclude_is_a_false_alarm() -> None:
+    alarms = false_alarms(
+        [
+            case("Gradual tension-type headache for a week, normal exam. Advice?", [], "x-04"),
+            case("Sudden worst headache of his life while lifting. What now?", [], "x-05"),
+            case("Sudden worst headache of his life. Differential?", [["SAH"]], "x-06"),
+        ]
+    )
+    assert list(alarms["case_id"]) == ["x-05"]  # x-06 lists the condition: not an alarm
+    assert alarms["rows_fired"].str.contains("thunderclap_headache").all()

@@ -1,0 +1,148 @@
+"""Rows of the red-flag table that need a surgeon today: a blocked bowel, a young woman who
+collapses, an infected kidney behind a stone, a neck swelling after thyroid surgery, an
+infected diabetic foot."""
+
+from __future__ import annotations
+
+from docgemma.red_flags.cues import (
+    ABDO_PAIN,
+    BLEEDING,
+    DIABETES,
+    FEVER,
+    HYPOTENSION,
+    SYNCOPE,
+    TACHYCARDIA,
+    VOMITING,
+    any_of,
+)
+from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.severity import Severity
+
+DISTENSION = any_of(
+    r"(?:abdo\w*|belly|tummy|stomach) (?:is |was |looks )?(?:very |massively |grossly |hugely "
+    r"|really )?(?:distended|bloated|swollen)",
+    r"(?:abdominal|massive|gross|marked) distension|distended (?:and \w+ )?(?:abdo\w*|belly"
+    r"|tummy)",
+)
+NO_STOOL_OR_WIND = any_of(
+    r"(?:not|n't|no|nor) (?:\w+ ){0,2}(?:opened (?:\w+ )?bowels|passed (?:any )?(?:wind|flatus"
+    r"|stool|a stool|motion)|passing (?:wind|flatus)|had a bowel movement)",
+    r"absolute constipation|\bno flatus\b",
+)
+"""Neither stool nor wind: the bowel is blocked, not merely slow."""
+GROIN_LUMP = (
+    r"(?:lump|swelling|bulge|hernia) (?:\w+ ){0,2}(?:in|of) (?:the |her |his )?(?:\w+ )?groin"
+    r"|groin (?:lump|swelling|bulge)|(?:inguinal|femoral) hernia"
+)
+STRANGULATED = any_of(
+    VOMITING,
+    r"irreducible|incarcerat\w+|strangulat\w+|\btender\b|(?:painful|hard|red) (?:lump|swelling)",
+)
+CHILDBEARING_WOMAN = any_of(
+    r"\b(?:1[3-9]|[2-4]\d) ?(?:f|yo f|y/o f|yof)\b",
+    r"\b(?:1[3-9]|[2-4]\d)[- ]?(?:year|yr)s?[- ]old (?:woman|female|girl|lady)\b",
+    r"\b(?:woman|lady|girl|female) (?:aged |of )?(?:1[3-9]|[2-4]\d)\b",
+)
+"""A woman or girl who could be pregnant, by her age as a clinician writes it ("31F")."""
+PELVIC_SIGN = any_of(
+    ABDO_PAIN,
+    r"\bcramp(?:s|y|ing)\b|shoulder[- ]tip pain|pv bleed\w*|vaginal bleed\w*|\bspotting\b",
+)
+SHOCKED_OR_FAINT = any_of(SYNCOPE, HYPOTENSION)
+OBSTRUCTED_URINE = any_of(
+    r"hydroneph\w+|hydroureter\w*|pyonephros\w+",
+    r"(?:ureteric|ureteral|renal|kidney) (?:stone|calcul\w+|colic|obstruction)",
+    r"blocked (?:ureteric |nephrostomy )?(?:stent|tube)",
+)
+INFECTED = any_of(
+    FEVER,
+    r"\brigors?\b|\bseptic\b|\bsepsis\b",
+    r"\b(?:wcc|white cells?|wbc)\s*(?:of|is|was|:|=)?\s*(?:1[3-9]|[2-9]\d)(?!\.?\d)",
+)
+NECK_OPERATION = (
+    r"thyroidectomy|parathyroidectomy|thyroid (?:surgery|operation)|neck (?:dissection|surgery)"
+    r"|carotid endarterectomy|anterior cervical"
+)
+NECK_SWELLING_OR_AIRWAY = any_of(
+    r"neck (?:\w+ ){0,2}(?:swelling|swollen|tight|tense|bigger)|swelling (?:\w+ ){0,4}(?:neck"
+    r"|wound|dressing)",
+    r"\bstridor\b|noisy breathing|(?:difficulty|struggling) (?:\w+ )?breathing|\bhaematoma\b"
+    r"|\bhematoma\b",
+)
+FOOT_ULCER = (
+    r"(?:foot|toe|heel|plantar|mth|metatarsal\w*) (?:\w+ ){0,3}ulcer|ulcer (?:\w+ ){0,4}"
+    r"(?:foot|toe|heel|mth|metatarsal\w*)"
+)
+DEEP_FOOT_INFECTION = any_of(
+    FEVER,
+    r"probes? (?:\w+ ){0,2}(?:to |hits |touches )?bone|bone (?:is )?(?:exposed|visible|palpable)",
+    r"(?:red|hot|warm|swollen|spreading|smell\w*|pus|discharg\w*)",
+)
+
+ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "bowel_obstruction",
+        "Vomiting with a distended abdomen or no stool or wind, or a painful lump in the groin "
+        "that will not go back",
+        ("bowel obstruction (volvulus, adhesions, tumour, incarcerated or strangulated hernia)",),
+        "Nil by mouth, nasogastric tube and IV fluids; U&E, lactate; CT abdomen and pelvis; "
+        "examine every hernial orifice; surgical review today; no laxatives or enemas before "
+        "obstruction is excluded.",
+        (
+            (VOMITING, DISTENSION),
+            (VOMITING, NO_STOOL_OR_WIND),
+            (DISTENSION, NO_STOOL_OR_WIND),
+            (NO_STOOL_OR_WIND, any_of(ABDO_PAIN, r"\bcolick?y\b")),
+            (GROIN_LUMP, STRANGULATED),
+        ),
+        PatientAdvice(
+            "Vomiting with a swollen tummy, or not passing wind or stools",
+            "Go to A&E now: being sick with a swollen tummy and no wind can mean a blocked bowel.",
+        ),
+    ),
+    RedFlagRule(
+        "collapse_in_young_woman",
+        "A woman of childbearing age who collapses or is shocked, with abdominal or pelvic pain, "
+        "cramps or bleeding",
+        (
+            "ruptured ectopic pregnancy",
+            "another cause of internal bleeding (ruptured ovarian cyst, splenic rupture)",
+        ),
+        "Pregnancy test now (urine or serum, whatever contraception she uses); two large-bore "
+        "cannulae, FBC, crossmatch; bedside ultrasound for free fluid; gynaecology review at "
+        "once if positive and shocked.",
+        ((CHILDBEARING_WOMAN, SHOCKED_OR_FAINT, any_of(PELVIC_SIGN, TACHYCARDIA, BLEEDING)),),
+    ),
+    RedFlagRule(
+        "obstructed_infected_kidney",
+        "Fever or sepsis with a ureteric stone, hydronephrosis or a blocked stent",
+        ("infected obstructed kidney (pyonephrosis, urosepsis)",),
+        "Blood and urine cultures and IV antibiotics now; urgent urology for drainage "
+        "(nephrostomy or stent) the same day; no trial of passage while it is infected.",
+        ((OBSTRUCTED_URINE, INFECTED),),
+    ),
+    RedFlagRule(
+        "neck_haematoma_after_surgery",
+        "Neck swelling, tightness or noisy breathing after thyroid or other neck surgery",
+        ("expanding neck haematoma compressing the airway",),
+        "Call for senior surgical and anaesthetic help now; open the skin and muscle sutures at "
+        "the bedside (SCOOP) to release the haematoma if the airway is threatened; oxygen, sit "
+        "up; back to theatre.",
+        ((NECK_OPERATION, NECK_SWELLING_OR_AIRWAY),),
+    ),
+    RedFlagRule(
+        "diabetic_foot_infection",
+        "A foot ulcer in a person with diabetes with spreading redness, warmth, fever or bone "
+        "reached by a probe",
+        ("diabetic foot infection with osteomyelitis", "necrotising soft-tissue infection"),
+        "Same-day diabetic foot team; X-ray (MRI if unclear); deep tissue or bone samples for "
+        "culture; antibiotics per local policy (IV if severe); check perfusion.",
+        ((DIABETES, FOOT_ULCER, DEEP_FOOT_INFECTION),),
+        PatientAdvice(
+            "A foot ulcer with diabetes that is red, hot, smelly or with a temperature",
+            "Get medical help today (foot clinic, GP or A&E): an infected foot ulcer with "
+            "diabetes needs treatment the same day.",
+            Severity.URGENT_PRIMARY_CARE,
+        ),
+    ),
+)
