@@ -53,7 +53,7 @@ BLACK_STICKY_STOOL = any_of(
 )
 """Melaena as patients often describe it, and also a newborn's normal first stools."""
 BLACK_STOOL = (
-    _STOOL + r" (?:have been|has been|are|were|is|was|turned|gone) '?(?:\w+ )?black\b"
+    _STOOL + r" (?:have been|has been|are|were|is|was|turned|gone) '?(?:" + WORD + r" )?black\b"
     r"(?![\w' ]{0,25}\b(?:iron|bismuth|liquorice|licorice|blueberr\w*))"
 )
 """Stools said to be black: melaena when the patient is also pale, faint or bleeding (iron and

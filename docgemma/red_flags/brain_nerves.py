@@ -16,6 +16,7 @@ from docgemma.red_flags.cues import (
     SEVERE,
     SUDDEN,
     VISION_LOSS,
+    WORD,
     any_of,
 )
 from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
@@ -80,7 +81,7 @@ FACE_DROOP = any_of(
     r"one side of (?:my|his|her|the|their) face",
 )
 FOREHEAD_WEAK = any_of(
-    r"forehead (?:is )?(?:\w+ ){0,2}(?:flat|involved|weak|not spared)",
+    rf"forehead (?:is )?(?:{WORD} ){{0,2}}(?:flat|involved|weak)|forehead (?:is )?not spared",
     r"(?:can't|unable to|cannot) (?:raise|wrinkle|lift) (?:\w+ ){0,2}(?:eyebrows?|forehead|brow)",
     r"(?:can't|unable to|cannot) (?:fully )?(?:close|shut) (?:\w+ ){0,2}eye",
 )

@@ -11,13 +11,15 @@ from docgemma.red_flags.cues import (
     HEADACHE,
     VISION_LOSS,
     VOMITING,
+    WORD,
     any_of,
 )
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
 VERTIGO = r"\bvertig\w+|(?:room|world|everything) (?:is |was )?(?:spinning|spins|spun)"
 CENTRAL_SIGNS = any_of(
-    r"(?:can't|unable to|not able to) (?:stand|walk|sit up)\b|can't (?:stand|walk) (?:\w+ )?"
+    r"(?:can't|unable to|not able to) (?:stand|walk|sit up)\b(?! (?:it|this|that|the))"
+    r"|can't (?:stand|walk) (?:\w+ )?"
     r"(?:unaided|unsupported|without help)",
     r"direction[- ]changing nystagmus|nystagmus (?:\w+ ){0,3}chang\w* direction"
     r"|vertical nystagmus|skew deviation",
@@ -27,19 +29,17 @@ CENTRAL_SIGNS = any_of(
 )
 """Signs that put a vertigo in the brainstem or cerebellum, not the inner ear (a normal head
 impulse test in a patient with continuous vertigo is one of them)."""
-PTOSIS = r"\bptosis\b|(?:eye)?lid (?:is |looks )?(?:\w+ )?droop\w*|droop\w* (?:eye)?lid"
+PTOSIS = rf"\bptosis\b|(?:eye)?lid (?:is |looks )?(?:{WORD} )?droop\w*|droop\w* (?:eye)?lid"
 SMALL_PUPIL = (
-    r"\bmiosis\b|\bmiotic\b|pupil (?:is |looks )?(?:\w+ )?(?:smaller|small|constricted)"
+    rf"\bmiosis\b|\bmiotic\b|pupil (?:is |looks )?(?:{WORD} )?(?:smaller|small|constricted)"
     r"|(?:smaller|small|constricted) (?:(?:left|right|l|r) )?pupil"
 )
 NECK_MANIPULATION = (
-    r"chiropract\w+|neck '?(?:cracked|manipulated|clicked)'?|(?:manipulat\w+|crack\w*) "
-    r"(?:of )?(?:his |her |my |the )?neck|\bwhiplash\b"
+    r"chiropract\w+(?: \w+){0,4} neck|neck '?(?:cracked|manipulated|clicked)'?|(?:manipulat\w+"
+    r"|crack\w*) (?:of )?(?:his |her |my |the )?neck"
 )
 NECK_PAIN = r"neck (?:pain|ache)|pain in (?:\w+ ){0,2}neck|\bneck (?:\w+ ){0,2}hurts"
-PAPILLOEDEMA = (
-    r"papill?o?edema|papilloedema|swollen (?:optic )?dis[ck]s?|blurred (?:optic )?dis[ck] margins"
-)
+PAPILLOEDEMA = r"papill?o?edema|swollen (?:optic )?dis[ck]s?|blurred (?:optic )?dis[ck] margins"
 POSITIONAL_HEADACHE = (
     r"worse (?:when |on )?(?:lying (?:down|flat)|in the mornings?|on waking|first thing"
     r"|(?:on |when )?(?:coughing|bending|straining|sneezing))"

@@ -86,10 +86,19 @@ HYPOTENSION = any_of(
     r"(?:/|over)\s*\d{2,3}\b",
     r"\b(?:sbp|systolic)\s*(?:of|is|was|at|:|=)?\s*(?:[4-8]\d)\b",
 )
+HEART_RATE = r"\b(?:hr|heart rate|pulse(?: rate)?|ventricular rate)\s*(?:of|is|was|at|:|=|only)?\s*"
+"""The words before a heart rate's value; the value follows."""
+RESP_RATE = r"\b(?:rr|resp(?:iratory)? rate)\s*(?:of|is|was|at|:|=)?\s*"
+"""The words before a respiratory rate's value; the value follows."""
 TACHYCARDIA = any_of(
     r"\btachycardi\w*",
     r"\b(?:hr|heart rate|pulse|p)\s*(?:of|is|was|at|:|=)?\s*1[1-9]\d\b",
 )
+OLDER_ADULT = any_of(
+    r"\b(?:6[5-9]|[7-9]\d|10\d) ?(?:m|f|yo|y/o|yrs?|years?)\b|\b(?:6[5-9]|[7-9]\d|10\d)-year-old",
+    r"\belderly\b|\bcare home\b|\bnursing home\b|\bfrail\b",
+)
+"""A patient of 65 or more, as a clinician writes it ("82F", "an elderly man")."""
 BP_WORDS = r"\b(?:bp|blood pressure|b/p)(?:\s+[a-z]+){0,4}?\s*(?:of|is|was|at|:|=|up to)?\s*"
 """A blood-pressure reading's words before its value ("BP at the pharmacy was")."""
 SYNCOPE = r"\bsyncop\w*|\bfaint(?:ed|ing)?\b|passed out|\bcollaps\w+|black(?:ed)? out|blackout"
@@ -106,7 +115,8 @@ LOW_TEMP = any_of(
     r"(?<!room )(?<!ambient )(?<!outside )(?<!water )(?<!air )\b(?:core |rectal |tympanic "
     r"|oesophageal )?temp(?:erature)?\s*(?:of|is|was|:|=|only|down to)?\s*(?:2\d|3[0-4])"
     r"(?:\.\d)?(?!\.?\d)(?! ?(?:weeks|days|years|hours|min))|\bhypothermic\b",
-    r"(?<!')\bt\s*[:=]?\s*(?:2\d|3[0-4])\.\d(?!\.?\d)",
+    r"(?<!')(?<!troponin )(?<!trop )(?<!hs )\bt\s*[:=]?\s*(?:2\d|3[0-4])\.\d(?!\.?\d)"
+    r"(?!\s*(?:ng|pg|mmol|%))",
 )
 """A core temperature below 35 °C."""
 CONFUSED = r"\bconfus\w+|\bdelirium\b|\bdelirious\b|altered mental|\bdrows\w+|\bagitated\b"
@@ -129,9 +139,10 @@ BLEEDING = any_of(
 HEAD_INJURY = any_of(
     r"head (?:injury|trauma|strike)|\bhit (?:my|his|her|their) head|banged (?:my|his|her) head",
     r"\bfell\b.{0,30}\bhead\b|\bhead\b.{0,20}\b(?:fall|fell)\b",
-    r"\b(?:bump|bang|bash|hit|knock|struck|strike|kick|punch|knee|elbow|blow)\w*(?: \w+){0,2} "
-    r"(?:to|on|into|against) (?:the |his |her |my |their )?(?:head|forehead|temple|skull)\b",
-    r"\b(?:bump|bang|bash|knock)(?:ed|s)? (?:the |his |her |my |their )?(?:head|forehead|temple)",
+    r"\b(?:bumped|banged|bashed|hit|knocked|struck|kicked|punched|kneed|elbowed|(?:a|took a|got"
+    r" a) (?:blow|knock|kick|punch|knee|elbow|bang))(?: \w+){0,2} (?:to|on|into|against) "
+    r"(?:the |his |her |my |their )?(?:head|forehead|temple|skull)\b",
+    r"\b(?:bumped|banged|bashed|knocked) (?:the |his |her |my |their )?(?:head|forehead|temple)",
 )
 ANTICOAGULANT = any_of(
     r"\banticoagula\w+|\bwarfarin\b|\bapixaban\b|\brivaroxaban\b|\bdabigatran\b|\bedoxaban\b",
@@ -150,8 +161,9 @@ DIABETES = r"\bdiabet\w+|\bt[12]dm\b|\btype [12]\b|\biddm\b"
 CANCER = r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"
 PAIN_OUT_OF_PROPORTION = any_of(
     r"(?:pain|tenderness) (?:is )?out of proportion|disproportionate pain",
-    r"\bpain\b[^.;]{0,40}\bbut (?:the )?(?:skin|it|wound|area|rash) (?:is |looks )?(?:only )?"
-    r"(?:mildly|slightly|barely|minimally)",
+    r"\bpain\b[^.;]{0,40}\bbut (?:the )?(?:skin|wound|area|rash|leg|arm|limb) (?:is |looks )?"
+    r"(?:only )?(?:mildly|slightly|barely|minimally) (?:red|pink|swollen|inflamed|erythematous"
+    r"|warm)",
     r"(?:pain|hurts|painful)(?: \w+){0,4}[\s,—–-]+(?:way |much |far |a lot )?(?:more|worse) than "
     r"(?:it|the skin|the wound|the rash|they|this) (?:looks|appears)",
 )
@@ -178,10 +190,15 @@ INJECTS_DRUGS = any_of(
     r"(?:skin|muscle) popping|shoots? up\b",
 )
 """Injecting drug use: a history, not a diagnosis."""
-CHILD = any_of(
-    r"\b(?:child|children|kid|kids|toddler|baby|babies|infant|boy|girl|son|daughter|newborn)\b",
+CHILD_AGE = any_of(
     r"\b(?:[1-9]|1[0-5]) ?(?:-| )?(?:years?|yrs?)[- ]old|\b(?:[1-9]|1[0-5]) ?(?:yo|y/o)\b",
     r"\b\d{1,2} ?(?:-| )?(?:months?|weeks?|days?)[- ]old|\bpa?ediatric|\bneonat\w+",
+    r"\b(?:child|toddler|baby|infant|newborn) (?:aged|of)\b",
+)
+"""A patient whose age makes them a child (not a relative: "per daughter")."""
+CHILD = any_of(
+    r"\b(?:child|children|kid|kids|toddler|baby|babies|infant|boy|girl|son|daughter|newborn)\b",
+    CHILD_AGE,
 )
 POSTPARTUM = any_of(
     r"\bpost-?partum\b|\bpost-?natal(?:ly)?\b|\bpuerper\w+",
@@ -237,9 +254,10 @@ FACT_WORDS: dict[Fact, str] = {
         r"\bpregnan\w+",
         r"\b\d{1,2} ?(?:weeks?|/40)(?: pregnant| gestation| of gestation| ga)\b|\bgestation",
         r"(?:i'm|i am|she's|she is|currently|at) \d{1,2} weeks\b(?! ago| old| post| after)",
-        r"\bprimip\w*|\bmultip\b|\bmultiparous\b|\bprimigravid\w*|\bmultigravid\w*",
-        r"(?<![\d/.])\b(?:2\d|3\d|4[0-2])\+[0-6]\b(?! ?(?:years|yrs|y\b))",
-        r"\b\d{2} ?f, (?:2\d|3\d|4[0-2]) (?:weeks|wks)\b(?! ago| of)",
+        r"\bprimip\b|\bprimigravid\w*|\bmultigravid\w*",
+        r"(?<![\d/.])\b(?:2\d|3\d|4[0-2])\+[0-6]\b(?! ?(?:years|yrs|y\b|units|iu|u\b|ml|mg|mmol))",
+        r"\b(?:1[3-9]|[2-4]\d) ?f, (?:2\d|3\d|4[0-2]) (?:weeks|wks)\b(?! ago| of| after| post"
+        r"| since| from)",
         r"\bg\d ?p\d\b|positive (?:pregnancy |urine |serum )?(?:test|hcg|b-?hcg)",
         r"\b(?:upt|pregnancy test|b-?hcg|hcg)\s*(?:is |was |came back |:)?\s*(?:\+ ?ve\b|positive)"
         r"|\+ ?ve (?:upt|pregnancy test)",

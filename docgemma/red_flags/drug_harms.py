@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from docgemma.red_flags.cues import (
     FEVER,
+    HEART_RATE,
     HYPOXIA,
+    RESP_RATE,
     SEIZURE,
     VOMITING,
+    WORD,
     any_of,
     taking,
 )
@@ -20,7 +23,7 @@ DIGOXIN_SIGNS = any_of(
     r"\bnause\w+|off (?:her |his )?food|\banorexi\w+|\bconfus\w+",
     r"(?:yellow|green)(?:ish)? (?:vision|tinge)|(?:look|see)s? (?:\w+ ){0,2}(?:yellow|green)"
     r"|\bxanthopsia\b|halos?\b",
-    r"\bbradycardi\w*|\b(?:hr|heart rate|pulse)\s*(?:of|is|was|:|=)?\s*(?:[2-4]\d)(?!\.?\d)",
+    r"\bbradycardi\w*|" + HEART_RATE + r"(?:[2-4]\d)(?!\.?\d)",
     r"\baki\b|acute kidney|creat\w*\s*(?:of|is|was|:|=)?\s*(?:1[5-9]\d|[2-9]\d\d)(?!\.?\d)",
 )
 HEPARIN_NAMES = r"heparin|enoxaparin|dalteparin|tinzaparin|lmwh|clexane|fragmin"
@@ -28,24 +31,17 @@ HEPARIN = any_of(taking(HEPARIN_NAMES), rf"\bday \d+ (?:of|on) (?:\w+ )?(?:{HEPA
 """A patient on heparin, not a question about it."""
 PLATELET_FALL = any_of(
     r"\b(?:plt|platelets?)\s*(?:count\s*)?(?:of |was |were |from )?\d{2,3}\s*(?:→|->|to|down to"
-    r"|now|then)\s*\d{1,3}\b",
-    r"(?:platelets?|plt) (?:\w+ ){0,2}(?:fall\w*|fell|dropp\w*|halved)|thrombocytopeni\w+"
+    r"|now|then)\s*(?:\d{1,2}|1[0-4]\d)\b",
+    rf"(?:platelets?|plt) (?:{WORD} ){{0,2}}(?:fall\w*|fell|dropp\w*|halved)|thrombocytopeni\w+"
     r"|low platelets",
 )
-NEW_CLOT = (
-    r"(?:new|swollen|painful) (?:\w+ )?(?:calf|leg|dvt)|\bdvt\b|\bthrombos\w+|\bclot\b"
-    r"|pulmonary embol\w+"
+"""Platelets falling, or falling below 150: the count after an arrow is the new one."""
+CULPRIT_DRUG = taking(
+    r"allopurinol|carbamazepine|oxcarbazepine|lamotrigine|phenytoin|phenobarbital"
+    r"|co-trimoxazole|sulfasalazine|sulphasalazine|dapsone|nevirapine|abacavir|minocycline"
+    r"|vancomycin"
 )
-CULPRIT_DRUG = any_of(
-    taking(
-        r"allopurinol|carbamazepine|lamotrigine|phenytoin|phenobarbital|co-trimoxazole"
-        r"|sulfasalazine|sulphasalazine|dapsone|nevirapine|abacavir|minocycline|vancomycin"
-    ),
-    r"\b(?:allopurinol|carbamazepine|lamotrigine|phenytoin|nevirapine|abacavir)\b",
-    r"\b(?:started|starting|began|new|course of) (?:\w+ ){0,3}(?:weeks?|wks|days) ago\b"
-    r"|\bstarted (?:on )?\w+ (?:\d+|a few|two|three|four|five|six|several) (?:weeks?|wks) ago",
-)
-"""A drug known for severe skin reactions, or any drug started days to weeks before."""
+"""A patient on a drug known for severe skin reactions."""
 MUCOSAL_OR_BLISTERS = any_of(
     r"(?:mouth|oral|lip|genital) (?:ulcer\w*|sores|erosions?|blisters?)|painful mouth",
     r"(?:sore|gritty|red|sticky) (?:\w+ )?eyes|conjunctivitis",
@@ -68,11 +64,17 @@ OXIDISING_DRUG = any_of(
     taking(r"dapsone|benzocaine|prilocaine|primaquine|rasburicase"),
     r"\b(?:used|using|sniffed|inhaled|drank|swallowed) (?:\w+ )?(?:poppers|nitrites?)",
 )
-SATURATION_GAP = any_of(
+SATS_NOT_RISING = (
     r"(?:sats|spo2|saturations?)(?: [\w%]+){0,4} (?:not|n't) (?:\w+ )?(?:improv\w+|rising|rise|"
-    r"go(?:ing)? up)(?: \w+){0,2} (?:on|with|despite) (?:\d+ ?l |high[- ]flow )?(?:o2|oxygen)",
-    r"chocolate[- ]?(?:brown|coloured|colored)? blood|blood (?:looks |is |was )?(?:\w+ )?"
-    r"(?:chocolate|brown)",
+    r"go(?:ing)? up)(?: \w+){0,2} (?:on|with|despite) (?:\d+ ?l |high[- ]flow )?(?:o2|oxygen)"
+)
+NORMAL_PAO2 = (
+    r"\bpao2\b(?: \w+){0,3} (?:normal|high|fine|(?:1[3-9]|[2-9]\d)(?:\.\d)? ?kpa)"
+    r"|(?:normal|high) pao2"
+)
+"""A normal or high arterial oxygen beside low saturations: the saturation gap."""
+SATURATION_GAP = any_of(
+    r"chocolate[- ]?(?:brown|coloured|colored)? blood|blood (?:looks |is |was )?(?:\w+ )?chocolate",
     r"saturation gap|methaemoglobin\w*|methemoglobin\w*|\bmethb\b",
 )
 CYANOSED = any_of(
@@ -86,16 +88,17 @@ ACE_INHIBITOR = taking(
 )
 FACE_SWELLING = (
     r"(?:swollen|swelling (?:of|in) (?:the |his |her )?|puffy|enlarged) (?:upper |lower )?"
-    r"(?:lips?|tongue|face|mouth|throat)|(?:lips?|tongue|face) (?:is |are |was )?(?:\w+ )?"
+    rf"(?:lips?|tongue|face|mouth|throat)|(?:lips?|tongue|face) (?:is |are |was )?(?:{WORD} )?"
     r"(?:swollen|swelling)|angio-?o?edema"
 )
 TINNITUS = r"\btinnitus\b|ringing (?:in )?(?:\w+ )?ears|(?:ears|ear) (?:are |is )?ringing"
-SALICYLATE_SIGNS = any_of(
-    VOMITING,
-    r"\b(?:rr|resp\w* rate)\s*(?:of|is|was|:|=)?\s*(?:2[4-9]|[3-6]\d)(?!\.?\d)",
+FAST_DEEP_BREATHING = any_of(
+    RESP_RATE + r"(?:2[4-9]|[3-6]\d)(?!\.?\d)",
     r"hyperventilat\w+|breathing (?:fast|quickly|deeply)|\btachypn\w+",
     r"\banion gap\b|respiratory alkalosis|metabolic acidosis",
 )
+"""The breathing and the blood gas of salicylate poisoning (vomiting alone, with tinnitus, is as
+often the inner ear)."""
 TRICYCLIC = (
     r"\bamitriptyline\b|\bnortriptyline\b|\bdosulepin\b|\bclomipramine\b|\bimipramine\b"
     r"|\blofepramine\b|\bdoxepin\b|\btricyclics?\b|\btca\b"
@@ -104,7 +107,8 @@ POISONED = any_of(
     r"\boverdosed\b|(?:took|taken|taking|intentional|deliberate|staggered|suspected) (?:an? )?"
     r"(?:\w+ ){0,2}overdose",
     r"empty (?:\w+ ){0,2}(?:packets?|packs|boxes|bottles?|strips)|took (?:a handful|a lot|too many"
-    r"|all)|\bswallowed\b|found with",
+    r"|all)|\bswallowed\b|found with (?:\w+ ){0,3}(?:empty|packets?|packs|tablets|pills|bottles?"
+    r"|blisters?)",
 )
 """Tablets taken in excess, as a case tells it (not a question about treating an overdose)."""
 SODIUM_CHANNEL_BLOCK = any_of(
@@ -131,7 +135,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Stop all heparin (including flushes); 4Ts score and HIT antibody test; start a "
         "non-heparin anticoagulant (argatroban, fondaparinux or a DOAC per haematology); "
         "no platelet transfusion; scan for thrombosis.",
-        ((HEPARIN, PLATELET_FALL), (HEPARIN, NEW_CLOT, r"\bplatelets?\b|\bplt\b")),
+        ((HEPARIN, PLATELET_FALL),),
     ),
     RedFlagRule(
         "severe_drug_rash",
@@ -171,7 +175,11 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Co-oximetry (methaemoglobin level) on a blood gas; high-flow oxygen; stop the drug; "
         "IV methylthioninium chloride (methylene blue) if symptomatic or the level is high, "
         "unless G6PD deficient.",
-        ((SATURATION_GAP,), (OXIDISING_DRUG, CYANOSED)),
+        (
+            (SATURATION_GAP,),
+            (SATS_NOT_RISING, any_of(NORMAL_PAO2, OXIDISING_DRUG)),
+            (OXIDISING_DRUG, CYANOSED),
+        ),
     ),
     RedFlagRule(
         "ace_inhibitor_angioedema",
@@ -199,7 +207,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         "activated charcoal within an hour; IV sodium bicarbonate for urinary alkalinisation; "
         "haemodialysis for severe poisoning; a poisons service.",
         (
-            (TINNITUS, SALICYLATE_SIGNS),
+            (TINNITUS, FAST_DEEP_BREATHING),
+            (TINNITUS, VOMITING, r"\baspirin\b|salicylate|tablets|overdos\w+|panic"),
             (
                 r"(?:took|taken|swallowed|suspected|deliberate) (?:an? )?(?:\w+ )?"
                 r"(?:aspirin|salicylate)s? overdose|overdose of (?:\w+ )?(?:aspirin|salicylates?)",

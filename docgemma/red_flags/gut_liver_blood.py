@@ -284,10 +284,13 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "bloody_diarrhoea_kidneys",
         "Bloody diarrhoea followed by pallor, puffiness, little urine or low platelets",
-        ("haemolytic uraemic syndrome (Shiga toxin E. coli)",),
+        (
+            "haemolytic uraemic syndrome (Shiga toxin E. coli)",
+            "thrombotic thrombocytopenic purpura (in an adult)",
+        ),
         "FBC with film, U&E, LDH, stool culture for Shiga toxin E. coli; strict fluid balance "
-        "and daily weights; no antibiotics or antimotility drugs; paediatric nephrology the "
-        "same day (dialysis may be needed).",
+        "and daily weights; no antibiotics or antimotility drugs; nephrology (paediatric for "
+        "a child) the same day, as dialysis may be needed; haematology if TTP is possible.",
         (
             (
                 r"bloody (?:diarrh\w+|stools?|poo)|blood in (?:the |his |her )?"

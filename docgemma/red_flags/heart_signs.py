@@ -6,19 +6,26 @@ from __future__ import annotations
 
 from docgemma.red_flags.cues import (
     BREATHLESS,
+    CHEST_PAIN,
     DIABETES,
+    HEART_RATE,
     HYPOTENSION,
     SWEATING,
     SYNCOPE,
     TACHYCARDIA,
+    WORD,
     any_of,
 )
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
-RATE = r"\b(?:hr|heart rate|pulse(?: rate)?|rate|ventricular rate)\s*(?:of|is|was|at|:|=|only)?\s*"
-VERY_SLOW_PULSE = RATE + r"(?:[12]\d|3\d)(?!\.?\d)(?!\s*(?:%|mins?|minutes|years))"
+VERY_SLOW_PULSE = any_of(
+    HEART_RATE + r"(?:[12]\d|3\d)(?!\.?\d)(?!\s*(?:%|mins?|minutes|years))",
+    r"\bbradycardi\w* (?:at|of|in the) (?:[12]\d|3\d)|" + HEART_RATE + r"in the (?:20|30)s",
+)
 """A heart rate under 40 a minute."""
-SLOW_PULSE = RATE + r"(?:[12]\d|[34]\d)(?!\.?\d)(?!\s*(?:%|mins?|minutes|years))|\bbradycardi\w*"
+SLOW_PULSE = (
+    HEART_RATE + r"(?:[12]\d|[34]\d)(?!\.?\d)(?!\s*(?:%|mins?|minutes|years))|\bbradycardi\w*"
+)
 """A heart rate under 50 a minute, or a bradycardia named."""
 HEART_BLOCK = (
     r"complete heart block|(?:third|3rd)[- ]degree (?:av |heart )?block|\bchb\b|complete av block"
@@ -31,20 +38,28 @@ WELLENS = any_of(
     r"\bwellens'?s?\b",
     r"(?:deep|symmetric\w*|biphasic)(?: \w+){0,2} (?:t[- ]?waves? inver\w+|twi)(?: \w+){0,3} "
     r"(?:in )?(?:leads? )?v[1-4]",
-    r"(?:t[- ]?waves? inver\w+|twi)(?: \w+){0,3} (?:in )?(?:leads? )?v[23]\b",
     r"biphasic t[- ]?waves?(?: \w+){0,3} (?:in )?(?:leads? )?v[1-4]",
 )
-"""Deep or biphasic T waves in V2–V3 after chest pain: a critical narrowing of the left anterior
-descending artery, about to close."""
-EPIGASTRIC = (
-    r"epigastri\w* (?:pain|discomfort|ache|burning|tightness|heaviness)|\bindigestion\b"
-    r"|\bheartburn\b"
+"""Deep or biphasic T waves in V2–V3: a critical narrowing of the left anterior descending
+artery, about to close."""
+ANTERIOR_TWI = r"(?:t[- ]?waves? inver\w+|twi)(?: \w+){0,3} (?:in )?(?:leads? )?v[23]\b"
+"""T-wave inversion in V2–V3: Wellens's sign after chest pain, but also a right heart strained
+by a pulmonary embolus."""
+RECENT_CHEST_PAIN = any_of(
+    CHEST_PAIN,
+    r"pain[- ]free|\bangina\b|chest tightness",
+    r"(?:pain|tightness) (?:has )?(?:settled|resolved|gone)",
+)
+EPIGASTRIC = r"epigastri\w* (?:pain|discomfort|ache|burning|tightness|heaviness)"
+INDIGESTION = r"\bindigestion\b|\bheartburn\b"
+UNWELL_WITH_IT = any_of(
+    SWEATING, BREATHLESS, r"\bnause\w+|\bvomit\w*|\bclammy\b|\bgrey\b|\bpale\b|\bfaint\w*"
 )
 EXERTIONAL_ACHE = (
-    r"(?:(?:jaw|arm|throat|neck|shoulder|chest) (?:ache|pain|discomfort|tightness|heaviness)"
+    r"(?:(?:jaw|arm|throat|neck|chest) (?:ache|pain|discomfort|tightness|heaviness)"
     r"|(?:ache|pain|discomfort|tightness|heaviness) in (?:\w+ ){0,2}(?:jaw|arm|throat|neck"
-    r"|shoulder|chest))(?: \w+){0,4} (?:when|whenever|on|with) (?:(?:she|he|i|they) )?"
-    r"(?:walks?|walking|exertion|climbing|exercis\w+|hurr\w+)"
+    r"|chest))(?: \w+){0,4} (?:when|whenever|on|with) (?:(?:she|he|i|they) )?"
+    r"(?:walks?|walking|exertion|climbing|(?:goes|going) up|hurr\w+)"
 )
 """An ache in the jaw, arm or throat that walking brings on: angina, wherever it is felt."""
 VIRAL_ILLNESS = any_of(
@@ -54,28 +69,31 @@ VIRAL_ILLNESS = any_of(
 )
 RAISED_TROPONIN = any_of(
     r"\btrop(?:onin)?(?: [it])?\s*(?:of|is|was|:|=)?\s*(?:[1-9]\d{2,})(?!\.?\d)",
-    r"(?:raised|elevated|high|positive|rising) (?:\w+ )?trop\w*|trop\w* (?:is |was )?(?:raised"
+    r"(?:raised|elevated|positive|rising) (?:\w+ )?trop\w*|trop\w* (?:is |was )?(?:raised"
     r"|elevated|high|positive|rising)",
 )
 """A troponin above the usual cut-off (values in ng/L), or said to be raised."""
 RAISED_JVP = any_of(
     r"(?:raised|elevated|high|distended) (?:jvp|jugular venous pressure|neck veins)",
-    r"\bjvp (?:is |was )?(?:raised|elevated|up|high|distended|\d+ ?cm)",
+    r"\bjvp (?:is |was )?(?:raised|elevated|up|high|distended|(?:[5-9]|1\d) ?cm)",
 )
 QUIET_HEART = (
-    r"(?:muffled|quiet|soft|distant|faint) heart sounds|heart sounds (?:are |were )?(?:\w+ )?"
-    r"(?:muffled|quiet|soft|distant|faint)"
+    r"(?:muffled|quiet|soft|distant|faint) heart sounds|heart sounds (?:are |were )?"
+    rf"(?:{WORD} )?(?:muffled|quiet|soft|distant|faint)"
 )
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "wellens_pattern",
         "Deep or biphasic T-wave inversion in V2–V3, often once the chest pain has settled",
-        ("acute coronary syndrome (critical proximal left anterior descending stenosis)",),
+        (
+            "acute coronary syndrome (critical proximal left anterior descending stenosis)",
+            "pulmonary embolism (right heart strain)",
+        ),
         "Treat as an acute coronary syndrome: serial ECGs and troponin, antiplatelet and "
         "anticoagulant therapy per protocol, cardiology for early angiography; no exercise "
         "stress test, which can provoke the infarct.",
-        ((WELLENS,),),
+        ((WELLENS,), (ANTERIOR_TWI, RECENT_CHEST_PAIN)),
     ),
     RedFlagRule(
         "atypical_acs",
@@ -84,7 +102,11 @@ ROWS: tuple[RedFlagRule, ...] = (
         ("acute coronary syndrome (atypical presentation)",),
         "12-lead ECG within 10 minutes and a troponin (repeated per the local pathway) before "
         "putting it down to the stomach; aspirin if an acute coronary syndrome is likely.",
-        ((EPIGASTRIC, SWEATING), (EPIGASTRIC, DIABETES), (EXERTIONAL_ACHE,)),
+        (
+            (any_of(EPIGASTRIC, INDIGESTION), SWEATING),
+            (EPIGASTRIC, DIABETES, UNWELL_WITH_IT),
+            (EXERTIONAL_ACHE,),
+        ),
         PatientAdvice(
             "Indigestion-like pain with sweating, or in someone with diabetes",
             "Call 999 now: pain like indigestion with sweating can be a heart attack, "
@@ -100,6 +122,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             "drug toxicity (beta-blocker, calcium-channel blocker, digoxin)",
             "hyperkalaemia",
             "inferior myocardial infarction",
+            "hypothermia, hypothyroidism or raised intracranial pressure",
         ),
         "Cardiac monitoring and a 12-lead ECG; atropine 500 micrograms IV if compromised, "
         "then pacing (transcutaneous, then temporary wire); potassium and digoxin level; "

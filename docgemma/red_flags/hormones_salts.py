@@ -12,6 +12,7 @@ from docgemma.red_flags.cues import (
     DIARRHOEA,
     FEVER,
     HEADACHE,
+    HEART_RATE,
     HYPOTENSION,
     JAUNDICE,
     LOW_TEMP,
@@ -41,7 +42,7 @@ THYROTOXIC = any_of(
     r"|methimazole)",
 )
 VERY_FAST_PULSE = (
-    r"\b(?:hr|heart rate|pulse)\s*(?:of|is|was|at|:|=)?\s*(?:1[4-9]\d|2\d\d)\b|fast af"
+    HEART_RATE + r"(?:1[4-9]\d|2\d\d)\b|fast af"
     r"|\baf with (?:a )?(?:fast|rapid)|\bheart (?:is )?(?:racing|pounding)"
 )
 UNCONSCIOUS = (
@@ -116,11 +117,12 @@ TETANY = any_of(
 
 HYPOTHYROID = any_of(
     r"hypothyroid\w*|levothyroxine|\bthyroxine\b|underactive thyroid|myxo?edema|hashimoto\w*",
-    r"(?:hasn't|has not|not|stopped|run out of|ran out of) (?:\w+ ){0,3}(?:levo)?thyroxine",
+    r"(?:hasn't|has not|not) (?:been )?(?:taking|taken|picked up|collected) (?:\w+ ){0,2}"
+    r"(?:levo)?thyroxine|(?:stopped|run out of|ran out of) (?:\w+ ){0,2}(?:levo)?thyroxine",
 )
 """Hypothyroidism, or its treatment stopped (which a negation would otherwise hide)."""
 SLOW_OR_SALT = any_of(
-    r"\bbradycardi\w*|\b(?:hr|heart rate|pulse)\s*(?:of|is|was|:|=)?\s*(?:[2-4]\d|5[0-4])(?!\.?\d)",
+    r"\bbradycardi\w*|" + HEART_RATE + r"(?:[2-4]\d|5[0-4])(?!\.?\d)",
     SODIUM + r"1[0-2]\d(?!\.?\d)",
     r"hyponatra?emi\w*",
 )

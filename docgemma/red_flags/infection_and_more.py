@@ -4,27 +4,39 @@ fever in chemotherapy, in infancy or after travel), a green vomit, and the limbs
 from __future__ import annotations
 
 from docgemma.red_flags.cues import (
+    CHILD_AGE,
     CONFUSED,
     DIARRHOEA,
     FEVER,
     HYPOTENSION,
+    LOW_TEMP,
+    OLDER_ADULT,
     PAIN_OUT_OF_PROPORTION,
+    RESP_RATE,
     VOMITING,
     any_of,
 )
-from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, Fact, PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
-FAST_BREATHING = (
-    r"\b(?:rr|resp(?:iratory)? rate)\s*(?:of|is|was|at|:|=)?\s*(?:2[2-9]|[3-6]\d)(?!\.?\d)"
-)
+FAST_BREATHING = RESP_RATE + r"(?:2[2-9]|[3-6]\d)(?!\.?\d)"
+"""A respiratory rate of 22 or more."""
 SYSTOLIC_100_OR_LESS = any_of(
     r"\b(?:bp|blood pressure|b/p)\s*(?:of|is|was|at|only|:|=|down to)?\s*(?:[4-9]\d|100)\s*"
     r"(?:/|over)\s*\d{2,3}\b",
     r"\b(?:sbp|systolic)\s*(?:of|is|was|at|:|=)?\s*(?:[4-9]\d|100)\b",
 )
 """With a respiratory rate of 22 or more and altered mentation, the three signs of the quick
-SOFA score: any two in a patient who may have an infection mean sepsis until shown otherwise."""
+SOFA score: any two in an adult who may have an infection mean sepsis until shown otherwise."""
+INFECTION_OR_FRAILTY = any_of(
+    FEVER,
+    r"infect\w*|\buti\b|pneumonia|cellulitis|\bsepsis\b|\bseptic\b|\bcough\w*|dysuri\w*"
+    r"|\bwound\b|abscess|pyelonephritis|cholecystitis|\brigors?\b|\bcrp\b|\bshiver\w*",
+    LOW_TEMP,
+    OLDER_ADULT,
+)
+"""A possible infection, or an older patient in whom sepsis shows as no more than confusion,
+a fall or "off legs"."""
 LIMB = r"\b(?:leg|foot|feet|arm|hand|limb|calf|forearm|toes?|fingers?)\b"
 SKIN = r"cellulitis|\bwound\b|redness|\berythema\w*|\bskin\b|swelling|\bswollen\b"
 TSS_SOURCE = (
@@ -75,9 +87,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (r"\bmottl\w+|non-?blanching mottling",),
             (FEVER, any_of(HYPOTENSION, CONFUSED)),
-            (FAST_BREATHING, CONFUSED),
-            (FAST_BREATHING, SYSTOLIC_100_OR_LESS),
-            (CONFUSED, SYSTOLIC_100_OR_LESS),
+            (FAST_BREATHING, CONFUSED, INFECTION_OR_FRAILTY, Absent(CHILD_AGE)),
+            (FAST_BREATHING, SYSTOLIC_100_OR_LESS, INFECTION_OR_FRAILTY, Absent(CHILD_AGE)),
+            (CONFUSED, SYSTOLIC_100_OR_LESS, INFECTION_OR_FRAILTY, Absent(CHILD_AGE)),
             (r"\blactate (?:of |is |was |:|=)?\s*(?:[4-9]|\d\d)(?:\.\d)?\b|raised lactate",),
             (
                 r"(?:hasn't|has not|not|haven't|no) (?:passed|passing) (?:any )?urine"
@@ -127,7 +139,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "delay); blood cultures; sepsis resuscitation; senior help now.",
         (
             (
-                r"rash|\bspots\b|\bmarks\b|\bblotch\w*|\bdots\b",
+                r"rash|\bspots\b|\bblotch\w*|\bdots\b",
                 r"(?:doesn't|does not|didn't|did not|don't|do not|won't|will not|not) "
                 r"(?:fade|blanch"
                 r"|disappear)|non-?blanch\w*",
@@ -224,7 +236,8 @@ ROWS: tuple[RedFlagRule, ...] = (
                 any_of(LIMB, r"fracture|crush|\bcast\b|plaster|back ?slab"),
             ),
             (
-                r"\bcast\b|plaster|back ?slab|fracture",
+                r"\bcast\b|plaster|back ?slab|\btib(?:ia|ial)?\b|\bfib(?:ula)?\b|tib/fib|forearm"
+                r"|\bradius\b|\bulna\b|supracondylar|\bcrush",
                 r"(?:pain|painful) (?:\w+ ){0,2}despite (?:\w+ ){0,4}(?:morphine|opioids?|analgesia"
                 r"|painkillers)",
             ),
@@ -255,8 +268,10 @@ ROWS: tuple[RedFlagRule, ...] = (
                 r"|no (?:foot |pedal |distal )?pulses?",
             ),
             (
-                LIMB + r"(?: (?:is|was|looks|feels|has gone))? (?:cold|white|pale|mottled|blue)"
-                r"(?:,? (?:and )?(?:cold|white|pale|mottled|numb|blue))+\b",
+                r"\b(?:leg|foot|arm|limb|calf|forearm)\b(?: (?:is|was|looks|feels|has gone))? "
+                r"(?:cold|white|pale|mottled|blue)(?:,? (?:and )?(?:cold|white|pale|mottled|numb"
+                r"|blue))+\b",
+                Absent(r"raynaud\w*|in the cold\b|cold weather|when (?:it's |it is )?cold"),
             ),
             (r"(?:can't|unable to) (?:feel|find|palpate) (?:a |any )?(?:\w+ )?pulses?",),
         ),

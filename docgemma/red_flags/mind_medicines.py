@@ -10,6 +10,7 @@ from docgemma.red_flags.cues import (
     CONFUSED,
     DIARRHOEA,
     FEVER,
+    HEART_RATE,
     HYPOTENSION,
     SEIZURE,
     SWEATING,
@@ -108,7 +109,7 @@ ED_INSTABILITY = any_of(
     HYPOTENSION,
     SEIZURE,
     CONFUSED,
-    r"\b(?:hr|heart rate|pulse)\s*(?:of|is|was|:|=)?\s*(?:[2-3]\d|4[0-5])\b|\bbradycardi\w*"
+    HEART_RATE + r"(?:[2-3]\d|4[0-5])\b|\bbradycardi\w*"
     r"|slow (?:heart ?beat|heart rate|pulse)|irregular (?:heart ?beat|pulse)|palpitations?",
     r"\bbmi\s*(?:of|is|was|:|=)?\s*(?:1[0-3]|[5-9])(?:\.\d+)?(?!\.?\d)",
     r"(?:potassium|k\+?)\s*(?:of|is|was|:|=)?\s*(?:[12]\.\d+|3\.0)(?!\.?\d)|\bhypokala?emi\w*"

@@ -34,9 +34,10 @@ PARACETAMOL_IN_A_COMBINATION = (
     r"|night nurse|\bpanadol\b|\bzapain\b|\bkapake\b"
 )
 DOUBLE_PARACETAMOL = (
-    rf"(?:{PARACETAMOL_IN_A_COMBINATION})(?: \w+){{0,6}} (?:and|plus|with|as well as|on top of)"
-    rf" (?:\w+ ){{0,3}}paracetamol|\bparacetamol(?: \w+){{0,6}} (?:and|plus|with|as well as"
-    rf"|on top of) (?:\w+ ){{0,3}}(?:{PARACETAMOL_IN_A_COMBINATION})"
+    r"\b(?:taking|took|taken|been having|had|using) (?:\w+ ){0,3}"
+    rf"(?:(?:{PARACETAMOL_IN_A_COMBINATION})(?: \w+){{0,6}} (?:and|plus|with|as well as"
+    rf"|on top of) (?:\w+ ){{0,3}}paracetamol|paracetamol(?: \w+){{0,6}} (?:and|plus|with"
+    rf"|as well as|on top of) (?:\w+ ){{0,3}}(?:{PARACETAMOL_IN_A_COMBINATION}))"
 )
 """Paracetamol taken with a product that already holds it: an unintended (staggered) overdose."""
 
@@ -68,8 +69,8 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"|suspected) (?:an? )?(?:\w+ )?overdose",
                     r"took (?:a lot of|too many|all (?:of )?(?:my|his|her|the)|\d+) (?:of "
                     r"(?:my|his|her|the) )?(?:\w+ )?(?:tablets|pills)",
-                    r"(?:maybe|about|around|roughly|at least|up to|over|a total of) (?:\d{2}|twenty"
-                    r"|thirty|forty|fifty) (?:\w+ )?(?:tablets|pills|capsules)",
+                    r"\b(?:took|taken|swallowed|ingested)\b[^.;]{0,100}?\b(?:\d{2}|twenty|thirty"
+                    r"|forty|fifty) (?:\w+ )?(?:tablets|pills|capsules)",
                     r"took '?(?:a handful|handfuls|a (?:whole )?(?:packet|box|strip|bottle"
                     r"|pack))'? of \w+",
                 ),

@@ -15,7 +15,7 @@ from docgemma.red_flags.cues import (
     VOMITING,
     any_of,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
 DISTENSION = any_of(
@@ -25,23 +25,29 @@ DISTENSION = any_of(
     r"|tummy)",
 )
 NO_STOOL_OR_WIND = any_of(
-    r"(?:not|n't|no|nor) (?:\w+ ){0,2}(?:opened (?:\w+ )?bowels|passed (?:any )?(?:wind|flatus"
-    r"|stool|a stool|motion)|passing (?:wind|flatus)|had a bowel movement)",
+    r"(?:not|n't|nor|unable to) (?:(?:been|yet|even|able to) )*(?:(?:opened (?:his |her |their "
+    r"|the )?bowels|pooed|had a bowel (?:movement|motion)|passed (?:a )?stools?) (?:or|nor) )?"
+    r"(?:passed|passing|pass) (?:any )?(?:wind|flatus|gas)",
     r"absolute constipation|\bno flatus\b",
 )
-"""Neither stool nor wind: the bowel is blocked, not merely slow."""
+"""No wind passed (with or without stool): the bowel is blocked, not merely slow."""
+FAECULENT = r"\b(?:faeculent|feculent|faecal|fecal) vomit\w*|vomit\w* (?:\w+ )?(?:faeces|feces)"
 GROIN_LUMP = (
     r"(?:lump|swelling|bulge|hernia) (?:\w+ ){0,2}(?:in|of) (?:the |her |his )?(?:\w+ )?groin"
     r"|groin (?:lump|swelling|bulge)|(?:inguinal|femoral) hernia"
 )
 STRANGULATED = any_of(
     VOMITING,
-    r"irreducible|incarcerat\w+|strangulat\w+|\btender\b|(?:painful|hard|red) (?:lump|swelling)",
+    r"irreducible|incarcerat\w+|strangulat\w+|(?<!non-)(?<!non )\btender\b|(?:painful|hard|red)"
+    r" (?:lump|swelling)",
 )
 CHILDBEARING_WOMAN = any_of(
-    r"\b(?:1[3-9]|[2-4]\d) ?(?:f|yo f|y/o f|yof)\b",
-    r"\b(?:1[3-9]|[2-4]\d)[- ]?(?:year|yr)s?[- ]old (?:woman|female|girl|lady)\b",
+    r"\b(?:1[3-9]|[2-4]\d) ?(?:f|yo f|y/o f|yof)\b(?! ?(?:chest |intercostal |pigtail )?(?:drain"
+    r"|catheter|cannula|foley|ng|tube|french|fr\b))",
+    r"\b(?:1[3-9]|[2-4]\d) ?(?:-| )?(?:year|yr)s?[- ]old (?:woman|female|girl|lady)\b",
+    r"\b(?:1[3-9]|[2-4]\d) ?(?:yo|y/o) (?:woman|female|girl|lady)\b",
     r"\b(?:woman|lady|girl|female) (?:aged |of )?(?:1[3-9]|[2-4]\d)\b",
+    r"\b(?:woman|lady|female) in her (?:teens|twenties|thirties|forties|[1-4]0s)\b",
 )
 """A woman or girl who could be pregnant, by her age as a clinician writes it ("31F")."""
 PELVIC_SIGN = any_of(
@@ -52,17 +58,19 @@ SHOCKED_OR_FAINT = any_of(SYNCOPE, HYPOTENSION)
 OBSTRUCTED_URINE = any_of(
     r"hydroneph\w+|hydroureter\w*|pyonephros\w+",
     r"(?:ureteric|ureteral|renal|kidney) (?:stone|calcul\w+|colic|obstruction)",
+    r"stone in (?:the |his |her )?(?:\w+ )?ureter",
     r"blocked (?:ureteric |nephrostomy )?(?:stent|tube)",
 )
 INFECTED = any_of(
     FEVER,
     r"\brigors?\b|\bseptic\b|\bsepsis\b",
-    r"\b(?:wcc|white cells?|wbc)\s*(?:of|is|was|:|=)?\s*(?:1[3-9]|[2-9]\d)(?!\.?\d)",
+    r"\b(?:wcc|white cells?|wbc)\s*(?:of|is|was|:|=)?\s*(?:1[3-9]|[2-9]\d)(?:\.\d+)?(?!\.?\d)",
 )
 NECK_OPERATION = (
     r"thyroidectomy|parathyroidectomy|thyroid (?:surgery|operation)|neck (?:dissection|surgery)"
-    r"|carotid endarterectomy|anterior cervical"
+    r"|carotid endarterectomy|anterior cervical (?:discectomy|fusion|spine surgery)|\bacdf\b"
 )
+LONG_AGO = r"\b(?:\d+|many|several|two|three|ten) (?:years|yrs) ago\b"
 NECK_SWELLING_OR_AIRWAY = any_of(
     r"neck (?:\w+ ){0,2}(?:swelling|swollen|tight|tense|bigger)|swelling (?:\w+ ){0,4}(?:neck"
     r"|wound|dressing)",
@@ -76,7 +84,7 @@ FOOT_ULCER = (
 DEEP_FOOT_INFECTION = any_of(
     FEVER,
     r"probes? (?:\w+ ){0,2}(?:to |hits |touches )?bone|bone (?:is )?(?:exposed|visible|palpable)",
-    r"(?:red|hot|warm|swollen|spreading|smell\w*|pus|discharg\w*)",
+    r"\b(?:red|redness|hot|warm|swollen|spreading|smell\w*|pus|purulent|discharg\w*)\b",
 )
 
 ROWS: tuple[RedFlagRule, ...] = (
@@ -93,6 +101,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (VOMITING, NO_STOOL_OR_WIND),
             (DISTENSION, NO_STOOL_OR_WIND),
             (NO_STOOL_OR_WIND, any_of(ABDO_PAIN, r"\bcolick?y\b")),
+            (FAECULENT,),
             (GROIN_LUMP, STRANGULATED),
         ),
         PatientAdvice(
@@ -128,7 +137,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Call for senior surgical and anaesthetic help now; open the skin and muscle sutures at "
         "the bedside (SCOOP) to release the haematoma if the airway is threatened; oxygen, sit "
         "up; back to theatre.",
-        ((NECK_OPERATION, NECK_SWELLING_OR_AIRWAY),),
+        ((NECK_OPERATION, NECK_SWELLING_OR_AIRWAY, Absent(LONG_AGO)),),
     ),
     RedFlagRule(
         "diabetic_foot_infection",
