@@ -26,6 +26,15 @@ log = logging.getLogger(__name__)
 PROVENANCE = "ANSM (France) interaction reference, offline"
 VERSION = "2020_01"
 
+LEVEL_MEANING = {
+    "Contraindicated": "never to be used together",
+    "Combination not recommended": "to be avoided unless the benefit clearly outweighs the risk",
+    "Precaution for use": "possible if the advice given is followed",
+    "To be taken into account": "an added risk to weigh, usually without a specific measure",
+}
+"""What each thesaurus level asks of the prescriber, in plain words, so that a line stating a
+level says what it means ("Contraindicated" alone names a level; "never to be used together"
+says what to do)."""
 SEVERITY_EN = {
     "contre-indication": ("Contraindicated", 4),
     "association deconseillee": ("Combination not recommended", 3),

@@ -197,17 +197,33 @@ def _said(label: str, rendering: Rendering) -> str:
 
 
 def graded_lines(graded: Sequence[ansm.Interaction]) -> list[str]:
-    """One line per pair (its mechanism, in English) and one per thesaurus level under it."""
+    """One line per pair (its mechanism, in English) and one per thesaurus level under it.
+    A level's line is one sentence holding the pair, the level, what the level asks and the
+    effect, so that a statement such as "they must not be used together because of …" can
+    quote it whole; its advice follows as a sentence of its own."""
     pairs: dict[tuple[str, str, str], list[ansm.Interaction]] = {}
     for i in graded:  # the thesaurus grades one pair by dose or history: one mechanism
         pairs.setdefault((i.drug_a, i.drug_b, i.mechanism_fr), []).append(i)
     lines = []
     for (a, b, mechanism), entries in pairs.items():
-        lines.append(f"- {a} + {b}. {_said('Effect', english(mechanism))}")
+        effect = english(mechanism)
+        lines.append(f"- {a} + {b}. {_said('Effect', effect)}")
         for i in entries:
             advice = f" {_said('Advice', english(i.advice_fr))}" if i.advice_fr else ""
-            lines.append(f"  - ANSM level: {i.severity}.{advice}")
+            meaning = ansm.LEVEL_MEANING.get(i.severity)
+            level = f"{i.severity} ({meaning})" if meaning else i.severity
+            because = f", because of: {_lowered(effect.text)}" if effect.complete else "."
+            lines.append(f"  - ANSM level for {a} + {b}: {level}{because}{advice}")
     return lines
+
+
+def _lowered(sentence: str) -> str:
+    """A sentence to follow a colon: its first letter lower case unless it starts a name or
+    an abbreviation ("INR", "CYP3A4"), and ending with a full stop."""
+    first = sentence.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:2].islower():
+        sentence = sentence[:1].lower() + sentence[1:]
+    return sentence if sentence.endswith(".") else sentence + "."
 
 
 def _unlisted(unknown: list[str], online: bool, fda_problem: str | None) -> str:

@@ -74,7 +74,11 @@ async def test_warfarin_amiodarone_offline(settings):
         "- warfarin + amiodarone. Effect: Increase of effect of vitamin K antagonist and of "
         "bleeding risk." in outcome.formatted
     )
-    assert "  - ANSM level: Precaution for use. Advice: " in outcome.formatted
+    assert (
+        "  - ANSM level for warfarin + amiodarone: Precaution for use (possible if the advice "
+        "given is followed), because of: increase of effect of vitamin K antagonist and of "
+        "bleeding risk. Advice: " in outcome.formatted
+    )
     assert "antivitamine" not in outcome.formatted and "Précaution" not in outcome.formatted
     assert outcome.passages[0].section == "Graded interactions"
     assert outcome.sources[0].title.startswith("ANSM")
