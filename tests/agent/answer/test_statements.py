@@ -229,3 +229,24 @@ def test_a_name_mid_sentence_comes_from_the_quote_or_the_sources_title(
     assert checked.ok is kept, checked.failure
     if not kept:
         assert checked.failure == "it names Addison's, which its quote does not"
+
+
+def test_an_interaction_level_holds_what_it_asks_so_a_plain_statement_of_it_stands():
+    """The thesaurus line a statement quotes says the level, what it asks and why: "must not
+    be used together because of …" rests on it, where the level's name alone held nothing
+    the statement could share."""
+    from docgemma.tools.ansm import thesaurus
+    from docgemma.tools.interactions import graded_lines
+
+    ansm = thesaurus()
+    found = ansm.interactions(ansm.resolve("clarithromycin"), ansm.resolve("simvastatin"))
+    text = "\n".join(graded_lines(found))
+    [level_line] = [line for line in text.splitlines() if "Contraindicated" in line]
+    quote = level_line.strip().removeprefix("- ").split(", because of:")[0] + ","
+    statement = Statement(
+        sources=[1],
+        quote=quote,
+        text="Clarithromycin and simvastatin must never be used together.",
+    )
+    passages = [Passage(n=1, title="ANSM thesaurus", text=text)]
+    assert check(statement, passages, "Does clarithromycin interact with simvastatin?").ok
