@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from docgemma.red_flags.cues import FACT_WORDS
 from docgemma.red_flags.rule import Absent, Cue, Fact, RedFlagRule
@@ -63,8 +63,11 @@ def normalise(text: str) -> str:
     return text.lower().replace("’", "'").replace("‘", "'").replace("cannot", "can't")
 
 
-@lru_cache(maxsize=512)
+@cache
 def _compiled(pattern: str) -> re.Pattern[str]:
+    """Every pattern comes from a fixed table (this one's cues, the harmful-request rules):
+    about 470 of them, compiled once each. A bounded cache smaller than the tables would
+    recompile them all on every message."""
     return re.compile(pattern)
 
 
