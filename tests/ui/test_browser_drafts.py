@@ -20,7 +20,7 @@ from docgemma.llm.scripted import ScriptedBackend
 from docgemma.ui.turns import DRAFTING
 
 pytestmark = pytest.mark.browser
-QUOTE = "bleeding risk"
+QUOTE = "Effect: Increase of effect"
 WRITING_S = 1.5
 WITHDRAWN = "Warfarin and ciprofloxacin do not interact."
 KEPT = "Ciprofloxacin increases the effect of warfarin and the bleeding risk."
