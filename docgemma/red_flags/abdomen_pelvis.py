@@ -16,6 +16,7 @@ from docgemma.red_flags.cues import (
     SEVERE,
     SUDDEN,
     SYNCOPE,
+    VOMITED_BLOOD,
     VOMITING,
     WEIGHT_LOSS,
     WORD,
@@ -33,7 +34,7 @@ FEMALE = any_of(
 )
 ONE_SIDED_LOWER_PAIN = any_of(
     r"(?:left|right|one)[- ]sided (?:lower )?(?:abdominal|tummy|pelvic|stomach|belly|groin) pain",
-    r"(?:left|right) (?:iliac fossa|lower quadrant|lower abdominal|pelvic|adnexal) "
+    r"(?:left|right|l|r) (?:iliac fossa|lower quadrant|lower abdominal|pelvic|adnexal) "
     r"(?:pain|tenderness)|\b(?:rif|lif|rlq|llq) (?:pain|tenderness)",
     r"pain (?:low down )?(?:in|on) (?:my|her|the) (?:left|right) (?:side|lower|pelvis|groin)",
 )
@@ -182,7 +183,7 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "gi_bleed",
         "Haematemesis, coffee-ground vomiting or melaena",
-        ("upper gastrointestinal haemorrhage (GI bleed: variceal or peptic ulcer)",),
+        ("upper GI bleed (variceal bleeding or a peptic ulcer)",),
         "Two large-bore cannulae with FBC, crossmatch, clotting and urea; resuscitate "
         "(transfuse below Hb 70 g/L); Glasgow-Blatchford score; terlipressin and antibiotics "
         "if variceal; endoscopy within 24 hours, at once if unstable.",
@@ -190,7 +191,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 any_of(
                     r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?",
-                    r"vomit(?:ing|ed|s)? (?:up )?(?:fresh )?blood|throwing up blood",
+                    VOMITED_BLOOD,
                 ),
             ),
             (TARRY_STOOL,),

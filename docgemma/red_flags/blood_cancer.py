@@ -43,7 +43,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         "acute_leukaemia_signs",
         "Blasts on the blood film, or a white cell count of 100 × 10⁹/L or more",
         (
-            "acute leukaemia (acute promyelocytic leukaemia with DIC)",
+            "acute leukaemia (acute promyelocytic leukaemia with disseminated intravascular "
+            "coagulation, DIC)",
             "leukostasis",
             "tumour lysis syndrome",
             "neutropenic sepsis",
@@ -66,6 +67,10 @@ ROWS: tuple[RedFlagRule, ...] = (
                 r"\bpale\b|\bpallor\b|\btired\w*|\bletharg\w+",
                 r"(?:bone|leg|back) pain|pain in (?:\w+ ){0,2}(?:legs|bones)|(?:lymph )?nodes"
                 r"|\bglands\b|lymphadenopath\w+|splenomegal\w*|hepatosplenomegal\w*|big spleen",
+            ),
+            (
+                r"\bfibrinogen\s*(?:of|is|was|:|=)?\s*(?:0\.\d+|1\.[0-4]\d*)(?!\.?\d)",
+                r"\b(?:plt|platelets?)\s*(?:of|is|was|:|=)?\s*(?:[1-9]|[1-4]\d)(?!\.?\d)",
             ),
         ),
     ),

@@ -11,8 +11,10 @@ from docgemma.red_flags.cues import (
     HEAD_INJURY,
     HEADACHE,
     HYPOTENSION,
+    LOW_GRADE_FEVER,
     NECK_STIFF,
     PHOTOPHOBIA,
+    SEIZURE,
     SEVERE,
     SUDDEN,
     VISION_LOSS,
@@ -89,11 +91,13 @@ FOREHEAD_WEAK = any_of(
 itself (a Bell's palsy), not a stroke, which spares the upper face."""
 ALTERED_BEHAVIOUR = any_of(
     r"behaving (?:oddly|strangely|bizarrely|out of character)|acting (?:oddly|strange\w*|odd)"
-    r"|not making sense|personality change|out of character",
+    r"|not making sense|personality change|out of character|(?:strange|odd|bizarre|unusual) "
+    r"behaviou?r",
     r"hallucinat\w+|smell\w* (?:burning|something)|lip[- ]smack\w*",
     r"\bgcs (?:of |is |was )?(?:[3-9]|1[0-4])\b",
 )
 """A change in behaviour or awareness: with a fever, the brain itself may be infected."""
+SHAKING = r"\bshaking (?:episode|attack|fit)s?|\bjerking\b"
 CANT_PASS_URINE = (
     r"(?:hasn't|has not|haven't|have not|hadn't|not) (?:been able to )?(?:passed|passing|pass"
     r"|peed|weed) (?:any )?(?:urine|water|pee)|unable to (?:pass urine|void|pee)"
@@ -195,6 +199,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (FEVER, ALTERED_BEHAVIOUR),
             (FEVER, PHOTOPHOBIA),
             (FEVER, HEADACHE, CONFUSED),
+            (ALTERED_BEHAVIOUR, LOW_GRADE_FEVER, any_of(HEADACHE, SEIZURE, SHAKING)),
         ),
         PatientAdvice(
             "Possible meningitis: a stiff neck or a dislike of bright light with a fever",

@@ -101,7 +101,16 @@ ROWS: tuple[RedFlagRule, ...] = (
         "lumbar puncture only once a mass lesion is excluded; neurology advice.",
         (
             (HEADACHE, PAPILLOEDEMA),
-            (HEADACHE, POSITIONAL_HEADACHE, any_of(VOMITING, VISION_LOSS)),
+            (
+                HEADACHE,
+                POSITIONAL_HEADACHE,
+                any_of(
+                    VOMITING,
+                    VISION_LOSS,
+                    r"pulsatile tinnitus|whooshing (?:noise|sound)|(?:noise|sound) in time with "
+                    r"(?:her|his|their|my) (?:pulse|heartbeat)",
+                ),
+            ),
         ),
         PatientAdvice(
             "A headache that is worse lying down or in the morning, with vomiting or blurred sight",

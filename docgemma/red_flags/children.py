@@ -10,7 +10,7 @@ from docgemma.severity import Severity
 
 BABY = any_of(
     r"\b(?:baby|infant|newborn)\b|\bneonat\w+",
-    r"\b(?:[1-9]|1[0-6]) ?(?:-| )?weeks?[- ]old|\b[1-4] ?(?:-| )?months?[- ]old",
+    r"\b(?:[1-9]|1[0-6]) ?(?:-| )?(?:weeks?|wks?)[- ]old|\b[1-4] ?(?:-| )?months?[- ]old",
 )
 FIRST_DAY = any_of(
     r"\b(?:[1-9]|1\d|2[0-3]) ?(?:-| )?(?:hours?|hrs?|h)[- ]old",
@@ -57,7 +57,7 @@ PROJECTILE = any_of(
     r"forceful(?:ly)? vomit\w*|vomit\w* (?:really |very )?forcefully",
 )
 LONG_FEVER = any_of(
-    r"(?:fever|temperature|temp|febrile|pyrexi\w*)\w*(?: \w+){0,2} (?:for|of|over|lasting) "
+    r"(?:fever|temperature|temp|febrile|pyrexi\w*)\w*(?: \w+){0,2}(?: (?:for|of|over|lasting))? "
     r"(?:(?:more than|over|at least|almost|nearly) )?(?:[5-9]|1\d|five|six|seven|eight|nine|ten)"
     r" days",
     r"(?:fever|temperature|temp|febrile|pyrexi\w*)\w*(?: \w+){0,2} (?:for|of|over|lasting) "
@@ -88,7 +88,7 @@ INJURY = (
     + NOT_FROM_BIRTH
 )
 NOT_MOBILE = any_of(
-    r"\b(?:[1-9]|1\d|2[0-6]) ?(?:-| )?weeks?[- ]old|\b[1-6] ?(?:-| )?months?[- ]old",
+    r"\b(?:[1-9]|1\d|2[0-6]) ?(?:-| )?(?:weeks?|wks?)[- ]old|\b[1-6] ?(?:-| )?months?[- ]old",
     r"(?:not yet|isn't yet|not|can't yet|too young to) (?:be )?(?:crawling|rolling|mobile"
     r"|cruising|walking|roll|crawl)|\bnon-?mobile\b|\bpre-?mobile\b",
 )

@@ -28,21 +28,28 @@ def taking(names: str) -> str:
     drug ("can methotrexate cause mouth ulcers?")."""
     return (
         r"\b(?:on|take|taking|takes|taken|took|started|starting|prescribed|receiving|uses|using|"
-        r"stopped|after|been on|course of|dose of|increased|increasing|added|adding) "
+        r"stopped|after|been on|course of|dose of|increased|increasing|added|adding|given|prn|im"
+        r"|iv|depot) "
         r"(?:\w+ ){0,3}?"
         rf"(?:{names})\b|\b(?:{names})\b (?:for|since|started|treatment|therapy|patient|user"
         r"|dose|was (?:started|increased|added)|added (?:to|on)|\d+ ?(?:mg|micrograms?)\b|od\b"
-        r"|bd\b|daily|weekly)"
+        r"|bd\b|daily|weekly|depot|injections?|increased|x ?\d)"
     )
 
 
 WHOSE = r"(?:my|his|her|their|the|your)"
 PRESENTS = r"\bpresent(?:s|ed|ing)\b|\b(?:came|comes|brought) in\b|\bpresentation\b"
 """A clinician describing a case."""
-SUDDEN = r"\b(?:sudden(?:ly)?|abrupt(?:ly)?|acute(?:ly)?|explosive|out of nowhere)\b"
+SUDDEN = (
+    r"\b(?:sudden(?:ly)?|abrupt(?:ly)?|acutely|explosive|out of nowhere)\b|\bacute\b(?! (?:options?"
+    r"|treatments?|management|therap\w+|medicines?|medications?|care|setting|ward|admissions?))"
+)
+"""A sudden onset ("acute breathlessness"; not "an acute treatment")."""
 
 VISION_LOSS = any_of(
-    r"(?:loss of|lost|losing|loses|blurred|blurring of|double) (?:the )?(?:vision|sight)",
+    r"(?:loss of|lost|losing|loses|blurred|blurry|blurring of|double) (?:the )?(?:vision|sight)",
+    r"(?:vision|sight) (?:is |was )?'?(?:like (?:a )?(?:snowstorm|snow|fog|mist)|snowy|misty"
+    r"|foggy|hazy|greys out|grays out|goes (?:grey|gray|dark|black))|visual obscurations?",
     r"(?:vision|sight) (?:loss|went|has gone|is blurred|blurred)",
     r"can't see (?:out of|with)|curtain (?:over|across|coming down)|\bamaurosis\b",
     r"visual (?:loss|disturbance|changes)|\bdiplopia\b",
@@ -52,12 +59,13 @@ CHEST_PAIN = any_of(
     r"chest (?:pain|tightness|pressure|discomfort)",
     rf"(?:pain|tightness|pressure|discomfort) in {WHOSE} chest",
     r"chest (?:hurts|is tight|feels (?:tight|heavy|crushed))",
-    r"\b(?:angina|retrosternal pain)\b",
+    r"(?<!stable )\bangina\b|\bretrosternal pain\b",
     rf"(?:pain|tightness|pressure|discomfort) (?:behind|under|across) {WHOSE} "
     r"(?:breast ?bone|sternum)",
 )
 CHEST_PAIN_FEATURE = any_of(
-    r"\b(?:crushing|heavy|central|severe|radiating|exertional|pleuritic|tearing|ripping)\b",
+    r"\b(?:crushing|heavy|central|severe|radiating|exertional|pleuritic|tearing|ripping)\b"
+    r"(?! (?:bench|lifting|weights?|lift|squats?|deadlifts?|gym|session))",
     SUDDEN,
     PRESENTS,
 )
@@ -93,6 +101,7 @@ RESP_RATE = r"\b(?:rr|resp(?:iratory)? rate)\s*(?:of|is|was|at|:|=)?\s*"
 TACHYCARDIA = any_of(
     r"\btachycardi\w*",
     r"\b(?:hr|heart rate|pulse|p)\s*(?:of|is|was|at|:|=)?\s*1[1-9]\d\b",
+    r"\b(?:af|atrial fibrillation|atrial flutter|svt)\s*(?:at|of|rate|with a rate of)?\s*1[2-9]\d",
 )
 OLDER_ADULT = any_of(
     r"\b(?:6[5-9]|[7-9]\d|10\d) ?(?:m|f|yo|y/o|yrs?|years?)\b|\b(?:6[5-9]|[7-9]\d|10\d)-year-old",
@@ -119,17 +128,29 @@ LOW_TEMP = any_of(
     r"(?!\s*(?:ng|pg|mmol|%))",
 )
 """A core temperature below 35 °C."""
-CONFUSED = r"\bconfus\w+|\bdelirium\b|\bdelirious\b|altered mental|\bdrows\w+|\bagitated\b"
+LOW_GRADE_FEVER = any_of(
+    r"(?<!')\bt\s*[:=]?\s*37\.[5-9]\b|\btemp(?:erature)?\s*(?:of|is|was|:)?\s*37\.[5-9]\b",
+    r"\blow[- ]grade (?:fever|temp\w*|pyrexi\w*)",
+)
+"""A temperature of 37.5 to 37.9 °C: a fever that an infection of the brain may not exceed."""
+CONFUSED = (
+    r"\bconfus\w+|\bdelirium\b|\bdelirious\b|altered mental|\bdrows\w+|\bagitated\b"
+    r"|\bmuddled\b"
+)
 HEADACHE = r"headache|\bcephalgia\b|head (?:pain|hurts)"
 NECK_STIFF = any_of(
     r"stiff neck|neck (?:is )?stiff|neck stiffness|nuchal rigidity|\bmeningism\w*",
     r"\bkernig\w*|\bbrudzinski\w*",
+    r"(?:pain|groans?|groaning|grimac\w+|winces?|wincing|cries|screams?) (?:\w+ ){0,3}(?:when|on|if"
+    r"|as) (?:\w+ ){0,2}(?:head|neck) (?:is |was )?(?:moved|flexed|bent|turned)",
+    r"neck (?:pain|hurts) (?:on|with) (?:flexion|flexing|movement|moving)",
 )
 PHOTOPHOBIA = r"photophobi\w+|light hurts|dislike (?:of )?bright light"
 ABDO_PAIN = any_of(
     r"(?:tummy|stomach|abdominal|abdo|abdomen|belly|pelvic|epigastric|loin|flank|iliac fossa"
-    r"|rlq|llq|ruq|luq) ?(?:pain|ache|cramps?|tenderness)",
+    r"|rlq|llq|ruq|luq|peri-?umbilical|suprapubic) ?(?:pain|ache|cramps?|tenderness)",
     rf"pain in {WHOSE} (?:tummy|stomach|belly|abdomen|pelvis)",
+    r"(?:lower |upper )?(?:abdomen|abdo|tummy|belly) (?:is |was |very |quite )*tender\b",
 )
 BACK_PAIN = r"back ?(?:pain|ache)|\bsciatica\b|\blumbago\b|pain in (?:my|his|her|the) back"
 BLEEDING = any_of(
@@ -148,19 +169,33 @@ ANTICOAGULANT = any_of(
     r"\banticoagula\w+|\bwarfarin\b|\bapixaban\b|\brivaroxaban\b|\bdabigatran\b|\bedoxaban\b",
     r"\bdoac\b|blood thinners?",
 )
+PROCEDURE = (
+    r"(?:[tu]kr|thr|tka|tha|cabg|avr|mvr|evar|turp|turbt|orif|dhs|lscs|ercp|lap(?:aroscopic)? "
+    r"\w+|arthroplasty|laparotomy)\b"
+)
+"""Operations clinicians name by their abbreviations (a knee replacement as "TKR")."""
 POST_OP = any_of(
     r"post-? ?op(?:erative(?:ly)?)?\b|\bpod ?#?\d",
     r"post-?(?:\w+ )?surgery",
     r"(?:day \d+|\d+ days?|(?:first|second|third|fourth|fifth) (?:post-?op(?:erative)? )?day)"
     r" (?:after|post|following) (?:[\w-]+ ){0,3}(?:surgery|operation|op\b|\w+ectomy|\w+plasty"
-    r"|\w+otomy|\w+ostomy|replacement|repair|resection|transplant|section|fixation)",
+    r"|\w+otomy|\w+ostomy|replacement|repair|resection|transplant|section|fixation|"
+    + PROCEDURE
+    + r")",
+    r"\b(?:d|pod|day) ?\d{1,2} (?:post|after|following)[- ]?(?:\w+ ){0,2}?(?:op\b|"
+    + PROCEDURE
+    + ")",
     r"(?:after|following|since) (?:an? |the |my |his |her )?(?:\w+ )?(?:surgery|operation)",
     r"\b(?:had|underwent) (?:an? |my |his |her )?(?:\w+ )?(?:surgery|operation)",
 )
 DIABETES = r"\bdiabet\w+|\bt[12]dm\b|\btype [12]\b|\biddm\b"
-CANCER = r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"
+CANCER = (
+    r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"
+    r"|\b(?:lung|breast|prostate|bowel|colon|colorectal|renal|ovarian|squamous|small cell) ca\b"
+)
 PAIN_OUT_OF_PROPORTION = any_of(
-    r"(?:pain|tenderness) (?:is )?out of proportion|disproportionate pain",
+    r"(?:pain|tenderness) (?:is )?(?:way |far |totally |completely |wildly )?out of proportion"
+    r"|disproportionate pain",
     r"\bpain\b[^.;]{0,40}\bbut (?:the )?(?:skin|wound|area|rash|leg|arm|limb) (?:is |looks )?"
     r"(?:only )?(?:mildly|slightly|barely|minimally) (?:red|pink|swollen|inflamed|erythematous"
     r"|warm)",
@@ -168,6 +203,11 @@ PAIN_OUT_OF_PROPORTION = any_of(
     r"(?:it|the skin|the wound|the rash|they|this) (?:looks|appears)",
 )
 SEVERE = r"\bsevere\b|really bad|agonising|agonizing|excruciating|\bworst\b|\bintense\b"
+VOMITED_BLOOD = (
+    r"(?:vomit(?:ing|ed|s)?|throwing up|threw up|brought up) (?:up )?(?:[\w~.]+ ){0,3}?blood\b"
+    r"(?! ?(?:pressure|tests?|sugars?|glucose|results?|counts?|cultures?|gas))"
+)
+"""Blood vomited ("vomited ~500ml bright red blood"), not a blood test taken after vomiting."""
 VOMITING = r"\bvomit\w*|being sick|throwing up|\bemesis\b"
 DIARRHOEA = r"\bdiarrh\w+|the runs\b|loose (?:stools|bowels|poo)"
 SEIZURE = any_of(
@@ -179,7 +219,8 @@ JAUNDICE = any_of(
     r"yellow (?:skin|eyes|sclera\w*|tinge)",
     r"(?:skin|eyes|whites of (?:my|his|her|their|the) eyes) (?:look |looks |is |are |has |have "
     r"|turned |gone |going |become |becoming |looking )+(?:a bit |quite |very )?yellow",
-    r"\b(?:baby|he|she|they|i|newborn|infant|son|daughter|old)(?:'s)?(?:\s+(?:already|now|really|has|is|have|had|been))*"
+    r"\b(?:baby|he|she|they|i|newborn|infant|son|daughter|old)(?:'s)?(?:\s+(?:already|now|really"
+    r"|has|is|have|had|been))*"
     r"\s+(?:looks?|looking|is|gone|turned|went|seems?|going|turning)\s+(?:a (?:bit|little) "
     r"|quite |very |slightly )?yellow",
 )
@@ -192,7 +233,8 @@ INJECTS_DRUGS = any_of(
 """Injecting drug use: a history, not a diagnosis."""
 CHILD_AGE = any_of(
     r"\b(?:[1-9]|1[0-5]) ?(?:-| )?(?:years?|yrs?)[- ]old|\b(?:[1-9]|1[0-5]) ?(?:yo|y/o)\b",
-    r"\b\d{1,2} ?(?:-| )?(?:months?|weeks?|days?)[- ]old|\bpa?ediatric|\bneonat\w+",
+    r"\b\d{1,2} ?(?:-| )?(?:months?|weeks?|wks?|days?)[- ]old|\b\d{1,2}/52 old\b|\bpa?ediatric"
+    r"|\bneonat\w+",
     r"\b(?:child|toddler|baby|infant|newborn) (?:aged|of)\b",
 )
 """A patient whose age makes them a child (not a relative: "per daughter")."""
@@ -262,17 +304,19 @@ FACT_WORDS: dict[Fact, str] = {
         r"\b(?:upt|pregnancy test|b-?hcg|hcg)\s*(?:is |was |came back |:)?\s*(?:\+ ?ve\b|positive)"
         r"|\+ ?ve (?:upt|pregnancy test)",
         r"(?<![\d/])\b(?:[4-9]|[1-3]\d|4[0-2])(?:\+[0-6])?/40\b",
-        r"missed (?:a |my |her )?period|\bamenorrho?ea\b|\blmp\b.{0,15}\d+ ?(?:weeks|wks|/52)",
+        r"missed (?:a |my |her )?period|\bamenorrho?ea\b|\blmp\b.{0,25}?\b(?:[5-9]|[1-3]\d) ?"
+        r"(?:weeks|wks|/52)",
         r"\b(?:[5-9]|[1-3]\d) ?(?:weeks?|wks) (?:since|after|from) (?:her|my|the|their|your) last "
         r"(?:menstrual )?period\b",
-        r"\blast (?:menstrual )?period (?:was |started )?(?:over |more than )?(?:[5-9]|[1-3]\d) ?"
+        r"\blast (?:menstrual )?period (?:was |started )?'?(?:over |more than |about |around "
+        r"|roughly |nearly |approx\w* |~)?(?:[5-9]|[1-3]\d) ?"
         r"(?:weeks?|wks) ago\b",
         r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve) weeks (?:since|after|from) "
         r"(?:her|my|the|their|your) last (?:menstrual )?period\b",
         r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?|months?) )?(?:late|overdue)\b",
     ),
     Fact.YOUNG_INFANT: any_of(
-        r"\b(?:[1-9]|1[0-2]) ?(?:-| )?weeks?[- ]old",
+        r"\b(?:[1-9]|1[0-2]) ?(?:-| )?(?:weeks?|wks?)[- ]old|\b(?:[1-9]|1[0-2])/52 old\b",
         r"\bnewborn|\bneonat\w+",
         r"\b(?:[1-9]|[1-8]\d) ?(?:-| )?days?[- ]old",
         r"\b(?:1|2|one|two) ?(?:-| )?months?[- ]old",

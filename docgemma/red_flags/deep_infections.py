@@ -34,8 +34,8 @@ ONE_SORE_JOINT = (
 EYELID_SWELLING = any_of(
     r"(?:swollen|swelling (?:of|around|on)|puffy|red and swollen) (?:the |my |his |her |their )?"
     r"(?:left |right )?(?:eye(?:lid)?s?|eye ?lids?)\b",
-    r"(?:eye(?:lid)?|eye lid)s? (?:is |are |has |have |looks? )?(?:gone |become )?"
-    r"(?:swollen|puffy|swelling|red and swollen)",
+    r"(?:eye(?:lid)?|eye lid)s? (?:is |are |has |have |looks? )?(?:gone |become )?(?:very |really "
+    r"|quite )?(?:swollen|puffy|swelling|red and swollen)",
     r"swollen (?:shut|closed)|peri-?orbital (?:swelling|oedema|edema|erythema|redness)",
     r"(?:swollen|puffy),? (?:and )?(?:red|hot|tender|painful) (?:(?:the|my|his|her|their) )?"
     r"(?:(?:left|right|l|r) )?eye ?lids?\b",

@@ -117,7 +117,41 @@ SODIUM_CHANNEL_BLOCK = any_of(
     SEIZURE,
 )
 
+METHOTREXATE = r"methotrexate|\bmtx\b"
+DAILY_DOSING = any_of(
+    r"\b(?:every|each) (?:day|morning|evening|night)|\bdaily\b(?! (?:folic|folate))|\bonce a day"
+    r"|\bod\b|\bevery (?:morning|day) with (?:her|his|their) other",
+    r"(?:double|extra|too many|several) (?:doses|tablets)|\boverdose\w*",
+)
+"""A weekly drug given every day, or in excess."""
+MARROW_OR_MUCOSA = any_of(
+    r"mouth ulcers|\bmucositis\b|sore (?:mouth|throat)|\bstomatitis\b",
+    r"\bbruis\w+|\bbleed\w*|\bpetechi\w+|\bneutropeni\w+|\bpancytopeni\w+",
+    FEVER,
+)
+
 ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "methotrexate_toxicity",
+        "Methotrexate taken daily instead of weekly, or mouth ulcers, a sore throat, bruising or "
+        "fever in a patient on methotrexate",
+        (
+            "methotrexate toxicity (bone marrow suppression, mucositis)",
+            "neutropenic sepsis",
+        ),
+        "Stop methotrexate; FBC, U&E and liver tests today; folinic acid rescue (calcium "
+        "folinate) at once after an overdose or with cytopenias, on specialist or poisons "
+        "advice; admit if neutropenic, septic or unable to swallow.",
+        (
+            (taking(METHOTREXATE), MARROW_OR_MUCOSA),
+            (METHOTREXATE, DAILY_DOSING),
+        ),
+        PatientAdvice(
+            "Mouth ulcers, a sore throat, bruising or a fever while taking methotrexate",
+            "Stop the methotrexate and get medical help today (GP or A&E) for a blood test: "
+            "these can be signs of methotrexate harming the blood.",
+        ),
+    ),
     RedFlagRule(
         "digoxin_toxicity",
         "A patient on digoxin with nausea, vomiting, confusion, yellow or blurred vision, a "

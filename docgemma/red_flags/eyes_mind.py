@@ -46,6 +46,18 @@ DISTRESS = any_of(
     r"(?:\w+ ){0,2}(?:tablets|pills|medication|morphine)",
 )
 
+CONTACT_LENS = r"contact lens\w*|\bcontacts\b|\b(?:monthlies|dailies)\b"
+KERATITIS_SIGNS = any_of(
+    r"\b(?:white|grey|gray|cream) (?:spot|patch|dot|area|infiltrate|opacity)\b|\bcorneal "
+    r"(?:ulcer|infiltrate|opacity|abscess)",
+    r"\bphotophobi\w+|can't stand the light|light hurts|(?:vision|sight) (?:is )?(?:worse|reduced"
+    r"|blurred)",
+)
+PAINFUL_RED_EYE = (
+    r"\b(?:painful|sore),? (?:\w+ )?red eye|\beye (?:is |very )*(?:painful|sore)|\beye pain\b"
+    r"|\bred,? (?:and )?painful eye"
+)
+
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "sudden_visual_loss",
@@ -65,6 +77,10 @@ ROWS: tuple[RedFlagRule, ...] = (
             (VISION_LOSS, r"\brapd\b|relative afferent|counting fingers|hand movements only"),
             (r"woke (?:up )?(?:\w+ ){0,3}with (?:\w+ ){0,2}(?:loss of|lost|no) (?:vision|sight)",),
             (r"\bblind (?:being )?(?:pulled|drawn|coming) down",),
+            (
+                r"\bfloaters?\b|\bflash(?:es|ing lights)\b|\bphotopsi\w+",
+                r"\b(?:shadow|veil|cobweb|curtain)\b|\bshower of\b|\bfield (?:loss|defect)",
+            ),
         ),
         PatientAdvice(
             "Sudden loss of sight",
@@ -92,6 +108,21 @@ ROWS: tuple[RedFlagRule, ...] = (
         ),
     ),
     RedFlagRule(
+        "contact_lens_keratitis",
+        "A painful red eye in a contact lens wearer, with a white spot on the cornea, "
+        "light sensitivity or worse vision",
+        ("microbial keratitis (bacterial, including Pseudomonas, or Acanthamoeba)",),
+        "Stop lens wear; same-day ophthalmology for corneal scrapes and culture (bring the "
+        "lenses and case); intensive topical antibiotics started by the eye team; no steroid "
+        "drops.",
+        ((CONTACT_LENS, PAINFUL_RED_EYE, KERATITIS_SIGNS),),
+        PatientAdvice(
+            "A painful red eye when you wear contact lenses",
+            "Take the lenses out and get seen today (eye casualty or A&E): this can be an eye "
+            "infection that damages sight quickly.",
+        ),
+    ),
+    RedFlagRule(
         "suicidal_intent",
         "Suicidal thoughts or intent, a wish to be gone, or preparations for death (affairs put "
         "in order, possessions given away) in someone low or bereaved",
@@ -106,6 +137,8 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"end (?:my|his|her|their) (?:own )?life|take (?:my|his|her|their) own life",
                     r"want to die|better off dead|don't want to (?:live|be alive)",
                     r"hurt(?:ing)? myself on purpose|self[- ]harm",
+                    r"goodbye (?:notes?|letters?|messages?)|suicide notes?|looking up (?:online )?"
+                    r"how (?:many|much)|how many (?:\w+ ){0,4}it would take|make it (?:all )?stop",
                     NO_FUTURE,
                 ),
             ),

@@ -8,7 +8,7 @@ from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
 LEADS_V1_3 = r"v[1-3](?:\s*(?:[-–—]|to|through|and|,)\s*v?[2-4])?\b"
 ANTERIOR_ST_DEPRESSION = any_of(
-    r"\bst[- ]?(?:segment )?depression[\w\s.,()]{0,30}?\b(?:v[1-3]\b|(?:the )?anterior (?:chest "
+    r"\bst[- ]?(?:segment )?depression[\w\s.,()–-]{0,30}?\b(?:v[1-3]\b|(?:the )?anterior (?:chest "
     r"|precordial )?leads|right (?:chest|precordial) leads)",
     rf"\b{LEADS_V1_3}:? (?:shows? |with |has )?(?:\w+ ){{0,3}}st[- ]?(?:segment )?depression",
     r"\banterior st[- ]?(?:segment )?depression",

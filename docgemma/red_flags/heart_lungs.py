@@ -9,11 +9,13 @@ from docgemma.red_flags.cues import (
     CHEST_PAIN,
     CHEST_PAIN_FEATURE,
     CONFUSED,
+    FEVER,
     HEADACHE,
     HYPOTENSION,
     HYPOXIA,
     POST_OP,
     RADIATION,
+    RESP_RATE,
     SEIZURE,
     SEVERE,
     SUDDEN,
@@ -36,6 +38,34 @@ SWOLLEN_AIRWAY = any_of(
     r"swollen (?:throat|tongue|lips?)|(?:tongue|lip|laryngeal) (?:o)?edema|angio-?o?edema",
     r"swelling of (?:my|his|her|the) (?:throat|tongue|lips?)",
 )
+FLOOR_OF_MOUTH = any_of(
+    r"floor of (?:the |his |her )?mouth (?:\w+ ){0,3}(?:swell\w*|swollen|raised|hard|firm|woody"
+    r"|tense|indurated)",
+    r"tongue (?:is )?(?:pushed|raised|elevated|lifted) (?:up|back)",
+    r"swelling under (?:\w+ ){0,2}jaw on both sides|bilateral submandibular swelling",
+)
+"""A swollen, hard floor of the mouth lifting the tongue: a spreading infection that closes
+the airway from below."""
+OBSTRUCTED_AIRWAYS = r"\basthma\w*|\bcopd\b|\bwheez\w+|\bbronchospasm\b"
+TIRING = any_of(
+    CONFUSED,
+    r"(?:only )?(?:managing|saying|speaking|talking in) (?:a word or two|single words|one word)"
+    r"|\bmonosyllab\w+",
+    r"\bpco2\s*(?:of|is|was|:|=)?\s*(?:[6-9]|1\d)(?:\.\d)? ?kpa|\bpco2\s*(?:of|is|was|:|=)?\s*"
+    r"(?:4[5-9]|[5-9]\d) ?mm ?hg|\bhypercapni\w+|\bco2 retention",
+    r"peak flow (?:wouldn't|won't|can't|couldn't|unable to|didn't) (?:\w+ )?(?:record|register"
+    r"|read)|\bexhaust\w+|\btiring\b|\btired out\b",
+    r"can't hear (?:any )?wheez\w*|wheez\w* (?:has |have )?(?:gone|stopped|disappeared)",
+    RESP_RATE + r"(?:[4-9]|10)(?!\.?\d)",
+)
+"""An attack wearing the patient out: drowsy, a word at a time, CO2 rising, breathing
+slowing, the wheeze fading as air stops moving."""
+FAST_BREATHING = any_of(
+    BREATHLESS,
+    RESP_RATE + r"(?:2[2-9]|[3-6]\d)(?!\.?\d)",
+    TACHYCARDIA,
+)
+"""Breathing 22 a minute or faster, or a fast heart."""
 VERY_HIGH_BP = any_of(
     BP_WORDS + r"(?:1[89]\d|2\d\d)\s*(?:/|over)\s*\d{2,3}\b",
     BP_WORDS + r"\d{2,3}\s*(?:/|over)\s*1[2-9]\d\b",
@@ -92,7 +122,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         "ABCDE with high-flow oxygen; two large-bore cannulae with FBC, crossmatch, lactate, "
         "blood cultures and troponin; ECG; fluid bolus; senior surgical review now; CT "
         "pulmonary angiogram once stable, or theatre if bleeding.",
-        ((POST_OP, any_of(BREATHLESS, HYPOXIA, HYPOTENSION, TACHYCARDIA, SYNCOPE, CHEST_PAIN)),),
+        (
+            (POST_OP, any_of(BREATHLESS, HYPOXIA, HYPOTENSION, TACHYCARDIA, SYNCOPE, CHEST_PAIN)),
+            (POST_OP, FEVER, FAST_BREATHING),
+        ),
         PatientAdvice(
             "Breathless, faint or very unwell after an operation",
             "Call 999 or go to A&E now: becoming breathless, faint or very unwell after an "
@@ -130,7 +163,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         "anticoagulation until dissection is excluded; IV beta-blocker towards a systolic of "
         "100–120 mmHg; cardiothoracic or vascular surgery at once.",
         (
-            (r"\b(?:tearing|ripping)\b",),
+            (
+                r"\b(?:tearing|ripping)\b|like (?:something|it) (?:had |has )?(?:ripped|torn"
+                r"|tore)\b",
+            ),
             (
                 CHEST_PAIN,
                 r"(?:in)?to (?:the |my |his |her )?back|between (?:the |my |his |her )?"
@@ -165,6 +201,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (BREATHLESS, r"pleuritic|hurts to breathe|pain (?:on|when) breathing"),
             (BREATHLESS, r"haemoptysis|hemoptysis|cough(?:ing|ed)? (?:up )?blood"),
             (BREATHLESS, SUDDEN),
+            (HYPOXIA, RESP_RATE + r"(?:2[4-9]|[3-6]\d)(?!\.?\d)"),
         ),
         PatientAdvice(
             "Sudden breathlessness, or breathlessness with chest pain on breathing or coughing "
@@ -184,7 +221,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (r"trachea\w* (?:is )?deviat\w+|tracheal shift",),
             (
-                r"(?:absent|reduced|no) (?:breath|air entry)\w*|hyper-?resonan\w+",
+                r"(?:absent|reduced|no) (?:breath|air entry)\w*|hyper-?resonan\w+"
+                r"|(?:breath sounds|air entry) (?:is |are )?(?:absent|reduced|diminished"
+                r"|decreased)",
                 any_of(HYPOTENSION, HYPOXIA, TACHYCARDIA),
             ),
             (
@@ -220,8 +259,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         "upper_airway",
         "Stridor, drooling, a muffled voice or being unable to swallow saliva",
         (
-            "epiglottitis",
-            "deep neck space infection (peritonsillar or retropharyngeal abscess)",
+            "epiglottitis or bacterial tracheitis",
+            "deep neck space infection (peritonsillar abscess or quinsy, retropharyngeal abscess, "
+            "Ludwig's angina)",
             "upper airway obstruction",
         ),
         "Keep the patient upright and calm and do not examine the throat; senior anaesthetic "
@@ -229,6 +269,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (r"\bstridor\b|\bdrool\w*|muffled voice|hot potato voice|\btrismus\b",),
             (r"(?:can't|unable to|not able to) swallow (?:\w+ ){0,2}(?:saliva|spit|secretions)",),
+            (FLOOR_OF_MOUTH,),
             (
                 r"voice (?:is |sounds )?muffled",
                 r"sore throat|\bdysphagi\w+|(?:pain|painful) (?:on|to)"
@@ -263,6 +304,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"|unable to (?:speak|talk) in (?:full )?sentences",
                 ),
             ),
+            (OBSTRUCTED_AIRWAYS, TIRING),
         ),
         PatientAdvice(
             "Severe difficulty breathing or blue lips",

@@ -8,15 +8,18 @@ from docgemma.red_flags.cues import (
     BREATHLESS,
     CHEST_PAIN,
     DIABETES,
+    FEVER,
     HEART_RATE,
     HYPOTENSION,
+    SEIZURE,
     SWEATING,
     SYNCOPE,
     TACHYCARDIA,
     WORD,
     any_of,
+    taking,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 VERY_SLOW_PULSE = any_of(
     HEART_RATE + r"(?:[12]\d|3\d)(?!\.?\d)(?!\s*(?:%|mins?|minutes|years))",
@@ -81,8 +84,61 @@ QUIET_HEART = (
     r"(?:muffled|quiet|soft|distant|faint) heart sounds|heart sounds (?:are |were )?"
     rf"(?:{WORD} )?(?:muffled|quiet|soft|distant|faint)"
 )
+BROAD_COMPLEX = any_of(
+    r"\b(?:broad|wide)[- ]complex(?:es)?\b|\b(?:broad|wide) qrs\b",
+    r"\bqrs\s*(?:duration\s*)?(?:of|is|was|:|=)?\s*(?:1[3-9]\d|[2-3]\d\d) ?ms\b",
+    r"\b(?:negative|positive) concordance|\bcapture beats|\bfusion beats|\bav dissociation",
+)
+"""A broad QRS (or a sign of ventricular origin) on the ECG."""
+FAST_RHYTHM = any_of(
+    TACHYCARDIA,
+    HEART_RATE + r"(?:1[2-9]\d|2\d\d)(?!\.?\d)",
+    r"\bpalpitations?\b|\b(?:heart|pulse) (?:is )?racing|\btachy\b",
+)
+LONG_QT = any_of(
+    r"\bqtc?\s*(?:interval\s*)?(?:of|is|was|:|=|now)?\s*(?:5\d\d|6\d\d|7\d\d) ?(?:ms|msec)?\b",
+    r"\b(?:long|prolonged|very long) qtc?\b|\bqtc? (?:is |was )?(?:very )?(?:long|prolonged)",
+)
+"""A QT interval of 500 ms or more, or said to be long."""
+FUNNY_TURNS = any_of(
+    SYNCOPE,
+    r"\bfunny turns?\b|\bdrop attacks?\b|\b(?:brief|short) (?:episodes?|spells?) of "
+    r"(?:unresponsiveness|collapse)|\bout for (?:a few|several|\d+) seconds",
+    SEIZURE,
+    r"\bpalpitations?\b",
+)
 
 ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "broad_complex_tachycardia",
+        "A fast regular rhythm with broad QRS complexes (130 ms or more)",
+        (
+            "ventricular tachycardia (treat a broad-complex tachycardia as VT until shown "
+            "otherwise)",
+            "hyperkalaemia or sodium-channel blocker poisoning",
+        ),
+        "Check for a pulse and adverse features (shock, syncope, ischaemia, heart failure): "
+        "synchronised DC cardioversion if present; if stable, amiodarone 300 mg IV over 20-60 "
+        "minutes; potassium and magnesium; no adenosine or verapamil for an irregular or "
+        "uncertain broad-complex rhythm; cardiology now.",
+        ((BROAD_COMPLEX, FAST_RHYTHM),),
+        PatientAdvice(
+            "A racing heartbeat with feeling faint, chest pain or breathlessness",
+            "Call 999 now: a very fast heartbeat with these symptoms can be a dangerous rhythm.",
+        ),
+    ),
+    RedFlagRule(
+        "long_qt_syncope",
+        "Fainting, funny turns, seizure-like episodes or palpitations with a QTc of 500 ms or more",
+        (
+            "torsades de pointes (polymorphic ventricular tachycardia from a long QT)",
+            "the cause: QT-prolonging drugs, low potassium or magnesium, congenital long QT",
+        ),
+        "Cardiac monitoring now; IV magnesium sulfate 2 g; correct potassium to 4.5-5.0 "
+        "mmol/L; stop every QT-prolonging drug; cardiology for pacing or isoprenaline if it "
+        "recurs.",
+        ((LONG_QT, FUNNY_TURNS),),
+    ),
     RedFlagRule(
         "wellens_pattern",
         "Deep or biphasic T-wave inversion in V2–V3, often once the chest pain has settled",
@@ -130,7 +186,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (VERY_SLOW_PULSE,),
             (SLOW_PULSE, DIZZY_OR_FAINT),
-            (DISSOCIATED_P_WAVES,),
+            (DISSOCIATED_P_WAVES, Absent(TACHYCARDIA)),
             (HEART_BLOCK, any_of(SLOW_PULSE, DIZZY_OR_FAINT)),
         ),
         PatientAdvice(
@@ -141,11 +197,18 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "myocarditis",
         "Chest pain, breathlessness or palpitations with a raised troponin after a viral illness",
-        ("myocarditis or myopericarditis (arrhythmia, heart failure)", "acute coronary syndrome"),
+        (
+            "myocarditis or myopericarditis (arrhythmia, heart failure; clozapine-induced in its "
+            "first weeks)",
+            "acute coronary syndrome",
+        ),
         "Admit with cardiac monitoring; serial ECGs and troponin; echocardiogram; no NSAIDs "
         "or exertion until assessed; cardiology review (cardiac MRI, angiography if an "
         "infarct is possible).",
-        ((VIRAL_ILLNESS, RAISED_TROPONIN),),
+        (
+            (VIRAL_ILLNESS, RAISED_TROPONIN),
+            (taking(r"clozapine|clozaril"), any_of(FEVER, VIRAL_ILLNESS), FAST_RHYTHM),
+        ),
     ),
     RedFlagRule(
         "cardiac_tamponade",

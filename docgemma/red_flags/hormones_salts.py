@@ -16,7 +16,9 @@ from docgemma.red_flags.cues import (
     HYPOTENSION,
     JAUNDICE,
     LOW_TEMP,
+    OLDER_ADULT,
     SEIZURE,
+    SWEATING,
     SYNCOPE,
     VOMITING,
     any_of,
@@ -41,6 +43,11 @@ THYROTOXIC = any_of(
     r"(?:stopped|ran out of|missed|not taking) (?:\w+ ){0,2}(?:carbimazole|propylthiouracil"
     r"|methimazole)",
 )
+THYROID_SIGNS = any_of(
+    r"\bgoitre\b|\bgoiter\b|(?:swelling|lump) (?:at|in) the front of (?:her|his|the|their) neck",
+    r"staring eyes|bulging eyes|\bexophthalm\w+|\bproptos\w+|lid lag",
+)
+"""A goitre or the eyes of Graves' disease: thyrotoxicosis not yet named."""
 VERY_FAST_PULSE = (
     HEART_RATE + r"(?:1[4-9]\d|2\d\d)\b|fast af"
     r"|\baf with (?:a )?(?:fast|rapid)|\bheart (?:is )?(?:racing|pounding)"
@@ -64,6 +71,13 @@ HYPO = (
     r"|are |went |has gone |have gone |dropped |has dropped )?(?:very |really |dangerously )?"
     r"(?:low|crashed)"
 )
+SULFONYLUREA = r"gliclazide|glimepiride|glibenclamide|glipizide|sulfonylureas?|sulphonylureas?"
+SODIUM_LOWERING = (
+    r"citalopram|escitalopram|sertraline|fluoxetine|paroxetine|venlafaxine|mirtazapine|ssris?"
+    r"|indapamide|bendroflumethiazide|hydrochlorothiazide|chlortalidone|thiazides?"
+    r"|carbamazepine|oxcarbazepine"
+)
+"""Drugs that lower the sodium, above all in older people."""
 HYPO_DANGER = any_of(
     CONFUSED,
     SEIZURE,
@@ -71,7 +85,7 @@ HYPO_DANGER = any_of(
     r"slurr\w+|can't swallow|unable to swallow|\baggressive\b|\bcombative\b|not making sense",
     r"keeps? (?:coming back|dropping|going low)|\brecurr\w+|won't (?:come|go) up|not (?:coming"
     r"|going) up",
-    r"\b(?:gliclazide|glimepiride|glibenclamide|glipizide|sulfonylureas?|sulphonylureas?)\b",
+    rf"\b(?:{SULFONYLUREA})\b",
     r"(?:took|taken|injected|given) (?:too much|a double dose of|extra|double (?:the )?) ?insulin"
     r"|insulin overdose",
 )
@@ -174,6 +188,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "endocrinology and critical care.",
         (
             (THYROTOXIC, any_of(FEVER, CONFUSED)),
+            (THYROID_SIGNS, FEVER, VERY_FAST_PULSE),
             (
                 THYROTOXIC,
                 VERY_FAST_PULSE,
@@ -199,7 +214,14 @@ ROWS: tuple[RedFlagRule, ...] = (
         "(up to three times), then a long-acting carbohydrate; if not: IV glucose 10% "
         "(150–200 mL over 15 minutes) or IM glucagon 1 mg; admit for a glucose infusion and "
         "monitoring when a sulfonylurea or long-acting insulin caused it; find the cause.",
-        ((LOW_GLUCOSE, HYPO_DANGER), (HYPO, HYPO_DANGER)),
+        (
+            (LOW_GLUCOSE, HYPO_DANGER),
+            (HYPO, HYPO_DANGER),
+            (
+                taking(SULFONYLUREA),
+                any_of(CONFUSED, SWEATING, r"\baggressive\b|\bcombative\b|\bodd behaviour"),
+            ),
+        ),
         PatientAdvice(
             "Low blood sugar (a hypo) with confusion, drowsiness or a fit",
             "Call 999 if the person is unconscious, fitting or cannot swallow safely — give "
@@ -229,7 +251,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Sodium below 125 mmol/L with confusion, vomiting, headache, drowsiness or a seizure, "
         "or below 120 mmol/L",
         (
-            "hyponatraemic encephalopathy (cerebral oedema)",
+            "hyponatraemia with encephalopathy (cerebral oedema)",
             "adrenal insufficiency",
             "a drug cause (thiazide, SSRI, carbamazepine, MDMA)",
         ),
@@ -239,6 +261,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "urine osmolality and urine sodium, TSH and cortisol; stop causative drugs.",
         (
             (SODIUM + r"1[01]\d(?!\.?\d)",),
+            (taking(SODIUM_LOWERING), OLDER_ADULT, any_of(CONFUSED, r"\bfalls?\b|\bunsteady\b")),
             (
                 SODIUM + r"12[0-4](?!\.?\d)",
                 any_of(CONFUSED, SEIZURE, VOMITING, HEADACHE, UNCONSCIOUS, r"\bfalls?\b"),

@@ -155,7 +155,7 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "neutropenic_fever",
         "Fever during chemotherapy or with neutropenia",
-        ("neutropenic sepsis",),
+        ("neutropenic sepsis (including a central line infection)",),
         "IV piperacillin–tazobactam (or the local regimen) within 1 hour of arrival, without "
         "waiting for the neutrophil count; blood cultures and lactate.",
         ((r"chemo\w*|\bneutropeni\w+|\bneutrophils? (?:of |is |was )?0\.\d", FEVER),),
@@ -180,7 +180,12 @@ ROWS: tuple[RedFlagRule, ...] = (
         ("malrotation with volvulus (in infants)", "bowel obstruction"),
         "Nil by mouth, nasogastric tube and IV fluids; urgent (paediatric) surgical review; "
         "upper GI contrast study in an infant.",
-        ((r"\bbilious\b|green (?:vomit|sick)|vomit\w* (?:up )?(?:green|bile)",),),
+        (
+            (
+                r"\bbilious\b|green(?:ish)? (?:vomit|sick)|vomit\w*[^.;]{0,25}?\b(?:dark |bright "
+                r"|bottle |grass )?(?:green|bile)\b",
+            ),
+        ),
         PatientAdvice(
             "Vomiting green bile",
             "Go to A&E now: green vomit can mean a blocked bowel.",
@@ -189,7 +194,11 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "returned_traveller_fever",
         "Fever after travel",
-        ("falciparum malaria", "other imported infection (typhoid, viral haemorrhagic fever)"),
+        (
+            "falciparum malaria",
+            "severe dengue (bleeding, vomiting, abdominal pain, falling platelets)",
+            "other imported infection (typhoid, viral haemorrhagic fever)",
+        ),
         "Thick and thin blood films or a rapid antigen test today, repeated over 48–72 hours "
         "if negative; IV artesunate for severe malaria; infectious diseases advice.",
         ((FEVER, TRAVEL),),
@@ -238,8 +247,8 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 r"\bcast\b|plaster|back ?slab|\btib(?:ia|ial)?\b|\bfib(?:ula)?\b|tib/fib|forearm"
                 r"|\bradius\b|\bulna\b|supracondylar|\bcrush",
-                r"(?:pain|painful) (?:\w+ ){0,2}despite (?:\w+ ){0,4}(?:morphine|opioids?|analgesia"
-                r"|painkillers)",
+                r"(?:pain|painful) (?:[\w/]+ ){0,2}despite (?:\w+ ){0,4}(?:morphine|opioids?"
+                r"|analgesia|painkillers)",
             ),
             (
                 r"\bcast\b|plaster|back ?slab",

@@ -46,8 +46,13 @@ NEGATION_CUES = frozenset(
 )
 NEGATION_WINDOW = 5
 """Words before a match that a negation cue may sit in."""
+VALUE_NEGATION_WINDOW = 1
+"""The same for a match that holds a measured value ("HR 130", "temp 38.4"): a reading is
+denied only by a negation right before it, so "not herself, temp 38.4" keeps the fever
+that "no rash, HR 130" or "no temp 38" would otherwise lose or gain."""
 _CLAUSE_END = re.compile(r"[.;!?\n]|\b(?:but|however|although|though|except|now)\b")
 _WORD = re.compile(r"[a-z0-9']+")
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -71,11 +76,11 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def _negated(text: str, start: int) -> bool:
+def _negated(text: str, start: int, window: int = NEGATION_WINDOW) -> bool:
     before = text[:start]
     clause_starts = [m.end() for m in _CLAUSE_END.finditer(before)]
     clause = before[clause_starts[-1] :] if clause_starts else before
-    words = _WORD.findall(clause)[-NEGATION_WINDOW:]
+    words = _WORD.findall(clause)[-window:]
     return any(w in NEGATION_CUES for w in words)
 
 
@@ -96,7 +101,8 @@ def unnegated(text: str) -> str:
 def affirmed(text: str, pattern: str) -> str | None:
     """The first un-negated match of ``pattern`` in normalised ``text``, or None."""
     for match in _compiled(pattern).finditer(text):
-        if match.group(0).strip() and not _negated(text, match.start()):
+        window = VALUE_NEGATION_WINDOW if _DIGIT.search(match.group(0)) else NEGATION_WINDOW
+        if match.group(0).strip() and not _negated(text, match.start(), window):
             return match.group(0).strip()
     return None
 

@@ -12,15 +12,18 @@ from docgemma.red_flags.cues import (
     FEVER,
     HEART_RATE,
     HYPOTENSION,
+    LOW_TEMP,
+    OLDER_ADULT,
     SEIZURE,
     SWEATING,
     SYNCOPE,
     TACHYCARDIA,
     VOMITING,
+    WEIGHT_LOSS,
     any_of,
     taking,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 ANTIPSYCHOTIC = taking(
     r"anti-?psychotics?|neuroleptics?|haloperidol|olanzapine|risperidone|quetiapine"
@@ -242,6 +245,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "An eating disorder with syncope, chest pain, bradycardia, hypotension, a very low BMI "
         "or low potassium, phosphate or glucose",
         (
+            "anorexia nervosa with medical instability",
             "cardiac arrhythmia (bradycardia, hypokalaemia, long QT)",
             "hypoglycaemia",
             "refeeding syndrome once feeding starts",
@@ -251,7 +255,14 @@ ROWS: tuple[RedFlagRule, ...] = (
         "risk (e.g. BMI below 13, heart rate below 40, syncope, electrolyte disturbance); "
         "refeed with daily phosphate, potassium and magnesium and thiamine cover; joint "
         "medical and psychiatric care.",
-        ((EATING_DISORDER, ED_INSTABILITY),),
+        (
+            (EATING_DISORDER, ED_INSTABILITY),
+            (
+                any_of(WEIGHT_LOSS, r"\bbmi\s*(?:now |of |is |was |:)?\s*1[0-5](?:\.\d)?(?!\.?\d)"),
+                any_of(HEART_RATE + r"(?:[2-4]\d)(?!\.?\d)", HYPOTENSION, LOW_TEMP),
+                Absent(OLDER_ADULT),
+            ),
+        ),
         PatientAdvice(
             "An eating disorder with fainting, chest pain or a slow or irregular heartbeat",
             "Go to A&E now: with an eating disorder, fainting, chest pain or a slow or uneven "

@@ -19,12 +19,17 @@ AREFLEXIA = (
     r"\bareflexi\w*|(?:absent|lost) (?:ankle |knee |tendon |deep tendon )?reflexes"
     r"|reflexes (?:are )?(?:absent|lost)"
 )
-MYASTHENIA = r"\bmyasthen\w+|lambert[- ]eaton"
+MYASTHENIA = any_of(
+    r"\bmyasthen\w+|lambert[- ]eaton|\b(?:known|ocular|generali[sz]ed) mg\b",
+    r"\bpyridostigmine\b|\bmestinon\b",
+)
+"""Myasthenia, named or known by its treatment."""
 BULBAR = any_of(
     r"(?:difficulty|trouble|problems?|struggling) (?:with )?(?:swallowing|to swallow)"
     r"|can't swallow|\bdysphagia\b|choking|\baspirat\w+",
-    r"weak (?:cough|voice)|voice (?:is )?(?:weak|fading|nasal)|\bdysarthri\w+|slurred",
-    r"can't hold (?:my|his|her|their) head up|head drop",
+    r"weak (?:cough|voice)|(?:voice|speech) (?:is )?(?:weak|fading|nasal)|nasal (?:voice|speech)"
+    r"|\bdysarthri\w+|slurred|coughing on (?:fluids|drinks|food|eating|drinking)",
+    r"can't (?:hold|lift) (?:my|his|her|their) head (?:up|off)|head drop",
     r"\b(?:fvc|vital capacity)\b",
 )
 

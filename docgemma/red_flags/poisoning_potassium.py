@@ -3,8 +3,8 @@ potassium."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import any_of
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.cues import DIABETES, VISION_LOSS, any_of
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 TOXIC_ALCOHOL = (
     r"(?<!dog )(?<!cat )(?<!puppy )(?<!kitten )(?:drank|drunk|drinking|swallowed|ingested|took"
@@ -20,8 +20,8 @@ HIGH_ANION_GAP = any_of(
 OSMOLAR_GAP = any_of(
     r"(?:high|raised|wide|increased|elevated|large) osmol(?:al|ar)(?:ity)? gap",
     r"\bosmol(?:al|ar)(?:ity)? gap\s*(?:of|is|was|:|=)?\s*(?:1\d|[2-9]\d)(?!\.?\d)",
-    r"\bmeasured (?:serum |plasma )?osmol(?:ality|arity)\b.{0,40}\bcalculated\b"
-    r"|\bcalculated (?:serum |plasma )?osmol(?:ality|arity)\b.{0,40}\bmeasured\b",
+    r"\b(?:measured|serum|plasma) osmo?\w*\b.{0,40}\bcalc(?:ulated)?\b"
+    r"|\bcalc(?:ulated)? (?:serum |plasma )?osmo?\w*\b.{0,40}\b(?:measured|serum|plasma)\b",
 )
 """An osmolar gap: measured osmolality above the calculated one by 10 or more."""
 ACIDOSIS = (
@@ -73,6 +73,8 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"|forty|fifty) (?:\w+ )?(?:tablets|pills|capsules)",
                     r"took '?(?:a handful|handfuls|a (?:whole )?(?:packet|box|strip|bottle"
                     r"|pack))'? of \w+",
+                    r"\b(?:took|taken|swallowed|ingested)\b[^.;]{0,30}?\b(?:1[6-9]|[2-9]\d|\d{3}) ?"
+                    r"(?:x|×) ?\d+(?:\.\d+)? ?(?:mg|g)\b",
                 ),
             ),
             (DOUBLE_PARACETAMOL,),
@@ -101,6 +103,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (HIGH_ANION_GAP, OSMOLAR_GAP),
             (OSMOLAR_GAP, ACIDOSIS),
+            (VISION_LOSS, ACIDOSIS, Absent(DIABETES)),
             (TOXIC_ALCOHOL,),
         ),
         PatientAdvice(

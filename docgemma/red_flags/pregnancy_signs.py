@@ -9,6 +9,7 @@ from docgemma.red_flags.cues import (
     BP_WORDS,
     HEADACHE,
     HYPOTENSION,
+    POSTPARTUM,
     SEVERE,
     SYNCOPE,
     TACHYCARDIA,
@@ -45,7 +46,9 @@ PRE_ECLAMPSIA_SYMPTOMS = any_of(
     r"visual (?:disturbance|changes)|blurred vision|flashing lights|epigastric pain|ruq pain"
     r"|\bseizure",
 )
-JUST_DELIVERED = r"\bpost-?partum\b|gave birth|delivered (?:\w+ )?(?:days?|weeks?) ago"
+JUST_DELIVERED = any_of(
+    POSTPARTUM, r"\bpost-?partum\b|gave birth|delivered (?:\w+ )?(?:days?|weeks?) ago"
+)
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(

@@ -10,6 +10,7 @@ from docgemma.red_flags.cues import (
     DIABETES,
     FEVER,
     HYPOTENSION,
+    OLDER_ADULT,
     SYNCOPE,
     TACHYCARDIA,
     VOMITING,
@@ -41,6 +42,12 @@ STRANGULATED = any_of(
     r"irreducible|incarcerat\w+|strangulat\w+|(?<!non-)(?<!non )\btender\b|(?:painful|hard|red)"
     r" (?:lump|swelling)",
 )
+IRREDUCIBLE_LUMP = (
+    r"(?:lump|swelling|bulge|hernia)\b[^.;]{0,60}?\b(?:can't|won't|unable to|couldn't|will not"
+    r"|would not) (?:be )?(?:reduce|push\w* (?:it )?back|go back)"
+)
+"""A lump (a hernia) that will not go back: its bowel may be strangulated."""
+ASCITES = r"\bascit\w+"
 CHILDBEARING_WOMAN = any_of(
     r"\b(?:1[3-9]|[2-4]\d) ?(?:f|yo f|y/o f|yof)\b(?! ?(?:chest |intercostal |pigtail )?(?:drain"
     r"|catheter|cannula|foley|ng|tube|french|fr\b))",
@@ -81,6 +88,40 @@ FOOT_ULCER = (
     r"(?:foot|toe|heel|plantar|mth|metatarsal\w*) (?:\w+ ){0,3}ulcer|ulcer (?:\w+ ){0,4}"
     r"(?:foot|toe|heel|mth|metatarsal\w*)"
 )
+BIG_SPLEEN = any_of(
+    r"glandular fever|infectious mononucleosis|\bmono\b|\bebv\b|monospot|paul[- ]bunnell",
+    r"(?:enlarged|big|large|palpable) spleen|\bsplenomegaly\b",
+)
+"""A spleen that is enlarged, as in glandular fever, and tears easily."""
+LEFT_UPPER_PAIN = any_of(
+    r"\b(?:l|left) upper (?:abdo\w*|quadrant|tummy)|\bluq\b|left hypochondri\w+",
+    r"(?:left |l )?shoulder[- ]tip pain|pain (?:\w+ ){0,3}(?:left |l )shoulder tip",
+)
+ABDOMINAL_BLOW = any_of(
+    r"\btackled\b|\b(?:kicked|punched|kneed|elbowed|hit|struck|fell|landed) (?:\w+ ){0,3}"
+    r"(?:abdo\w*|tummy|stomach|side|ribs|handlebars?)",
+    r"\bhandlebar\w*|(?:blunt|abdominal) (?:abdominal )?(?:trauma|injury)|\brta\b|\bmvc\b"
+    r"|road traffic|car (?:crash|accident)",
+)
+COLITIS = any_of(
+    r"\bulcerative colitis\b|\buc\b|\bcrohn'?s\b|\bibd\b|\bcolitis\b",
+    r"\bc\.? ?diff\w*|\bclostridi\w+ difficile",
+)
+DILATED_COLON = any_of(
+    r"\b(?:transverse |sigmoid )?(?:colon|caecum|cecum)\b[^.;]{0,20}?\b(?:[6-9]|1\d)(?:\.\d)? ?"
+    r"cm\b",
+    r"\bmegacolon\b|(?:dilated|distended) (?:transverse )?colon",
+)
+"""A colon 6 cm or wider on the film."""
+FELL = r"\b(?:fell|fall|falls|fallen|tripped|slipped|found on the floor)\b"
+HIP_PAIN_ON_WEIGHT = any_of(
+    r"\b(?:hip|groin)\b (?:pain|ache|tenderness)[^.;]{0,40}?\b(?:weight[- ]?bearing|walking"
+    r"|standing"
+    r"|mobilis\w+|moving)",
+    r"\b(?:pain|painful) (?:in|on|over) (?:the |her |his )?(?:\w+ )?(?:hip|groin)\b[^.;]{0,40}?"
+    r"\b(?:weight[- ]?bearing|walking|standing)",
+    r"(?:can't|unable to|won't) (?:weight[- ]?bear|bear weight|walk|stand)\b",
+)
 DEEP_FOOT_INFECTION = any_of(
     FEVER,
     r"probes? (?:\w+ ){0,2}(?:to |hits |touches )?bone|bone (?:is )?(?:exposed|visible|palpable)",
@@ -97,9 +138,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         "examine every hernial orifice; surgical review today; no laxatives or enemas before "
         "obstruction is excluded.",
         (
-            (VOMITING, DISTENSION),
+            (VOMITING, DISTENSION, Absent(ASCITES)),
             (VOMITING, NO_STOOL_OR_WIND),
             (DISTENSION, NO_STOOL_OR_WIND),
+            (IRREDUCIBLE_LUMP,),
             (NO_STOOL_OR_WIND, any_of(ABDO_PAIN, r"\bcolick?y\b")),
             (FAECULENT,),
             (GROIN_LUMP, STRANGULATED),
@@ -121,6 +163,47 @@ ROWS: tuple[RedFlagRule, ...] = (
         "cannulae, FBC, crossmatch; bedside ultrasound for free fluid; gynaecology review at "
         "once if positive and shocked.",
         ((CHILDBEARING_WOMAN, SHOCKED_OR_FAINT, any_of(PELVIC_SIGN, TACHYCARDIA, BLEEDING)),),
+    ),
+    RedFlagRule(
+        "splenic_rupture",
+        "Left upper abdominal or left shoulder-tip pain after a blow to the abdomen, or with "
+        "an enlarged spleen (glandular fever)",
+        ("splenic rupture (haemoperitoneum)", "another intra-abdominal bleed"),
+        "Two large-bore cannulae, FBC and crossmatch; FAST scan and CT abdomen with contrast "
+        "when stable; surgical review now; no contact sport with an enlarged spleen.",
+        (
+            (LEFT_UPPER_PAIN, any_of(BIG_SPLEEN, ABDOMINAL_BLOW)),
+            (BIG_SPLEEN, ABDOMINAL_BLOW, any_of(ABDO_PAIN, SHOCKED_OR_FAINT, TACHYCARDIA)),
+        ),
+        PatientAdvice(
+            "Pain in the upper left tummy or the left shoulder tip after a blow, or with "
+            "glandular fever",
+            "Go to A&E now: this pain after a knock to the tummy can be bleeding from the spleen.",
+        ),
+    ),
+    RedFlagRule(
+        "toxic_megacolon",
+        "Colitis (inflammatory or infective) with a distended abdomen, fever and a fast heart, "
+        "or a colon 6 cm or wider",
+        ("toxic megacolon (risk of perforation)", "colonic perforation"),
+        "Stop antimotility drugs (loperamide, opioids) and anticholinergics; IV fluids, "
+        "electrolytes (potassium, magnesium); IV steroids in inflammatory colitis, oral "
+        "vancomycin or fidaxomicin for C. difficile; daily abdominal X-ray; colorectal "
+        "surgical review today.",
+        (
+            (COLITIS, DILATED_COLON),
+            (COLITIS, DISTENSION, any_of(FEVER, TACHYCARDIA)),
+        ),
+    ),
+    RedFlagRule(
+        "hip_fracture_after_fall",
+        "Hip or groin pain on weight-bearing after a fall in an older adult, even when the "
+        "X-ray shows no fracture",
+        ("hip fracture (occult on plain X-ray)", "pubic ramus or acetabular fracture"),
+        "Analgesia (consider a fascia iliaca block); if the X-ray is normal and pain on "
+        "weight-bearing persists, MRI (or CT) the same day; keep non-weight-bearing until "
+        "excluded; orthogeriatric review.",
+        ((OLDER_ADULT, FELL, HIP_PAIN_ON_WEIGHT),),
     ),
     RedFlagRule(
         "obstructed_infected_kidney",

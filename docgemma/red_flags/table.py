@@ -11,10 +11,12 @@ from docgemma.red_flags import (
     blood_cancer,
     brain_nerves,
     brain_vessels,
+    cancer_signs,
     children,
     children_hip_skin,
     deep_infections,
     drug_harms,
+    ears_nose_throat,
     environment,
     eyes_mind,
     gullet,
@@ -22,7 +24,9 @@ from docgemma.red_flags import (
     heart,
     heart_lungs,
     heart_signs,
+    hiv,
     hormones_salts,
+    infants,
     infection_and_more,
     kidneys,
     lungs,
@@ -31,11 +35,30 @@ from docgemma.red_flags import (
     poisoning_potassium,
     pregnancy_birth,
     pregnancy_signs,
+    procedures,
+    safeguarding,
     surgical,
+    vessels,
 )
 from docgemma.red_flags.rule import RedFlagRule
 
-RULES: tuple[RedFlagRule, ...] = (
+SYMPTOM_ROWS = frozenset(
+    {
+        "chest_pain_breathless",
+        "acute_breathlessness",
+        "severe_breathing",
+        "unconscious_or_seizure",
+        "abdominal_pain_shock",
+        "collapse_in_young_woman",
+        "seriously_unwell_child",
+        "sepsis_signs",
+    }
+)
+"""Rows that give a symptom's whole differential rather than a cause its signs point to.
+They fire beside the rows that name the cause (a seizure in a tricyclic overdose, a
+collapse after a knee replacement), so they come last: the cause is named first."""
+
+_ROWS: tuple[RedFlagRule, ...] = (
     *heart.ROWS,
     *heart_signs.ROWS,
     *lungs.ROWS,
@@ -43,25 +66,35 @@ RULES: tuple[RedFlagRule, ...] = (
     *brain_nerves.ROWS,
     *brain_vessels.ROWS,
     *eyes_mind.ROWS,
+    *ears_nose_throat.ROWS,
     *neuromuscular.ROWS,
     *pregnancy_signs.ROWS,
     *abdomen_pelvis.ROWS,
     *surgical.ROWS,
+    *procedures.ROWS,
+    *vessels.ROWS,
     *pregnancy_birth.ROWS,
     *children.ROWS,
     *children_hip_skin.ROWS,
+    *infants.ROWS,
+    *safeguarding.ROWS,
     *gullet.ROWS,
     *gut_liver_blood.ROWS,
     *blood_cancer.ROWS,
+    *cancer_signs.ROWS,
     *hormones_salts.ROWS,
     *kidneys.ROWS,
     *mind_medicines.ROWS,
     *drug_harms.ROWS,
     *infection_and_more.ROWS,
+    *hiv.ROWS,
     *poisoning_potassium.ROWS,
     *deep_infections.ROWS,
     *environment.ROWS,
 )
+RULES: tuple[RedFlagRule, ...] = tuple(sorted(_ROWS, key=lambda row: row.id in SYMPTOM_ROWS))
 BY_ID: dict[str, RedFlagRule] = {rule.id: rule for rule in RULES}
 if len(BY_ID) != len(RULES):  # pragma: no cover - a data error, caught at import
     raise ValueError("two rows of the red-flag table share an id")
+if not set(BY_ID) >= SYMPTOM_ROWS:  # pragma: no cover - a data error, caught at import
+    raise ValueError("a symptom row names no row of the table")

@@ -1,0 +1,67 @@
+"""Rows of the red-flag table for the great vessels: a gut bleed from an aortic graft, and a
+blocked superior vena cava."""
+
+from __future__ import annotations
+
+from docgemma.red_flags.cues import CANCER, VOMITED_BLOOD, any_of
+from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+
+GUT_BLEED = any_of(
+    r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?|\bha?ematochezia\b|\bpr bleed\w*",
+    VOMITED_BLOOD,
+)
+AORTIC_GRAFT = any_of(
+    r"\b(?:aortic|aorto-?\w+|dacron|vascular|endovascular) (?:stent )?graft",
+    r"\b(?:aneurysm|aaa|aortic) (?:repair|surgery|reconstruction)|\bevar\b",
+)
+"""An aorta repaired with a graft, open or by a stent."""
+FACE_NECK_SWELLING = any_of(
+    r"(?:face|facial|neck|face and neck|eyelid|periorbital) (?:\w+ ){0,2}(?:swelling|swollen"
+    r"|puffy|puffiness|oedema|edema|plethora|fullness)",
+    r"swelling of (?:the |his |her )?(?:face|neck)|(?:shirt )?collar (?:is |feels )?tight",
+    r"(?:puffy|swollen|plethoric) (?:face|neck)",
+)
+DILATED_CHEST_VEINS = any_of(
+    r"(?:distended|dilated|prominent|engorged|visible) (?:\w+ ){0,2}veins (?:\w+ ){0,3}(?:chest"
+    r"|neck|chest wall)",
+    r"(?:chest wall|neck|chest) veins (?:are |look )?(?:distended|dilated|prominent|engorged)",
+    r"non-?pulsatile (?:raised )?jvp|headache (?:when|on) (?:bending|stooping|lying)",
+    r"mediastinal (?:mass|widening|lymphadenopathy)|\b(?:r|l|right|left) upper mediastin\w+ mass",
+)
+"""Veins of the chest and neck that cannot drain, or a mass in the mediastinum."""
+
+ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "aortoenteric_fistula",
+        "Haematemesis or melaena in a patient with an aortic graft or aneurysm repair",
+        (
+            "aortoenteric fistula (a herald bleed before a massive one)",
+            "upper gastrointestinal haemorrhage from another cause",
+        ),
+        "Treat the first bleed as a herald bleed: two large-bore cannulae, crossmatch, "
+        "resuscitation; urgent CT angiography and vascular surgery now; endoscopy the same "
+        "day, not on a routine list.",
+        ((GUT_BLEED, AORTIC_GRAFT),),
+    ),
+    RedFlagRule(
+        "svc_obstruction",
+        "Swelling of the face, neck or arms with distended chest or neck veins, or with a "
+        "mediastinal mass",
+        (
+            "superior vena cava obstruction (lung cancer, lymphoma, a thrombosed line)",
+            "airway compression by the mass",
+        ),
+        "Sit upright; stridor or airway compromise is an emergency for the airway team; CT "
+        "chest with contrast; dexamethasone only once a tissue diagnosis is planned (it can "
+        "mask lymphoma); same-day oncology for stenting or treatment of the cause.",
+        (
+            (FACE_NECK_SWELLING, DILATED_CHEST_VEINS),
+            (FACE_NECK_SWELLING, CANCER, r"\bbreathless\w*|\bsob\b|\bstridor\b|orthopn\w+"),
+        ),
+        PatientAdvice(
+            "Swelling of the face and neck with swollen veins on the chest",
+            "Go to A&E now: swelling of the face and neck with swollen chest veins can mean a "
+            "blocked large vein.",
+        ),
+    ),
+)

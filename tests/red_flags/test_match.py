@@ -1,0 +1,56 @@
+"""How the matcher reads a message: negations and measured values, and the order fired rows
+are listed in."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgemma.red_flags.cues import FEVER, TACHYCARDIA
+from docgemma.red_flags.match import affirmed, matches, normalise
+from docgemma.red_flags.table import RULES, SYMPTOM_ROWS
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("not eating, not herself, temp 38.4", FEVER),
+        ("no rash, HR 130", TACHYCARDIA),
+        ("denies chest pain, not sweaty, pulse 124", TACHYCARDIA),
+    ],
+)
+def test_a_reading_is_not_denied_by_a_negation_further_back(text, cue):
+    assert affirmed(normalise(text), cue)
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [("no temp 38 at any point", FEVER), ("denies fever, rash or neck stiffness", FEVER)],
+)
+def test_a_negation_right_before_still_denies(text, cue):
+    assert affirmed(normalise(text), cue) is None
+
+
+def test_symptom_rows_come_after_every_row_that_names_a_cause():
+    order = [rule.id for rule in RULES]
+    last_cause = max(i for i, rule_id in enumerate(order) if rule_id not in SYMPTOM_ROWS)
+    assert all(order.index(rule_id) > last_cause for rule_id in SYMPTOM_ROWS)
+
+
+@pytest.mark.parametrize(
+    ("text", "cause", "symptom"),
+    [
+        (
+            "found with empty packets of amitriptyline, GCS 9, had a seizure, QRS 150 ms",
+            "tricyclic_overdose",
+            "unconscious_or_seizure",
+        ),
+        (
+            "d4 post TKR, collapsed on the ward, SpO2 87%, HR 125, chest pain",
+            "post_op_deterioration",
+            "chest_pain_breathless",
+        ),
+    ],
+)
+def test_a_cause_is_listed_before_the_symptom_it_fires_with(text, cause, symptom):
+    fired = [m.rule.id for m in matches(text)]
+    assert fired.index(cause) < fired.index(symptom)
