@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from docgemma.agent.cant_miss import CantMiss
+from docgemma.red_flags.table import SYMPTOM_ROWS
 
 HEADING = "**Can't miss — exclude first:**"
 """How the block begins."""
@@ -25,7 +26,9 @@ def cant_miss_block(found: Sequence[CantMiss]) -> str:
     """One paragraph: every condition to exclude first on its opening line (each once, a
     bracketed qualifier not making it another; the rows in the table's order), then each
     row's first steps. The conditions come before any step, so a clinician reading the
-    first line sees all of them, however long the steps of the first row are."""
+    first line sees all of them, however long the steps of the first row are. A row that
+    gives a symptom's whole differential adds its conditions but not its steps when a row
+    naming the cause fired too: the cause's steps are the ones to take."""
     shown = found[:MAX_ROWS]
     named: dict[str, str] = {}
     for condition in (c for row in shown for c in row["exclude"]):
@@ -35,7 +38,8 @@ def cant_miss_block(found: Sequence[CantMiss]) -> str:
         named[key] = max(named.get(key, ""), condition, key=len)
     conditions = [c for c in (_unsaid(c, named) for c in named.values()) if c]
     lines = [f"{HEADING} {', '.join(conditions)}."]
-    for row in shown:
+    causes = [row for row in shown if row["rule_id"] not in SYMPTOM_ROWS]
+    for row in causes or shown:
         presentation = row["presentation"][:1].lower() + row["presentation"][1:]
         lines.append(f"**Do first** ({presentation}): {row['first']}")
     return "\n".join(lines)

@@ -4,10 +4,17 @@ signs of myeloma, a white pupil."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import BACK_PAIN, CHILD, any_of
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.cues import (
+    ALCOHOL_EXCESS,
+    BACK_PAIN,
+    CHILD,
+    any_of,
+)
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
+YOUNG = any_of(CHILD, r"\b(?:1[6-9]|2\d) ?(?:m|f|yo|y/o)\b|\b(?:1[6-9]|2\d)-year-old")
+"""A child or young adult: the ages of primary bone tumours."""
 ADULT_OVER_50 = any_of(
     r"\b(?:[5-9]\d|10\d) ?(?:m|f|yo|y/o|yrs?|years?)\b|\b(?:[5-9]\d|10\d)-year-old",
     r"\b(?:[5-9]\d) ?(?:yo|y/o|year old) (?:man|woman|male|female)\b",
@@ -34,28 +41,42 @@ BOWEL_CHANGE = (
     r"(?:stools?|poo)"
 )
 CHANGING_MOLE = any_of(
-    r"\b(?:mole|naevus|nevus|pigmented (?:lesion|spot)|freckle|spot)\b[^.;]{0,60}?\b(?:got|getting"
+    r"\b(?:mole|naevus|nevus|pigmented (?:lesion|spot))\b[^.;]{0,60}?\b(?:got|getting"
     r"|grown|growing|become|becoming|gone) (?:\w+ )?(?:bigger|larger|darker|raised|irregular)",
     r"\b(?:mole|naevus|nevus|pigmented lesion)\b[^.;]{0,80}?\b(?:irregular (?:edge|border|outline)"
     r"|(?:two|three|several|multiple) (?:shades|colours|colors)|bleed\w*|ulcerat\w+|itch\w*)",
 )
 """A mole that has changed in size, shape or colour, or is irregular, bleeding or itching."""
+THREE_WEEKS = (
+    r"(?:[3-9]|\d{2}|three|four|five|six|eight) ?(?:weeks?|wks?|months?)|(?:a|one|two|several) "
+    r"months?"
+)
+"""Three weeks or longer."""
 HOARSE_OR_EAR = any_of(
-    r"\bhoarse\w*\b|\bdysphonia\b|voice (?:has )?changed",
-    r"ear ?(?:ache|pain)[^.;]{0,60}?\b(?:ear|drum|canal|otoscopy)\b[^.;]{0,30}?\b(?:normal|fine|"
-    r"healthy|unremarkable)",
+    r"\b(?:hoarse\w*|dysphonia|voice (?:has )?changed)\b[^.;]{0,25}?\b(?:for |x )?"
+    + THREE_WEEKS
+    + r"|\b"
+    + THREE_WEEKS
+    + r" (?:of )?(?:\w+ )?(?:hoarse\w*|dysphonia)|\bhoarse for (?:over |more than )?"
+    + THREE_WEEKS,
+    r"(?:ear ?(?:ache|pain)|otalgia)[^.;]{0,60}?\b(?:ear|drum|canal"
+    r"|otoscopy)\b[^.;]{0,30}?\b(?:normal"
+    r"|fine|healthy|unremarkable)",
 )
 HEAD_NECK_RISK = any_of(
-    r"\bsmok\w+|\bpack[- ]?(?:years?|yrs)|\btobacco\b|\bdrinks?\b|\balcohol\b",
+    r"\bsmok\w+|\bpack[- ]?(?:years?|yrs)|\btobacco\b",
+    ALCOHOL_EXCESS,
     r"(?:neck|cervical) (?:lump|node|mass|swelling)|\bnode (?:in )?(?:the )?(?:l |r |left "
     r"|right )?neck"
     r"|lump in (?:the |his |her )?neck|\bpain (?:on )?swallowing\b|\bdysphagi\w+",
 )
-NIGHT_BONE_PAIN = any_of(
-    r"(?:bone|leg|knee|thigh|arm|shin|hip|shoulder) pain[^.;]{0,60}?\b(?:waking|wakes|woke) "
-    r"(?:him|her|them|me) (?:up )?(?:at night|in the night)",
-    r"\bpain[^.;]{0,40}?\b(?:at night|night pain|waking (?:him|her|them) at night)",
+NIGHT_BONE_PAIN = (
+    r"\bpain\b[^.;]{0,60}?\b(?:waking|wakes|woke|wake) (?:him|her|them|me) (?:up )?(?:at night"
+    r"|in the "
+    r"night|from sleep)|\bnight pain\b"
 )
+"""Bone pain that wakes the patient (growing pains ache in both legs and do not)."""
+BOTH_LEGS = r"\bboth (?:legs|shins|knees|sides)\b|\bbilateral\b"
 BONE_SWELLING = (
     r"\b(?:firm|hard|bony) (?:swelling|lump|mass)|\b(?:swelling|lump|mass) (?:on|over|of|above) "
     r"(?:the |his |her )?(?:\w+ )?(?:bone|femur|tibia|thigh|knee|shin|humerus|arm)"
@@ -69,9 +90,9 @@ MYELOMA_BLOODS = any_of(
 )
 """Bloods that point to myeloma: a high ESR, a high protein or globulin, a raised calcium."""
 WHITE_PUPIL = any_of(
-    r"\b(?:white|whitish|cloudy|yellow) (?:pupil|reflex|glow)|\bleu?kocoria\b",
+    r"\b(?:white|whitish|yellow) (?:pupil|reflex|glow|reflection)|\bleu?kocoria\b|cat's eye reflex",
     r"\bpupil (?:looks|is|appears) (?:white|whitish)|\bred reflex (?:is )?(?:absent|missing|white)"
-    r"|\babsent red reflex",
+    r"|\babsent red reflex|\b(?:eye|pupil)\b[^.;]{0,20}?\bwhite in (?:\w+ )?(?:flash )?photo\w*",
 )
 
 ROWS: tuple[RedFlagRule, ...] = (
@@ -117,8 +138,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         "X-ray of the painful bone today; urgent referral to a sarcoma service if it shows a "
         "lesion; FBC and blood film; do not put it down to growing pains or sport.",
         (
-            (NIGHT_BONE_PAIN, any_of(CHILD, BONE_SWELLING)),
-            (BONE_SWELLING, r"\bpain\b", CHILD),
+            (NIGHT_BONE_PAIN, any_of(YOUNG, BONE_SWELLING), Absent(BOTH_LEGS)),
+            (BONE_SWELLING, r"\bpain\b", YOUNG),
         ),
     ),
     RedFlagRule(
@@ -133,11 +154,11 @@ ROWS: tuple[RedFlagRule, ...] = (
     ),
     RedFlagRule(
         "white_pupil",
-        "A white pupil or an absent red reflex in a child (in photographs too), or a new squint",
+        "A white pupil or an absent red reflex in a child, in the light or in photographs",
         ("retinoblastoma", "congenital cataract"),
         "Same-day (urgent) ophthalmology referral; check the red reflex of both eyes; do not "
         "reassure from the photographs.",
-        ((WHITE_PUPIL,),),
+        ((WHITE_PUPIL, CHILD),),
         PatientAdvice(
             "A white glow in a child's pupil, in a photo or in the light",
             "See a GP or optician today and say what you saw: a white pupil needs an urgent eye "

@@ -28,8 +28,8 @@ def taking(names: str) -> str:
     drug ("can methotrexate cause mouth ulcers?")."""
     return (
         r"\b(?:on|take|taking|takes|taken|took|started|starting|prescribed|receiving|uses|using|"
-        r"stopped|after|been on|course of|dose of|increased|increasing|added|adding|given|prn|im"
-        r"|iv|depot) "
+        r"stopped|after|been on|course of|dose of|increased|increasing|added|adding|prn|im|iv"
+        r"|depot) "
         r"(?:\w+ ){0,3}?"
         rf"(?:{names})\b|\b(?:{names})\b (?:for|since|started|treatment|therapy|patient|user"
         r"|dose|was (?:started|increased|added)|added (?:to|on)|\d+ ?(?:mg|micrograms?)\b|od\b"
@@ -90,7 +90,8 @@ HYPOXIA = any_of(
 )
 HYPOTENSION = any_of(
     r"\bhypotensi\w+|low blood pressure|\bin shock\b|\bshocked\b|\bperi-?arrest\b",
-    r"\b(?:bp|blood pressure|b/p)\s*(?:of|is|was|at|only|:|=|down to)?\s*(?:[4-8]\d|9\d)\s*"
+    r"\b(?:bp|blood pressure|b/p)\s*(?:of|is|was|at|only|:|=|down to|dropped to|fell to)?\s*"
+    r"(?:[4-8]\d|9\d)\s*"
     r"(?:/|over)\s*\d{2,3}\b",
     r"\b(?:sbp|systolic)\s*(?:of|is|was|at|:|=)?\s*(?:[4-8]\d)\b",
 )
@@ -112,11 +113,11 @@ BP_WORDS = r"\b(?:bp|blood pressure|b/p)(?:\s+[a-z]+){0,4}?\s*(?:of|is|was|at|:|
 """A blood-pressure reading's words before its value ("BP at the pharmacy was")."""
 SYNCOPE = r"\bsyncop\w*|\bfaint(?:ed|ing)?\b|passed out|\bcollaps\w+|black(?:ed)? out|blackout"
 FEVER = any_of(
-    r"\bfever\w*|\bfebrile\b|\bpyrexi\w*|\brigors?\b",
+    r"(?<!hay )\bfever\w*(?! (?:vaccin\w+|jabs?))|\bfebrile\b|\bpyrexi\w*|\brigors?\b",
     r"high temperature|temperature of 3[89]|\btemp(?:erature)?\s*(?:of|is|was|:)?\s*3[89]",
     r"\b3[89](?:\.\d)? ?(?:c|°c|degrees)\b",
     r"(?<!')\bt\s*[:=]?\s*(?:3[89]|4[0-2])(?:\.\d)?(?!\.?\d)",
-    r"feels? (?:very )?hot",
+    r"feels? (?:very )?hot|\bspik(?:ed|ing) (?:a (?:temp\w*|fever) (?:of )?|to )?(?:3[89]|4[01])\b",
     r"\b(?:has|had|have|with|got|running|runs) (?:got )?a (?:high |raised |very high )?"
     r"temp(?:erature)?\b(?!\s*(?:of|is|was|:)?\s*(?:3[0-7]|9\d)\b)",
 )
@@ -134,16 +135,20 @@ LOW_GRADE_FEVER = any_of(
 )
 """A temperature of 37.5 to 37.9 °C: a fever that an infection of the brain may not exceed."""
 CONFUSED = (
-    r"\bconfus\w+|\bdelirium\b|\bdelirious\b|altered mental|\bdrows\w+|\bagitated\b"
+    r"\bconfus(?!ing)\w+\b(?! (?:about|by|over|as to|whether|with))|\bdelirium\b|\bdelirious\b"
+    r"|altered mental|\bdrows\w+|\bagitated\b"
     r"|\bmuddled\b"
 )
 HEADACHE = r"headache|\bcephalgia\b|head (?:pain|hurts)"
 NECK_STIFF = any_of(
     r"stiff neck|neck (?:is )?stiff|neck stiffness|nuchal rigidity|\bmeningism\w*",
     r"\bkernig\w*|\bbrudzinski\w*",
-    r"(?:pain|groans?|groaning|grimac\w+|winces?|wincing|cries|screams?) (?:\w+ ){0,3}(?:when|on|if"
-    r"|as) (?:\w+ ){0,2}(?:head|neck) (?:is |was )?(?:moved|flexed|bent|turned)",
-    r"neck (?:pain|hurts) (?:on|with) (?:flexion|flexing|movement|moving)",
+    r"(?:groans?|groaning|grimac\w+|winces?|wincing|cries|screams?) (?:\w+ ){0,3}(?:when|if|as) "
+    r"(?:\w+ ){0,2}(?:head|neck) (?:is |was )?(?:moved|flexed|bent)",
+    r"(?:groans?|cries|screams?|winces?|grimaces?) (?:\w+ ){0,2}when (?:we|you|i|they) (?:move|bend"
+    r"|flex) (?:his|her|their|the) (?:head|neck)",
+    r"(?:neck (?:pain|hurts)|pain) (?:on|with) (?:neck )?(?:flexion|flexing)|can't (?:touch|put) "
+    r"(?:his|her|their) chin (?:to|on) (?:his|her|their) chest",
 )
 PHOTOPHOBIA = r"photophobi\w+|light hurts|dislike (?:of )?bright light"
 ABDO_PAIN = any_of(
@@ -177,17 +182,29 @@ PROCEDURE = (
 POST_OP = any_of(
     r"post-? ?op(?:erative(?:ly)?)?\b|\bpod ?#?\d",
     r"post-?(?:\w+ )?surgery",
-    r"(?:day \d+|\d+ days?|(?:first|second|third|fourth|fifth) (?:post-?op(?:erative)? )?day)"
-    r" (?:after|post|following) (?:[\w-]+ ){0,3}(?:surgery|operation|op\b|\w+ectomy|\w+plasty"
-    r"|\w+otomy|\w+ostomy|replacement|repair|resection|transplant|section|fixation|"
+    r"(?:day \d+|(?:\d+|two|three|four|five|six|seven|ten) days?|(?:first|second|third|fourth"
+    r"|fifth) (?:post-?op(?:erative)? )?day)"
+    r" (?:after|post|following) (?:[\w'-]+ ){0,3}(?:surgery|operation|op\b|\w+ectomy|\w+plasty"
+    r"|[a-z]+'s\b"
+    r"|\w+otomy|\w+ostomy|replacement|repair|resection|transplant|section|fixation|procedure|"
     + PROCEDURE
     + r")",
     r"\b(?:d|pod|day) ?\d{1,2} (?:post|after|following)[- ]?(?:\w+ ){0,2}?(?:op\b|"
     + PROCEDURE
     + ")",
     r"(?:after|following|since) (?:an? |the |my |his |her )?(?:\w+ )?(?:surgery|operation)",
+    r"\b(?:s/p|status post|post)[- ](?:\w+ ){0,2}?(?:" + PROCEDURE + r"|\w+ectomy|\w+otomy"
+    r"|\w+plasty)",
+    r"\b(?:surgery|operation|repair|replacement|resection|\w+ectomy|\w+otomy|\w+plasty|"
+    + PROCEDURE
+    + r") (?:\w+ )?(?:\d|two|three|four|five|six|seven) days ago",
     r"\b(?:had|underwent) (?:an? |my |his |her )?(?:\w+ )?(?:surgery|operation)",
 )
+LONG_AGO = (
+    r"\b(?:\d+|a few|many|several|two|three|four|five|ten|twenty) (?:years|yrs)(?: ago|\b(?= "
+    r"(?:previously|before)))|\byears ago\b|\bin (?:19|20)\d\d\b|\bas a (?:child|teenager)\b"
+)
+"""Something that happened years ago: a history, not today's presentation."""
 DIABETES = r"\bdiabet\w+|\bt[12]dm\b|\btype [12]\b|\biddm\b"
 CANCER = (
     r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"

@@ -8,6 +8,7 @@ from docgemma.red_flags.cues import (
     FEVER,
     HEART_RATE,
     HYPOXIA,
+    LONG_AGO,
     RESP_RATE,
     SEIZURE,
     VOMITING,
@@ -15,7 +16,7 @@ from docgemma.red_flags.cues import (
     any_of,
     taking,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 ON_DIGOXIN = taking(r"digoxin|lanoxin|digitoxin")
 DIGOXIN_SIGNS = any_of(
@@ -119,11 +120,16 @@ SODIUM_CHANNEL_BLOCK = any_of(
 
 METHOTREXATE = r"methotrexate|\bmtx\b"
 DAILY_DOSING = any_of(
-    r"\b(?:every|each) (?:day|morning|evening|night)|\bdaily\b(?! (?:folic|folate))|\bonce a day"
-    r"|\bod\b|\bevery (?:morning|day) with (?:her|his|their) other",
-    r"(?:double|extra|too many|several) (?:doses|tablets)|\boverdose\w*",
+    r"\b(?:giving|given|taking|taken|takes|took|had|having) (?:her |his |their |the )?(?:it|them"
+    r"|methotrexate|mtx)\b (?:\w+ ){0,2}"
+    r"'?(?:every (?:day|morning|evening|night)|each (?:day|morning)|daily|once a day|od)\b",
+    r"(?:every day|daily) (?:by mistake|instead of (?:once )?weekly)"
+    r"|\binstead of (?:once )?weekly\b"
+    r"|(?:double|extra|too many|several) (?:doses|tablets)|\boverdose\w*",
 )
 """A weekly drug given every day, or in excess."""
+NOT_FOR_MARROW = r"\bectopic\b|\bmiscarriage\b|\btermination\b|\bmolar pregnancy\b"
+"""Methotrexate given once for a pregnancy, whose bleeding is expected."""
 MARROW_OR_MUCOSA = any_of(
     r"mouth ulcers|\bmucositis\b|sore (?:mouth|throat)|\bstomatitis\b",
     r"\bbruis\w+|\bbleed\w*|\bpetechi\w+|\bneutropeni\w+|\bpancytopeni\w+",
@@ -143,8 +149,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         "folinate) at once after an overdose or with cytopenias, on specialist or poisons "
         "advice; admit if neutropenic, septic or unable to swallow.",
         (
-            (taking(METHOTREXATE), MARROW_OR_MUCOSA),
-            (METHOTREXATE, DAILY_DOSING),
+            (taking(METHOTREXATE), MARROW_OR_MUCOSA, Absent(NOT_FOR_MARROW), Absent(LONG_AGO)),
+            (taking(METHOTREXATE), DAILY_DOSING, Absent(NOT_FOR_MARROW)),
         ),
         PatientAdvice(
             "Mouth ulcers, a sore throat, bruising or a fever while taking methotrexate",

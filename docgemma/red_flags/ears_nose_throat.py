@@ -4,24 +4,35 @@ sudden deafness, and a throat infection that has spread into the jugular vein.""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import DIABETES, FEVER, HAEMOPTYSIS, OLDER_ADULT, any_of
+from docgemma.red_flags.cues import (
+    DIABETES,
+    FEVER,
+    HAEMOPTYSIS,
+    HYPOXIA,
+    OLDER_ADULT,
+    any_of,
+)
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
-AFTER_TONSILLECTOMY = r"\b(?:tonsillectomy|adenotonsillectomy|tonsils? (?:out|removed|taken out))\b"
+AFTER_TONSILLECTOMY = (
+    r"\b(?:tonsillectomy|adenotonsillectomy|tonsils? (?:out|removed|taken out)|t ?& ?a"
+    r"|tonsil bed)\b"
+)
 BLOOD_FROM_THROAT = any_of(
+    r"\bblood (?:in|on) (?:his|her|their|the) (?:spit|saliva|pillow)|\bfresh blood\b",
     r"\b(?:spat|spitting|spits|coughed|coughing|vomited|vomiting|bringing) (?:out |up )?(?:some "
     r"|a bit of |fresh |bright red )*(?:blood|clots?)",
     r"\bbleed\w*|\bblood (?:in|from) (?:his|her|their|the) (?:mouth|throat)|\bha?emorrhag\w+",
 )
 NOSE_BLOW = any_of(
-    r"\b(?:elbow|knee|head|ball|punch|fist|kick|fall)\b[^.;]{0,25}?\b(?:to|on|in) (?:the |his |her "
-    r"|my )?nose",
+    r"\b(?:elbow\w*|knee\w*|head(?:-?butt\w*)?|ball|punch\w*|fist|kick\w*|fall|fell|hit|struck)\b"
+    r"[^.;]{0,25}?\b(?:to|on|in) (?:the |his |her |my )?nose",
     r"\b(?:nasal|nose) (?:injury|trauma|fracture)|\bbroken nose|\bhit (?:in|on) the nose",
 )
 SEPTAL_SWELLING = any_of(
     r"\bseptum\b[^.;]{0,40}?\b(?:swollen|swelling|boggy|purple\w*|fluctuant|soft)",
-    r"\bseptal (?:swelling|haematoma|hematoma)",
-    r"(?:completely |totally )?blocked (?:on )?both sides",
+    r"\bseptal (?:swelling|haematoma|hematoma)|swelling of the septum",
+    r"(?:completely |totally )?blocked (?:on )?both sides|both nostrils (?:are )?blocked",
 )
 EAR_INFECTION = any_of(
     r"\bear ?(?:ache|pain)|\botalgia\b|\botitis externa\b|\bear (?:discharge|canal)",
@@ -36,18 +47,22 @@ SKULL_BASE_SIGNS = any_of(
     r"\b(?:[3-9]|\d{2}) (?:courses of|lots of) (?:\w+ ){0,3}drops",
 )
 SUDDEN_DEAFNESS = any_of(
-    r"\b(?:sudden|suddenly|overnight|woke (?:up )?with)\b[^.;]{0,40}?\b(?:hearing (?:loss|went|"
-    r"muffled|reduced)|deaf\w*|(?:can't|cannot) hear|muffled hearing)",
-    r"\bhearing (?:\w+ ){0,2}(?:muffled|gone|lost|reduced|dull)\b",
+    r"\b(?:sudden|suddenly|overnight|woke (?:up )?(?:with|deaf))\b[^.;]{0,40}?\b(?:hearing|deaf\w*"
+    r"|(?:can't|cannot) hear)|\bwoke (?:up )?deaf\b|\bsudden snhl\b|\bssnhl\b",
+    r"\bwoke (?:up )?(?:\w+ ){0,3}with (?:\w+ ){0,4}(?:hearing (?:muffled|gone|loss|reduced)"
+    r"|muffled "
+    r"hearing|blocked|deaf)",
 )
 SENSORINEURAL = any_of(
     r"\bweber\b[^.;]{0,30}?\b(?:lateralis\w+|lateraliz\w+|goes|louder)",
-    r"\b(?:canal|drum|tympanic membrane|ear) (?:and (?:drum|canal) )?(?:looks? |are |is )?normal",
+    r"\b(?:canal|drum|tympanic membrane|ear|tm|otoscopy) (?:and (?:drum|canal) )?(?:looks? |are "
+    r"|is )?"
+    r"normal",
     r"\brinne\b[^.;]{0,20}?\bpositive",
 )
 NECK_VEIN_SIGNS = any_of(
     r"(?:swollen|swelling|tender|painful)[^.;]{0,40}?\b(?:along|over) (?:the )?(?:sterno\w*|scm|"
-    r"jugular|angle of the jaw)",
+    r"jugular)",
     r"\b(?:sterno\w*|scm|internal jugular) (?:\w+ ){0,2}(?:tender|swollen|swelling)",
 )
 THROAT_INFECTION = r"\b(?:tonsillitis|sore throat|pharyngitis|quinsy|glandular fever)\b"
@@ -82,7 +97,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         ("necrotising (malignant) otitis externa (skull base osteomyelitis)",),
         "Same-day ENT; CRP and ESR, swab for Pseudomonas, CT or MRI of the skull base; IV "
         "anti-pseudomonal antibiotics; check glucose control.",
-        ((EAR_INFECTION, any_of(DIABETES, OLDER_ADULT, r"immuno\w+"), SKULL_BASE_SIGNS),),
+        (
+            (EAR_INFECTION, any_of(DIABETES, r"immuno\w+"), SKULL_BASE_SIGNS),
+            (EAR_INFECTION, OLDER_ADULT, r"\bgranulation tissue\b|\bfacial (?:palsy|weakness)"),
+        ),
     ),
     RedFlagRule(
         "sudden_hearing_loss",
@@ -113,7 +131,11 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Blood cultures and IV antibiotics covering anaerobes (e.g. a beta-lactam with "
         "metronidazole) now; CT neck and chest with contrast; ENT review.",
         (
-            (THROAT_INFECTION, NECK_VEIN_SIGNS, any_of(FEVER, HAEMOPTYSIS)),
+            (
+                THROAT_INFECTION,
+                NECK_VEIN_SIGNS,
+                any_of(HAEMOPTYSIS, HYPOXIA, r"\brigors?\b|\bseptic\b|\bsepsis\b"),
+            ),
             (THROAT_INFECTION, FEVER, HAEMOPTYSIS),
         ),
     ),

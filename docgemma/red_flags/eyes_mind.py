@@ -46,7 +46,10 @@ DISTRESS = any_of(
     r"(?:\w+ ){0,2}(?:tablets|pills|medication|morphine)",
 )
 
-CONTACT_LENS = r"contact lens\w*|\bcontacts\b|\b(?:monthlies|dailies)\b"
+CONTACT_LENS = (
+    r"contact lens\w*|\bcontacts\b|\b(?:monthlies|dailies)\b|\bcl wearer\b|\b(?:slept|sleeps|"
+    r"swims?|swam) (?:\w+ )?in (?:her |his |their )?lenses"
+)
 KERATITIS_SIGNS = any_of(
     r"\b(?:white|grey|gray|cream) (?:spot|patch|dot|area|infiltrate|opacity)\b|\bcorneal "
     r"(?:ulcer|infiltrate|opacity|abscess)",
@@ -54,7 +57,8 @@ KERATITIS_SIGNS = any_of(
     r"|blurred)",
 )
 PAINFUL_RED_EYE = (
-    r"\b(?:painful|sore),? (?:\w+ )?red eye|\beye (?:is |very )*(?:painful|sore)|\beye pain\b"
+    r"\b(?:painful|sore),? (?:\w+ )?red eye|\beye (?:is |very |really |so )*(?:painful|sore|red)"
+    r"|\beye pain\b"
     r"|\bred,? (?:and )?painful eye"
 )
 
@@ -78,7 +82,9 @@ ROWS: tuple[RedFlagRule, ...] = (
             (r"woke (?:up )?(?:\w+ ){0,3}with (?:\w+ ){0,2}(?:loss of|lost|no) (?:vision|sight)",),
             (r"\bblind (?:being )?(?:pulled|drawn|coming) down",),
             (
-                r"\bfloaters?\b|\bflash(?:es|ing lights)\b|\bphotopsi\w+",
+                r"\b(?:new|sudden|shower of|increas\w+|more) (?:\w+ )?floaters?\b|\bflash(?:es"
+                r"|ing lights)\b"
+                r"|\bphotopsi\w+",
                 r"\b(?:shadow|veil|cobweb|curtain)\b|\bshower of\b|\bfield (?:loss|defect)",
             ),
         ),

@@ -13,6 +13,7 @@ from docgemma.red_flags.cues import (
     HEADACHE,
     HYPOTENSION,
     HYPOXIA,
+    LONG_AGO,
     POST_OP,
     RADIATION,
     RESP_RATE,
@@ -25,7 +26,7 @@ from docgemma.red_flags.cues import (
     WHEEZE,
     any_of,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 ALLERGEN = any_of(
     r"\bstung\b|\bsting\b|\bbees?\b|\bwasps?\b",
@@ -60,6 +61,11 @@ TIRING = any_of(
 )
 """An attack wearing the patient out: drowsy, a word at a time, CO2 rising, breathing
 slowing, the wheeze fading as air stops moving."""
+ATTACK = any_of(
+    r"\battack\b|\bexacerbation\b|\bflare\b|\bnebs?\b|\bnebuli[sz]\w+|back-to-back|\bresus\b",
+    r"\bwheezy\b|\bwheezing\b|\bsalbutamol\b|\bbreathless\w*|\bsob\b|can't breathe",
+)
+"""An attack under way, not a review of stable disease."""
 FAST_BREATHING = any_of(
     BREATHLESS,
     RESP_RATE + r"(?:2[2-9]|[3-6]\d)(?!\.?\d)",
@@ -123,8 +129,12 @@ ROWS: tuple[RedFlagRule, ...] = (
         "blood cultures and troponin; ECG; fluid bolus; senior surgical review now; CT "
         "pulmonary angiogram once stable, or theatre if bleeding.",
         (
-            (POST_OP, any_of(BREATHLESS, HYPOXIA, HYPOTENSION, TACHYCARDIA, SYNCOPE, CHEST_PAIN)),
-            (POST_OP, FEVER, FAST_BREATHING),
+            (
+                POST_OP,
+                any_of(BREATHLESS, HYPOXIA, HYPOTENSION, TACHYCARDIA, SYNCOPE, CHEST_PAIN),
+                Absent(LONG_AGO),
+            ),
+            (POST_OP, FEVER, FAST_BREATHING, Absent(LONG_AGO)),
         ),
         PatientAdvice(
             "Breathless, faint or very unwell after an operation",
@@ -201,7 +211,11 @@ ROWS: tuple[RedFlagRule, ...] = (
             (BREATHLESS, r"pleuritic|hurts to breathe|pain (?:on|when) breathing"),
             (BREATHLESS, r"haemoptysis|hemoptysis|cough(?:ing|ed)? (?:up )?blood"),
             (BREATHLESS, SUDDEN),
-            (HYPOXIA, RESP_RATE + r"(?:2[4-9]|[3-6]\d)(?!\.?\d)"),
+            (
+                HYPOXIA,
+                RESP_RATE + r"(?:2[4-9]|[3-6]\d)(?!\.?\d)",
+                Absent(r"\bbaseline\b|chronic(?:ally)? hypox\w+|\bhome oxygen\b|\bltot\b"),
+            ),
         ),
         PatientAdvice(
             "Sudden breathlessness, or breathlessness with chest pain on breathing or coughing "
@@ -304,7 +318,12 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"|unable to (?:speak|talk) in (?:full )?sentences",
                 ),
             ),
-            (OBSTRUCTED_AIRWAYS, TIRING),
+            (
+                OBSTRUCTED_AIRWAYS,
+                ATTACK,
+                TIRING,
+                Absent(r"\bretainer\b|chronic(?:ally)? hypercap\w+"),
+            ),
         ),
         PatientAdvice(
             "Severe difficulty breathing or blue lips",

@@ -11,6 +11,7 @@ from docgemma.red_flags.cues import (
     FEVER,
     HEART_RATE,
     HYPOTENSION,
+    LONG_AGO,
     SEIZURE,
     SWEATING,
     SYNCOPE,
@@ -86,17 +87,26 @@ QUIET_HEART = (
 )
 BROAD_COMPLEX = any_of(
     r"\b(?:broad|wide)[- ]complex(?:es)?\b|\b(?:broad|wide) qrs\b",
-    r"\bqrs\s*(?:duration\s*)?(?:of|is|was|:|=)?\s*(?:1[3-9]\d|[2-3]\d\d) ?ms\b",
+    r"\bqrs\s*(?:duration\s*)?(?:of|is|was|:|=)?\s*(?:1[2-9]\d|[2-3]\d\d) ?ms\b|\bqrs\s*(?:of|is"
+    r"|was"
+    r"|:|=)?\s*0\.(?:1[2-9]|[2-3]\d) ?s(?:ec\w*)?\b",
     r"\b(?:negative|positive) concordance|\bcapture beats|\bfusion beats|\bav dissociation",
 )
-"""A broad QRS (or a sign of ventricular origin) on the ECG."""
+"""A broad QRS (120 ms or more, or a sign of ventricular origin) on the ECG."""
 FAST_RHYTHM = any_of(
     TACHYCARDIA,
     HEART_RATE + r"(?:1[2-9]\d|2\d\d)(?!\.?\d)",
-    r"\bpalpitations?\b|\b(?:heart|pulse) (?:is )?racing|\btachy\b",
+    r"\b(?:heart|pulse) (?:is )?racing|\btachy\b|\b(?:at|rate(?: of)?) (?:1[2-9]\d|2\d\d)\b",
+)
+"""A heart rate of 120 or more (palpitations alone are a symptom, not a rate)."""
+VT_NAMED = (
+    r"\b(?:monomorphic |sustained |pulsed? )?vt\b|ventricular tachycardia|\bwct\b|(?:wide"
+    r"|broad)[- ]"
+    r"complex tachy\w*"
 )
 LONG_QT = any_of(
-    r"\bqtc?\s*(?:interval\s*)?(?:of|is|was|:|=|now)?\s*(?:5\d\d|6\d\d|7\d\d) ?(?:ms|msec)?\b",
+    r"\bqtc?\s*(?:interval\s*)?(?:of|is|was|:|=|now)?\s*(?:5\d\d|6\d\d|7\d\d) ?(?:ms|msec)?\b"
+    r"|\bqtc?\s*(?:of|is|was|:|=|now)?\s*0\.[5-7]\d* ?s(?:ec\w*)?\b",
     r"\b(?:long|prolonged|very long) qtc?\b|\bqtc? (?:is |was )?(?:very )?(?:long|prolonged)",
 )
 """A QT interval of 500 ms or more, or said to be long."""
@@ -105,13 +115,13 @@ FUNNY_TURNS = any_of(
     r"\bfunny turns?\b|\bdrop attacks?\b|\b(?:brief|short) (?:episodes?|spells?) of "
     r"(?:unresponsiveness|collapse)|\bout for (?:a few|several|\d+) seconds",
     SEIZURE,
-    r"\bpalpitations?\b",
+    r"\bpalpitations?\b|\btorsades?\b|\bpolymorphic vt\b",
 )
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "broad_complex_tachycardia",
-        "A fast regular rhythm with broad QRS complexes (130 ms or more)",
+        "A fast regular rhythm with broad QRS complexes (120 ms or more)",
         (
             "ventricular tachycardia (treat a broad-complex tachycardia as VT until shown "
             "otherwise)",
@@ -121,7 +131,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "synchronised DC cardioversion if present; if stable, amiodarone 300 mg IV over 20-60 "
         "minutes; potassium and magnesium; no adenosine or verapamil for an irregular or "
         "uncertain broad-complex rhythm; cardiology now.",
-        ((BROAD_COMPLEX, FAST_RHYTHM),),
+        ((BROAD_COMPLEX, FAST_RHYTHM), (VT_NAMED, FAST_RHYTHM)),
         PatientAdvice(
             "A racing heartbeat with feeling faint, chest pain or breathlessness",
             "Call 999 now: a very fast heartbeat with these symptoms can be a dangerous rhythm.",
@@ -207,7 +217,13 @@ ROWS: tuple[RedFlagRule, ...] = (
         "infarct is possible).",
         (
             (VIRAL_ILLNESS, RAISED_TROPONIN),
-            (taking(r"clozapine|clozaril"), any_of(FEVER, VIRAL_ILLNESS), FAST_RHYTHM),
+            (
+                taking(r"clozapine|clozaril"),
+                any_of(FEVER, VIRAL_ILLNESS),
+                FAST_RHYTHM,
+                Absent(LONG_AGO),
+                Absent(r"\bfor (?:many |several |\d+ )?years\b"),
+            ),
         ),
     ),
     RedFlagRule(

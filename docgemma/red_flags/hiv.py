@@ -8,9 +8,11 @@ from docgemma.red_flags.rule import RedFlagRule
 
 UNTREATED_HIV = any_of(
     r"\bhiv\b[^.;]{0,60}?\b(?:not on (?:art|arvs?|treatment|antiretrovirals?)|lost to follow-?up"
-    r"|stopped (?:art|arvs?|treatment)|untreated|off (?:art|treatment)|cd4\s*(?:of|is|was|:)?\s*"
-    r"(?:[0-9]|[0-9]\d|1\d\d)(?!\d))",
-    r"\bcd4\s*(?:count )?(?:of|is|was|:|=)?\s*(?:[0-9]|[0-9]\d|1\d\d)(?!\.?\d)",
+    r"|defaulted(?: from)?(?: (?:art|treatment|clinic))?"
+    r"|stopped (?:art|arvs?|treatment)|untreated|off (?:art|treatment))",
+    r"\bcd4\s*(?:count )?(?:of|is|was|:|=)?\s*(?:[0-9]|[0-9]\d"
+    r"|1\d\d)(?!\.?\d)(?![^.;]{0,25}\b(?:now"
+    r"|since|rose|risen|last year|previously))",
 )
 """HIV without treatment, or a CD4 count below 200."""
 EXERTIONAL_DESATURATION = any_of(
@@ -25,7 +27,7 @@ RISK_OF_NEW_HIV = any_of(
     r"\bneedle[- ]sharing|\bshared needles|\bchemsex\b",
 )
 SEROCONVERSION = any_of(
-    r"\brash\b",
+    r"\brash\b|flu-?like (?:illness|symptoms)|\bflu-?like\b",
     r"mouth ulcers|oral ulcers|genital ulcers",
     r"(?:swollen|enlarged) (?:lymph )?(?:nodes|glands)|lymphadenopath\w+",
     r"sore throat|pharyngitis",

@@ -15,6 +15,7 @@ from docgemma.red_flags.cues import (
     HEART_RATE,
     HYPOTENSION,
     JAUNDICE,
+    LONG_AGO,
     LOW_TEMP,
     OLDER_ADULT,
     SEIZURE,
@@ -24,7 +25,7 @@ from docgemma.red_flags.cues import (
     any_of,
     taking,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 STEROID_DEPENDENT = any_of(
     r"\baddison'?s?\b|adrenal (?:insufficien\w+|failure)|\bhypoadrenal\w*|\bhypopituitar\w+",
@@ -49,7 +50,7 @@ THYROID_SIGNS = any_of(
 )
 """A goitre or the eyes of Graves' disease: thyrotoxicosis not yet named."""
 VERY_FAST_PULSE = (
-    HEART_RATE + r"(?:1[4-9]\d|2\d\d)\b|fast af"
+    HEART_RATE + r"(?:1[4-9]\d|2\d\d)\b|fast af|\baf (?:at|rate(?: of)?) (?:1[4-9]\d|2\d\d)\b"
     r"|\baf with (?:a )?(?:fast|rapid)|\bheart (?:is )?(?:racing|pounding)"
 )
 UNCONSCIOUS = (
@@ -212,14 +213,18 @@ ROWS: tuple[RedFlagRule, ...] = (
         ),
         "If able to swallow safely: 15–20 g of fast-acting glucose, recheck after 15 minutes "
         "(up to three times), then a long-acting carbohydrate; if not: IV glucose 10% "
-        "(150–200 mL over 15 minutes) or IM glucagon 1 mg; admit for a glucose infusion and "
-        "monitoring when a sulfonylurea or long-acting insulin caused it; find the cause.",
+        "(150–200 mL over 15 minutes) or IM glucagon 1 mg (less reliable after a sulfonylurea); "
+        "check the glucose now if it is not known; admit for a glucose infusion and monitoring "
+        "when a sulfonylurea or long-acting insulin caused it (octreotide if a sulfonylurea "
+        "hypoglycaemia keeps recurring); find the cause.",
         (
             (LOW_GLUCOSE, HYPO_DANGER),
             (HYPO, HYPO_DANGER),
             (
                 taking(SULFONYLUREA),
                 any_of(CONFUSED, SWEATING, r"\baggressive\b|\bcombative\b|\bodd behaviour"),
+                Absent(GLUCOSE_WORDS + r"(?:[4-9]|[12]\d)(?:\.\d)?(?!\.?\d)(?!\s*mg)"),
+                Absent(LONG_AGO),
             ),
         ),
         PatientAdvice(
@@ -255,13 +260,21 @@ ROWS: tuple[RedFlagRule, ...] = (
             "adrenal insufficiency",
             "a drug cause (thiazide, SSRI, carbamazepine, MDMA)",
         ),
-        "With severe symptoms (seizure, reduced consciousness, vomiting): 150 mL of 3% saline "
-        "IV over 20 minutes, repeated until the sodium has risen by 5 mmol/L; then limit the "
-        "rise to 10 mmol/L in the first 24 hours; sodium every 2–4 hours; paired serum and "
-        "urine osmolality and urine sodium, TSH and cortisol; stop causative drugs.",
+        "Sodium now if it is not known. With severe symptoms (seizure, reduced consciousness, "
+        "vomiting): 150 mL of 3% saline IV over 20 minutes, repeated until the sodium has risen "
+        "by 5 mmol/L; then limit the rise to 10 mmol/L in the first 24 hours (8 mmol/L with a "
+        "high risk of osmotic demyelination: alcohol, malnutrition, low potassium); sodium "
+        "every 2–4 hours; paired serum and urine osmolality and urine sodium, TSH and "
+        "cortisol; stop causative drugs.",
         (
             (SODIUM + r"1[01]\d(?!\.?\d)",),
-            (taking(SODIUM_LOWERING), OLDER_ADULT, any_of(CONFUSED, r"\bfalls?\b|\bunsteady\b")),
+            (
+                taking(SODIUM_LOWERING),
+                OLDER_ADULT,
+                any_of(CONFUSED, r"\bfalls?\b(?! clinic)|\bunsteady\b"),
+                Absent(SODIUM + r"(?:1[3-4]\d|12[5-9])(?!\.?\d)"),
+                Absent(LONG_AGO),
+            ),
             (
                 SODIUM + r"12[0-4](?!\.?\d)",
                 any_of(CONFUSED, SEIZURE, VOMITING, HEADACHE, UNCONSCIOUS, r"\bfalls?\b"),

@@ -19,14 +19,17 @@ BABY = any_of(
     r"\b(?:baby|babies|newborn|neonate|infant)\b",
 )
 PALE_STOOLS = any_of(
-    r"\b(?:pale|white|chalky|putty|clay|cream)[\w/ -]{0,25}?\b(?:stools?|poo|poos|motions)\b",
-    r"\b(?:stools?|poo|poos|motions)\b[^.;]{0,25}?\b(?:pale|white|chalky|putty|clay|cream)",
+    r"\b(?:pale|white|chalky|putty|clay|cream|acholic)[\w/ -]{0,25}?\b(?:stools?|poo|poos"
+    r"|motions)\b",
+    r"\b(?:stools?|poo|poos|motions)\b (?:are |is |look |looks |have been |were |seem )?(?:very "
+    r"|quite "
+    r"|sort of )?(?:pale|white|chalky|putty|clay|cream|grey|gray)\b",
     r"dark (?:yellow )?(?:urine|wee)\b[^.;]{0,20}?stain\w*|urine (?:is )?staining the nappy",
 )
 """Acholic stools, or dark urine staining the nappy: bilirubin that cannot reach the gut."""
 LONG_JAUNDICE = any_of(
     r"\b(?:still|persistent\w*|prolonged)\b[^.;]{0,15}?\b(?:yellow|jaundic\w+)",
-    r"\b(?:[3-9]|1[0-2]) ?(?:-| )?(?:weeks?|wks?)[- ]old\b",
+    r"\b(?:yellow|jaundiced) at (?:[3-9]|1[0-2]) (?:weeks|wks)\b",
 )
 """Jaundice past the first two weeks."""
 POOR_PERFUSION = any_of(
@@ -35,7 +38,9 @@ POOR_PERFUSION = any_of(
 )
 DUCT_SIGNS = any_of(
     r"(?:femoral|leg) pulses? (?:\w+ ){0,3}(?:weak|absent|hard to feel|impalpable|not palpable"
-    r"|reduced|difficult to feel)|(?:weak|absent|impalpable) femoral pulses?",
+    r"|reduced|difficult to feel)|(?:weak|absent|impalpable) femoral(?:s| pulses?)",
+    r"(?:can't|cannot|couldn't|unable to) (?:feel|palpate) (?:the |his |her )?femoral(?:s"
+    r"| pulses?)",
     r"\bpre-?ductal\b|\bpost-?ductal\b|(?:sats|spo2|saturations?)\b[^.;]{0,30}?\b(?:hand|arm)\b"
     r"[^.;]{0,30}?\b(?:foot|leg)\b",
 )
@@ -43,7 +48,7 @@ DUCT_SIGNS = any_of(
 another duct-dependent lesion."""
 COUGH_BOUTS = any_of(
     r"\bwhoop\w*|\bparoxysm\w*|cough\w* (?:\w+ ){0,3}(?:in|coming in) (?:bouts|fits|spasms)"
-    r"|(?:bouts|fits|spasms) of cough\w*|cough(?:ing)? (?:fits|bouts|spasms)",
+    r"|(?:bouts|fits|spasms|spells) of cough\w*|cough(?:ing)? (?:fits|bouts|spasms|spells)",
     r"\b(?:post-?tussive|after (?:the |some )?(?:coughing )?bouts?) vomit\w*"
     r"|vomits? after (?:\w+ )?"
     r"(?:bouts|coughing)",
@@ -53,8 +58,8 @@ APNOEA_OR_BLUE = any_of(
     r"(?:goes|went|going|turns?|turned) (?:\w+ )?(?:blue|dusky)|\bcyanos\w+|\bcyanotic\b",
 )
 SKIN_PEELS = any_of(
-    r"skin (?:\w+ ){0,3}(?:wrinkles|peels|slides|comes) (?:and peels )?(?:off|away)"
-    r"|\bnikolsky\w*",
+    r"skin (?:\w+ ){0,3}(?:wrinkles|peels|slides|comes|coming|peeling|sloughing) (?:and peels )?"
+    r"(?:off|away)|\bnikolsky\w*|\bskin sloughing\b|\bsloughing (?:of )?(?:the )?skin\b",
     r"(?:big |large )?(?:floppy|flaccid|fragile) blisters",
 )
 """Skin that separates at a touch (Nikolsky's sign), or flaccid blisters."""

@@ -32,13 +32,15 @@ NEPHRITIC_OR_VASCULITIC = any_of(
 )
 """What else a glomerulonephritis or a small-vessel vasculitis brings."""
 CK_VERY_HIGH = (
-    r"\b(?:ck|creatine kinase|cpk)\s*(?:of|is|was|:|=)?\s*(?:[5-9]\d{3}|[1-9]\d{4,}|[5-9],\d{3}"
-    r"|[1-9]\d{1,2},\d{3})(?!\.?\d)"
+    r"\b(?:ck|creatine kinase|cpk)\s*(?:of|is|was|:|=|>)?\s*(?:[5-9]\d{3}|[1-9]\d{4,}"
+    r"|[5-9][, ]\d{3}"
+    r"|[1-9]\d{1,2}[, ]\d{3})(?!\.?\d)"
 )
 """A creatine kinase of 5,000 U/L or more."""
 LONG_LIE = any_of(
-    r"\b(?:found|lying|lain|was) (?:\w+ ){0,3}on the (?:floor|ground)\b[^.;]{0,60}?\b(?:hours|"
-    r"overnight|all night|\d+ ?h\b|days?)",
+    r"\b(?:found|lying|lain|lay|was|been) (?:\w+ ){0,3}on the (?:floor"
+    r"|ground)\b[^.;]{0,60}?\b(?:hours"
+    r"|overnight|all night|\d+ ?h\b|days?)",
     r"\blong lie\b|\bdown (?:for )?(?:\d+|several|many)(?:-\d+)? ?(?:h|hrs?|hours)\b",
 )
 PIGMENTED_URINE = any_of(
@@ -49,21 +51,27 @@ PIGMENTED_URINE = any_of(
 RETENTION = any_of(
     r"\b(?:palpable|distended|enlarged|full) bladder|\bdull to percussion\b[^.;]{0,40}"
     r"(?:umbilicus|pubis|suprapubic)",
-    r"\bdribbl\w+|overflow incontinence|\bbladder scan\b[^.;]{0,20}?\b(?:[5-9]\d\d|\d{4}) ?ml",
-    r"(?:can't|unable to|hasn't|has not|not) (?:\w+ ){0,2}(?:pass(?:ed)?|passing) (?:urine|water)",
+    r"\bdribbl\w+ (?:small amounts|all day|constantly|continuously)|overflow incontinence",
+    r"\b(?:bladder scan|residual|pvr)\b[^.;]{0,20}?\b(?:[5-9]\d\d|\d{4}) ?ml",
+    r"(?:can't|unable to|hasn't|has not|not) (?:\w+ ){0,2}(?:pass(?:ed)?|passing) (?:urine|water)"
+    r"|\bcan't (?:pee|wee)\b",
 )
 """A bladder that cannot empty: felt or percussed above the pubis, dribbling, a large scan."""
 RETENTION_HARM = any_of(
     CONFUSED,
-    r"\b(?:creatinine|creat)\b|\baki\b|kidney injury|\banticholinergic|\boxybutynin\b"
+    r"\b(?:creatinine|creat|cr)\s*(?:of|is|was|:|=|now)?\s*(?:1[5-9]\d|[2-9]\d\d"
+    r"|[2-9](?:\.\d+)? ?mg/dl)"
+    r"|\baki\b|kidney injury|\banticholinergic|\boxybutynin\b"
     r"|\bsolifenacin\b|\btolterodine\b|\bamitriptyline\b",
     r"(?:lower )?(?:tummy|abdo\w*|suprapubic) (?:pain|discomfort)",
 )
-SCLERODERMA = r"\bsystemic sclerosis\b|\bscleroderma\b|\bdcssc\b|\blcssc\b"
+SCLERODERMA = r"\bsystemic sclerosis\b|\bscleroderma\b|\b(?:dc|lc)?ssc\b"
 HIGH_BP_OR_AKI = any_of(
-    BP_WORDS + r"(?:1[5-9]\d|2\d\d)\s*(?:/|over)\s*\d{2,3}\b",
-    r"\b(?:creatinine|creat)\b[^.;]{0,25}?\((?:was|baseline)|\baki\b|kidney injury"
-    r"|creatinine (?:rising|doubled|climbing)",
+    BP_WORDS
+    + r"(?:1[6-9]\d|2\d\d)\s*(?:/|over)\s*\d{2,3}\b(?![^.;]{0,20}\b(?:baseline|usual|stable))",
+    r"\b(?:creatinine|creat|cr)\b[^.;]{0,25}?\((?:was|baseline)|\b(?:creatinine|creat"
+    r"|cr) \d+ (?:from|up "
+    r"from) \d+|creatinine (?:rising|doubled|climbing)",
 )
 
 ROWS: tuple[RedFlagRule, ...] = (

@@ -19,7 +19,6 @@ from docgemma.red_flags.cues import (
     SYNCOPE,
     TACHYCARDIA,
     VOMITING,
-    WEIGHT_LOSS,
     any_of,
     taking,
 )
@@ -258,7 +257,10 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (EATING_DISORDER, ED_INSTABILITY),
             (
-                any_of(WEIGHT_LOSS, r"\bbmi\s*(?:now |of |is |was |:)?\s*1[0-5](?:\.\d)?(?!\.?\d)"),
+                any_of(
+                    r"\bbmi\s*(?:now |of |is |was |:)?\s*1[0-5](?:\.\d)?(?!\.?\d)",
+                    r"\brestrict\w*|\bdieting\b|\bbarely eat\w*|skipping meals|\bcalorie\w*",
+                ),
                 any_of(HEART_RATE + r"(?:[2-4]\d)(?!\.?\d)", HYPOTENSION, LOW_TEMP),
                 Absent(OLDER_ADULT),
             ),

@@ -11,37 +11,49 @@ from docgemma.red_flags.cues import (
     FEVER,
     HYPOTENSION,
     HYPOXIA,
-    SEIZURE,
     any_of,
 )
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 GENERAL_ANAESTHETIC = any_of(
     r"\b(?:sevo\w*|desflurane|isoflurane|halothane|volatile|suxamethonium|\bsux\b"
     r"|succinylcholine|scoline)\b",
     r"\b(?:under|during|after induction of) (?:a )?(?:general )?an(?:a)?esthe\w+|\bintra-?op\w*"
-    r"|\bin theatre\b|\bon the table\b",
+    r"|\bin theatre\b|\bon the table\b|\bin recovery\b|\bpacu\b|\bafter (?:a |the )?ga\b",
 )
 RISING_CO2_OR_HEAT = any_of(
     r"\b(?:et ?co2|end[- ]tidal (?:co2|carbon dioxide)|capnograph\w*)\b[^.;]{0,40}?"
-    r"\b(?:ris\w+|climb\w*|increas\w+|going up|high|->|→)",
+    r"\b(?:ris\w+|climb\w*|increas\w+|going up|went up|up from|doubl\w+|high|->|→)",
     r"\bhypercarbi\w+|\bhypercapni\w+",
     r"\bmasseter (?:spasm|rigidity|was tight|tight)|\bjaw (?:was )?(?:rigid|tight|clenched) "
     r"(?:at|on|after) (?:intubation|induction)",
     r"\b(?:temp\w*|temperature) (?:\w+ ){0,3}(?:climbing|rising|increasing)|soda ?lime (?:is )?"
     r"(?:hot|warm)",
+    r"\b(?:temp\w*|t)\s*(?:of|is|was|:)?\s*(?:39\.[5-9]|4[0-2](?:\.\d)?)\b[^.;]{0,30}?\brigid\w*",
 )
 """Signs of a hypermetabolic muscle crisis under anaesthesia."""
-LOCAL_ANAESTHETIC = any_of(
-    r"\b(?:levo)?bupivacaine|\blidocaine|\blignocaine|\bropivacaine|\bprilocaine|\bmarcaine"
-    r"|\bchirocaine|local an(?:a)?esthetic",
-    r"\b(?:nerve|regional|interscalene|femoral|fascia iliaca|brachial plexus|erector spinae"
-    r"|paravertebral|tap|supraclavicular|axillary) block",
+LA_DRUG = (
+    r"(?:levo)?bupivacaine|lidocaine|lignocaine|ropivacaine|\bropi\b|prilocaine|marcaine|chirocaine"
+    r"|local an(?:a)?esthetic"
 )
+LOCAL_ANAESTHETIC = any_of(
+    r"\b(?:after|following|during|injected|infiltrat\w+|gave|given|with)\b[^.;]{0,30}?\b(?:"
+    + LA_DRUG
+    + r")|\b\d+ ?(?:ml|mls|mg) (?:of )?(?:\d(?:\.\d+)? ?% )?(?:"
+    + LA_DRUG
+    + r")|\b(?:"
+    + LA_DRUG
+    + r")\b[^.;]{0,15}?\b(?:infiltrat\w+|injection|injected|block)",
+    r"\b(?:nerve|regional|interscalene|femoral|fascia iliaca|brachial plexus|erector spinae|esp"
+    r"|paravertebral|tap|supraclavicular|axillary|serratus|pecs) block",
+)
+"""A local anaesthetic injected or a block done, not a drug named in a question."""
 LAST_SIGNS = any_of(
     r"perioral (?:tingling|numbness)|(?:tingling|numb\w*) (?:round|around) (?:the |his |her )?"
-    r"mouth|metallic taste|\btinnitus\b",
-    SEIZURE,
+    r"mouth|metallic taste|\btinnitus\b|\blips? (?:tingling|numb)|\bears? ringing|ringing in "
+    r"(?:the |his |her )?ears",
+    r"\b(?:had|having|has had) a (?:seizure|fit)\b|\bseiz(?:ed|ing)\b|\bfitted\b|\bfitting\b"
+    r"|\bconvuls\w+",
     r"\btwitch\w*|\bunresponsive\b|\bunconscious\b|cardiac arrest|\bvf\b|\bvt\b|wide qrs"
     r"|broad qrs",
 )
@@ -50,8 +62,9 @@ NEURAXIAL = any_of(
     r"\blumbar puncture\b|\b(?:an |the )?lp\b",
 )
 LEGS_FAILING = any_of(
-    r"can't (?:move|lift|feel) (?:\w+ ){0,2}legs|(?:legs|leg) (?:are |is |feel )?(?:weak|numb"
-    r"|heavy|dead)|weakness (?:of|in) (?:both |his |her )?legs",
+    r"can't (?:move|lift|feel) (?:\w+ ){0,2}legs?|(?:legs|leg) (?:are |is |feel |have "
+    r"|has )?(?:gone "
+    r")?(?:weak|numb|heavy|dead)|weakness (?:of|in) (?:both |his |her )?legs",
     r"numb (?:from|below) (?:the |his |her )?(?:belly ?button|umbilicus|waist|nipples|chest)",
     r"\bparaplegi\w+|\bparaparesis\b|sensory level",
 )
@@ -60,9 +73,11 @@ TRANSFUSION = any_of(
     r"of) (?:a |the |her |his |their |this )?(?:blood |platelet |red cell |first )?transfusion"
     r"|\btransfusion (?:was |is )?(?:started|running|going|in progress)"
     r"|\bunit of (?:red cells|blood|platelets|ffp|plasma|rbc)",
-    r"\b(?:\d|one|two|three) (?:units? of )?(?:ffp|fresh frozen plasma|platelets|red cells"
-    r"|prbc|rbc|pools? of platelets)|\bpools? of platelets",
-    r"\b(?:blood|the bag|the unit) (?:was |is )?(?:running|going in|started)",
+    r"\b(?:got|received|given|had|after|during|into|transfused|with)\b[^.;]{0,15}?\b(?:\d|one|two"
+    r"|three) (?:units? of )?(?:ffp|fresh frozen plasma|platelets|(?:packed )?red cells|prbc|rbc"
+    r"|pools? of platelets)|\bpools? of platelets",
+    r"\b(?:blood|the bag|the unit) (?:was |is )?(?:running|going in|started)|\bbeing transfused\b"
+    r"|\b(?:\d(?:st|nd|rd|th)|second|third) unit\b",
 )
 """A transfusion now or in the last hours (not a history of transfusions)."""
 REACTION = any_of(
@@ -129,8 +144,15 @@ ROWS: tuple[RedFlagRule, ...] = (
             "bacterial contamination of the unit (sepsis)",
         ),
         "Stop the transfusion and keep the line open with saline; check the patient's identity "
-        "against the unit; ABCDE, oxygen, fluids; FBC, DAT, LDH, bilirubin, clotting, cultures "
-        "of the patient and the unit; return the unit to the lab; tell the blood bank.",
-        ((TRANSFUSION, REACTION),),
+        "against the unit; ABCDE and oxygen; IV fluids for shock, but a diuretic, not fluid, "
+        "if the picture is overload (TACO); FBC, DAT, LDH, bilirubin, clotting, cultures of the "
+        "patient and the unit; return the unit to the lab; tell the blood bank.",
+        (
+            (
+                TRANSFUSION,
+                REACTION,
+                Absent(r"\blast (?:month|year)\b|\b\d+ (?:weeks|months|years) ago\b"),
+            ),
+        ),
     ),
 )

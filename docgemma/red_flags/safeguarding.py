@@ -13,11 +13,12 @@ YOUNG_TEEN = any_of(
 )
 """A child of 10 to 17."""
 OLDER_PARTNER = any_of(
-    r"\b(?:boyfriend|girlfriend|partner|friend|man|guy)\b[^.;]{0,40}?\b(?:who'?s|who is|aged|is)"
-    r" (?:1[89]|[2-6]\d)\b",
-    r"\b(?:1[89]|[2-6]\d)(?:-year-old| ?yo)? (?:boyfriend|girlfriend|man|guy)\b",
-    r"\bolder (?:boyfriend|girlfriend|man|men|friends?)\b",
+    r"\b(?:boyfriend|girlfriend|partner|man|guy)\b[^.;]{0,40}?\b(?:who'?s|who is|aged|is)"
+    r" (?:19|[2-6]\d)\b",
+    r"\b(?:19|[2-6]\d)(?:-year-old| ?yo)? (?:boyfriend|girlfriend|man|guy)\b",
+    r"\bolder (?:boyfriend|girlfriend|man|men)\b",
 )
+"""A partner of 19 or more, or said to be older (a friend of 18 giving a lift is not)."""
 GROOMING = any_of(
     r"(?:buys?|bought|gives?|gave|given) (?:her|him|them) (?:\w+ ){0,3}(?:gifts?|phone|vapes?"
     r"|money|alcohol|drugs|clothes)",
@@ -25,11 +26,13 @@ GROOMING = any_of(
     r"picks? (?:her|him|them) up from school|missing (?:from )?school|going missing",
 )
 CARER_CONTROL = any_of(
+    r"won't leave (?:the room|her side|his side)|(?:insists on|always) (?:staying|being present)",
     r"answers? (?:every|all|each) (?:of the )?questions? for (?:her|him|them)",
     r"won't (?:let (?:her|him|them) be seen alone|leave (?:the|us) (?:room|alone))",
     r"(?:doesn't|does not|won't) let (?:us|me|staff) see (?:her|him|them) alone",
 )
 UNEXPLAINED_HARM = any_of(
+    r"\bunexplained bruis\w+|\bfinger ?tip bruis\w+|\bbruis\w+ on the inner (?:upper )?arms",
     r"\bgrip(?:[- ]pattern)? (?:marks|bruis\w+)|bruis\w+ (?:\w+ ){0,4}(?:grip|finger[- ]?tip"
     r"|fingertip|hand) (?:pattern|marks|shaped)|bruises (?:on|to) both (?:upper )?arms",
     r"pressure (?:sore|ulcer) (?:\w+ ){0,3}(?:never|not) (?:reported|mentioned)|grade [34] "

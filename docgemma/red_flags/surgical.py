@@ -10,6 +10,7 @@ from docgemma.red_flags.cues import (
     DIABETES,
     FEVER,
     HYPOTENSION,
+    LONG_AGO,
     OLDER_ADULT,
     SYNCOPE,
     TACHYCARDIA,
@@ -77,7 +78,6 @@ NECK_OPERATION = (
     r"thyroidectomy|parathyroidectomy|thyroid (?:surgery|operation)|neck (?:dissection|surgery)"
     r"|carotid endarterectomy|anterior cervical (?:discectomy|fusion|spine surgery)|\bacdf\b"
 )
-LONG_AGO = r"\b(?:\d+|many|several|two|three|ten) (?:years|yrs) ago\b"
 NECK_SWELLING_OR_AIRWAY = any_of(
     r"neck (?:\w+ ){0,2}(?:swelling|swollen|tight|tense|bigger)|swelling (?:\w+ ){0,4}(?:neck"
     r"|wound|dressing)",
@@ -94,7 +94,9 @@ BIG_SPLEEN = any_of(
 )
 """A spleen that is enlarged, as in glandular fever, and tears easily."""
 LEFT_UPPER_PAIN = any_of(
-    r"\b(?:l|left) upper (?:abdo\w*|quadrant|tummy)|\bluq\b|left hypochondri\w+",
+    r"\b(?:l|left) upper (?:abdo\w*|quadrant|tummy) (?:pain|tender\w*)|\bluq (?:pain|tender\w*)"
+    r"|tender (?:in the )?luq|left hypochondri\w+ (?:pain|tender\w*)|pain under the left ribs"
+    r"|\bleft flank (?:pain|tender\w*)",
     r"(?:left |l )?shoulder[- ]tip pain|pain (?:\w+ ){0,3}(?:left |l )shoulder tip",
 )
 ABDOMINAL_BLOW = any_of(
@@ -105,23 +107,25 @@ ABDOMINAL_BLOW = any_of(
 )
 COLITIS = any_of(
     r"\bulcerative colitis\b|\buc\b|\bcrohn'?s\b|\bibd\b|\bcolitis\b",
-    r"\bc\.? ?diff\w*|\bclostridi\w+ difficile",
+    r"\bc\.? ?diff\w*|\bclostridi\w+ difficile|\bcdi\b",
 )
 DILATED_COLON = any_of(
-    r"\b(?:transverse |sigmoid )?(?:colon|caecum|cecum)\b[^.;]{0,20}?\b(?:[6-9]|1\d)(?:\.\d)? ?"
-    r"cm\b",
+    r"\b(?:transverse |sigmoid )?(?:colon|caecum|cecum) (?:diameter |dilated (?:to )?|measuring "
+    r"|of |is |at )?(?:[6-9]|1\d)(?:\.\d)? ?cm\b",
     r"\bmegacolon\b|(?:dilated|distended) (?:transverse )?colon",
 )
 """A colon 6 cm or wider on the film."""
-FELL = r"\b(?:fell|fall|falls|fallen|tripped|slipped|found on the floor)\b"
-HIP_PAIN_ON_WEIGHT = any_of(
-    r"\b(?:hip|groin)\b (?:pain|ache|tenderness)[^.;]{0,40}?\b(?:weight[- ]?bearing|walking"
-    r"|standing"
-    r"|mobilis\w+|moving)",
-    r"\b(?:pain|painful) (?:in|on|over) (?:the |her |his )?(?:\w+ )?(?:hip|groin)\b[^.;]{0,40}?"
-    r"\b(?:weight[- ]?bearing|walking|standing)",
-    r"(?:can't|unable to|won't) (?:weight[- ]?bear|bear weight|walk|stand)\b",
+FELL = r"\b(?:fell|fall|fallen|tripped|slipped|found on the floor)\b|\bfalls\b(?! clinic| risk)"
+HIP = r"\b(?:hip|groin|femoral neck|neck of femur)\b(?! (?:is |was |looks? )?(?:fine|normal|ok))"
+CANT_BEAR_WEIGHT = any_of(
+    r"(?:pain|ache|tender\w*|painful)[^.;]{0,30}?\b(?:weight[- ]?bearing|on walking|on standing"
+    r"|on movement|when (?:she|he|they) (?:walks|stands|moves))",
+    r"(?:can't|unable to|won't|will not|struggling to) (?:weight[- ]?bear|bear weight|walk|stand"
+    r"|get"
+    r" up)\b|\bnwb\b|\bnon-?weight[- ]?bearing\b|\boff (?:her|his|their) legs\b",
+    r"\bmuch slower\b|\bshortened and (?:externally )?rotated\b",
 )
+"""Pain on bearing weight, or a patient who cannot since the fall."""
 DEEP_FOOT_INFECTION = any_of(
     FEVER,
     r"probes? (?:\w+ ){0,2}(?:to |hits |touches )?bone|bone (?:is )?(?:exposed|visible|palpable)",
@@ -172,8 +176,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Two large-bore cannulae, FBC and crossmatch; FAST scan and CT abdomen with contrast "
         "when stable; surgical review now; no contact sport with an enlarged spleen.",
         (
-            (LEFT_UPPER_PAIN, any_of(BIG_SPLEEN, ABDOMINAL_BLOW)),
+            (LEFT_UPPER_PAIN, any_of(BIG_SPLEEN, ABDOMINAL_BLOW), Absent(LONG_AGO)),
             (BIG_SPLEEN, ABDOMINAL_BLOW, any_of(ABDO_PAIN, SHOCKED_OR_FAINT, TACHYCARDIA)),
+            (BIG_SPLEEN, ABDO_PAIN, SHOCKED_OR_FAINT),
         ),
         PatientAdvice(
             "Pain in the upper left tummy or the left shoulder tip after a blow, or with "
@@ -187,9 +192,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         "or a colon 6 cm or wider",
         ("toxic megacolon (risk of perforation)", "colonic perforation"),
         "Stop antimotility drugs (loperamide, opioids) and anticholinergics; IV fluids, "
-        "electrolytes (potassium, magnesium); IV steroids in inflammatory colitis, oral "
-        "vancomycin or fidaxomicin for C. difficile; daily abdominal X-ray; colorectal "
-        "surgical review today.",
+        "electrolytes (potassium, magnesium); IV steroids in inflammatory colitis; for C. "
+        "difficile, oral or nasogastric vancomycin with IV metronidazole (rectal vancomycin "
+        "if there is an ileus); daily abdominal X-ray; colorectal surgical review today.",
         (
             (COLITIS, DILATED_COLON),
             (COLITIS, DISTENSION, any_of(FEVER, TACHYCARDIA)),
@@ -203,7 +208,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Analgesia (consider a fascia iliaca block); if the X-ray is normal and pain on "
         "weight-bearing persists, MRI (or CT) the same day; keep non-weight-bearing until "
         "excluded; orthogeriatric review.",
-        ((OLDER_ADULT, FELL, HIP_PAIN_ON_WEIGHT),),
+        ((OLDER_ADULT, FELL, HIP, CANT_BEAR_WEIGHT),),
     ),
     RedFlagRule(
         "obstructed_infected_kidney",

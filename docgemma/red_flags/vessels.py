@@ -8,11 +8,13 @@ from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
 GUT_BLEED = any_of(
     r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?|\bha?ematochezia\b|\bpr bleed\w*",
+    r"\bblack,? (?:and )?tarry|\btarry (?:black )?stools|\b(?:fresh )?pr blood|\bgi bleed\w*",
     VOMITED_BLOOD,
 )
 AORTIC_GRAFT = any_of(
     r"\b(?:aortic|aorto-?\w+|dacron|vascular|endovascular) (?:stent )?graft",
-    r"\b(?:aneurysm|aaa|aortic) (?:repair|surgery|reconstruction)|\bevar\b",
+    r"\b(?:aneurysm|aaa|aortic) (?:repair|surgery|reconstruction)|\bevar\b|aorto-?bi-?femoral"
+    r"|\baaa repair\b",
 )
 """An aorta repaired with a graft, open or by a stent."""
 FACE_NECK_SWELLING = any_of(
@@ -25,7 +27,9 @@ DILATED_CHEST_VEINS = any_of(
     r"(?:distended|dilated|prominent|engorged|visible) (?:\w+ ){0,2}veins (?:\w+ ){0,3}(?:chest"
     r"|neck|chest wall)",
     r"(?:chest wall|neck|chest) veins (?:are |look )?(?:distended|dilated|prominent|engorged)",
-    r"non-?pulsatile (?:raised )?jvp|headache (?:when|on) (?:bending|stooping|lying)",
+    r"non-?pulsatile (?:raised )?jvp|(?:distended|dilated|engorged|prominent) (?:neck|chest wall"
+    r"|chest)"
+    r" veins|\bcollateral veins\b",
     r"mediastinal (?:mass|widening|lymphadenopathy)|\b(?:r|l|right|left) upper mediastin\w+ mass",
 )
 """Veins of the chest and neck that cannot drain, or a mass in the mediastinum."""
@@ -51,9 +55,10 @@ ROWS: tuple[RedFlagRule, ...] = (
             "superior vena cava obstruction (lung cancer, lymphoma, a thrombosed line)",
             "airway compression by the mass",
         ),
-        "Sit upright; stridor or airway compromise is an emergency for the airway team; CT "
-        "chest with contrast; dexamethasone only once a tissue diagnosis is planned (it can "
-        "mask lymphoma); same-day oncology for stenting or treatment of the cause.",
+        "Sit upright; stridor or airway compromise is an emergency for the airway team (give "
+        "dexamethasone then); otherwise withhold steroids until the biopsy is taken, as they "
+        "can mask lymphoma; CT chest with contrast; same-day oncology for stenting or "
+        "treatment of the cause.",
         (
             (FACE_NECK_SWELLING, DILATED_CHEST_VEINS),
             (FACE_NECK_SWELLING, CANCER, r"\bbreathless\w*|\bsob\b|\bstridor\b|orthopn\w+"),

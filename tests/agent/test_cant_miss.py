@@ -8,7 +8,7 @@ import pytest
 from docgemma.agent.cant_miss import recognise
 from docgemma.agent.cant_miss_opening import HEADING, cant_miss_block, open_with_cant_miss
 from docgemma.llm.scripted import ScriptedBackend
-from docgemma.red_flags.table import BY_ID
+from docgemma.red_flags.table import BY_ID, SYMPTOM_ROWS
 
 from .conftest import intent, run
 
@@ -125,6 +125,16 @@ def test_every_condition_is_on_the_first_line_before_any_step() -> None:
     for row in found:
         assert all(condition.split(" (")[0] in first_line for condition in row["exclude"])
     assert len(steps) == len(found) and all(s.startswith("**Do first** (") for s in steps)
+
+
+def test_a_symptom_row_beside_a_cause_adds_its_conditions_but_not_its_steps() -> None:
+    found = recognise("Ten minutes into a blood transfusion: rigors, BP 82/50.")
+    ids = [f["rule_id"] for f in found]
+    assert ids[0] == "transfusion_reaction" and "sepsis_signs" in ids
+    first_line, *steps = cant_miss_block(found).split("\n")
+    assert "sepsis or septic shock" in first_line
+    assert [s for s in steps if "blood cultures, IV broad-spectrum" in s] == []
+    assert len(steps) == len([i for i in ids[:3] if i not in SYMPTOM_ROWS])
 
 
 def test_a_condition_two_rows_name_is_on_the_first_line_once() -> None:

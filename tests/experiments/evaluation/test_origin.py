@@ -45,7 +45,13 @@ def test_a_turn_that_ended_before_synthesis_is_code_text():
 
 
 def test_the_cant_miss_block_an_answer_opens_with_is_code_text():
-    row = {"presentation": "Thunderclap headache", "exclude": ["SAH"], "first": "CT head."}
+    row = {
+        "rule_id": "thunderclap_headache",
+        "presentation": "Thunderclap headache",
+        "exclude": ["SAH"],
+        "first": "CT head.",
+        "evidence": [],
+    }
     answer = open_with_cant_miss("- Migraine is common. [1]", [row])
     parts = answer_parts(answer)
     assert [p.origin for p in parts] == ["code", "model"]
