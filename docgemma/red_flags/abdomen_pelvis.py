@@ -337,8 +337,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                 DIABETES,
                 any_of(
                     VOMITING,
-                    r"\bketon\w+|kussmaul|deep (?:sighing )?breath\w*"
-                    r"|fruity|pear ?drops",
+                    r"\bketon\w+|kussmaul|deep (?:sighing )?breath\w*|fruity|pear ?drops",
                 ),
             ),
             (DIABETES, ABDO_PAIN, any_of(SUDDEN, r"glucose|sugars? (?:is |are )?(?:high|\d\d)")),

@@ -66,8 +66,7 @@ LEGS_HEAVY = (
 JAW_CLAUDICATION = any_of(
     r"jaw claudication|jaw (?:pain|ache) (?:on|when) (?:chewing|eating)",
     r"\bjaw (?:\w+ ){0,2}(?:aches?|pain|hurts|tires?|tired)(?: \w+){0,2} "
-    r"(?:when|on|with|while|after)"
-    r" (?:\w+ )?(?:chew\w*|eat\w*)",
+    r"(?:when|on|with|while|after) (?:\w+ )?(?:chew\w*|eat\w*)",
 )
 """Pain in the jaw muscles on chewing: arteries too narrowed to feed them."""
 SCALP_TENDER = any_of(
@@ -300,8 +299,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"can't feel (?:\w+ ){0,3}(?:toilet paper|when (?:i|she|he|they) wipe)"
                     r"|numb\w* (?:\w+ ){0,2}when (?:i|she|he|they) wipe",
                     r"(?:struggling|difficulty|trouble|hard|straining) (?:to |with )?"
-                    r"(?:pass\w*|pee\w*"
-                    r"|wee\w*|urinat\w*)",
+                    r"(?:pass\w*|pee\w*|wee\w*|urinat\w*)",
                     r"(?:sciatica|pain|numbness|weakness|tingling) (?:\w+ ){0,2}(?:in|down|into) "
                     r"both legs",
                     r"bilateral (?:sciatica|leg (?:weakness|numbness))|both legs (?:are )?"

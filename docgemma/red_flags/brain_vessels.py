@@ -19,8 +19,7 @@ from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 VERTIGO = r"\bvertig\w+|(?:room|world|everything) (?:is |was )?(?:spinning|spins|spun)"
 CENTRAL_SIGNS = any_of(
     r"(?:can't|unable to|not able to) (?:stand|walk|sit up)\b(?! (?:it|this|that|the))"
-    r"|can't (?:stand|walk) (?:\w+ )?"
-    r"(?:unaided|unsupported|without help)",
+    r"|can't (?:stand|walk) (?:\w+ )?(?:unaided|unsupported|without help)",
     r"direction[- ]changing nystagmus|nystagmus (?:\w+ ){0,3}chang\w* direction"
     r"|vertical nystagmus|skew deviation",
     r"(?:normal|negative) head[- ]impulse|head[- ]impulse (?:test )?(?:is |was )?(?:normal"

@@ -36,8 +36,7 @@ ANAEMIA = any_of(
 """A haemoglobin below 120 g/L (12 g/dL)."""
 BOWEL_CHANGE = (
     r"(?:stools?|bowels?|poo) (?:\w+ ){0,3}(?:looser|loose|runny|more often|changed)|change (?:in"
-    r"|of)"
-    r" (?:\w+ )?bowel habit|\brectal bleed\w*|\bpr bleed\w*|blood (?:in|on) (?:the |his |her )?"
+    r"|of) (?:\w+ )?bowel habit|\brectal bleed\w*|\bpr bleed\w*|blood (?:in|on) (?:the |his |her )?"
     r"(?:stools?|poo)"
 )
 CHANGING_MOLE = any_of(
@@ -60,20 +59,17 @@ HOARSE_OR_EAR = any_of(
     + r" (?:of )?(?:\w+ )?(?:hoarse\w*|dysphonia)|\bhoarse for (?:over |more than )?"
     + THREE_WEEKS,
     r"(?:ear ?(?:ache|pain)|otalgia)[^.;]{0,60}?\b(?:ear|drum|canal"
-    r"|otoscopy)\b[^.;]{0,30}?\b(?:normal"
-    r"|fine|healthy|unremarkable)",
+    r"|otoscopy)\b[^.;]{0,30}?\b(?:normal|fine|healthy|unremarkable)",
 )
 HEAD_NECK_RISK = any_of(
     r"\bsmok\w+|\bpack[- ]?(?:years?|yrs)|\btobacco\b",
     ALCOHOL_EXCESS,
     r"(?:neck|cervical) (?:lump|node|mass|swelling)|\bnode (?:in )?(?:the )?(?:l |r |left "
-    r"|right )?neck"
-    r"|lump in (?:the |his |her )?neck|\bpain (?:on )?swallowing\b|\bdysphagi\w+",
+    r"|right )?neck|lump in (?:the |his |her )?neck|\bpain (?:on )?swallowing\b|\bdysphagi\w+",
 )
 NIGHT_BONE_PAIN = (
     r"\bpain\b[^.;]{0,60}?\b(?:waking|wakes|woke|wake) (?:him|her|them|me) (?:up )?(?:at night"
-    r"|in the "
-    r"night|from sleep)|\bnight pain\b"
+    r"|in the night|from sleep)|\bnight pain\b"
 )
 """Bone pain that wakes the patient (growing pains ache in both legs and do not)."""
 BOTH_LEGS = r"\bboth (?:legs|shins|knees|sides)\b|\bbilateral\b"

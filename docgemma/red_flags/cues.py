@@ -8,6 +8,8 @@ of her life" does.
 
 from __future__ import annotations
 
+from datetime import date
+
 from docgemma.red_flags.rule import Fact
 
 
@@ -29,8 +31,7 @@ def taking(names: str) -> str:
     return (
         r"\b(?:on|take|taking|takes|taken|took|started|starting|prescribed|receiving|uses|using|"
         r"stopped|after|been on|course of|dose of|increased|increasing|added|adding|prn|im|iv"
-        r"|depot) "
-        r"(?:\w+ ){0,3}?"
+        r"|depot) (?:\w+ ){0,3}?"
         rf"(?:{names})\b|\b(?:{names})\b (?:for|since|started|treatment|therapy|patient|user"
         r"|dose|was (?:started|increased|added)|added (?:to|on)|\d+ ?(?:mg|micrograms?)\b|od\b"
         r"|bd\b|daily|weekly|depot|injections?|increased|x ?\d)"
@@ -91,8 +92,7 @@ HYPOXIA = any_of(
 HYPOTENSION = any_of(
     r"\bhypotensi\w+|low blood pressure|\bin shock\b|\bshocked\b|\bperi-?arrest\b",
     r"\b(?:bp|blood pressure|b/p)\s*(?:of|is|was|at|only|:|=|down to|dropped to|fell to)?\s*"
-    r"(?:[4-8]\d|9\d)\s*"
-    r"(?:/|over)\s*\d{2,3}\b",
+    r"(?:[4-8]\d|9\d)\s*(?:/|over)\s*\d{2,3}\b",
     r"\b(?:sbp|systolic)\s*(?:of|is|was|at|:|=)?\s*(?:[4-8]\d)\b",
 )
 HEART_RATE = r"\b(?:hr|heart rate|pulse(?: rate)?|ventricular rate)\s*(?:of|is|was|at|:|=|only)?\s*"
@@ -136,8 +136,7 @@ LOW_GRADE_FEVER = any_of(
 """A temperature of 37.5 to 37.9 °C: a fever that an infection of the brain may not exceed."""
 CONFUSED = (
     r"\bconfus(?!ing)\w+\b(?! (?:about|by|over|as to|whether|with))|\bdelirium\b|\bdelirious\b"
-    r"|altered mental|\bdrows\w+|\bagitated\b"
-    r"|\bmuddled\b"
+    r"|altered mental|\bdrows\w+|\bagitated\b|\bmuddled\b"
 )
 HEADACHE = r"headache|\bcephalgia\b|head (?:pain|hurts)"
 NECK_STIFF = any_of(
@@ -200,11 +199,14 @@ POST_OP = any_of(
     + r") (?:\w+ )?(?:\d|two|three|four|five|six|seven) days ago",
     r"\b(?:had|underwent) (?:an? |my |his |her )?(?:\w+ )?(?:surgery|operation)",
 )
+_EARLIER_YEARS = "|".join(str(year) for year in range(1940, date.today().year - 1))
 LONG_AGO = (
     r"\b(?:\d+|a few|many|several|two|three|four|five|ten|twenty) (?:years|yrs)(?: ago|\b(?= "
-    r"(?:previously|before)))|\byears ago\b|\bin (?:19|20)\d\d\b|\bas a (?:child|teenager)\b"
+    r"(?:previously|before)))|\byears ago\b|\bas a (?:child|teenager)\b"
+    rf"|\bin (?:{_EARLIER_YEARS})\b"
 )
-"""Something that happened years ago: a history, not today's presentation."""
+"""Something that happened years ago (or in a year before last): a history, not today's
+presentation."""
 DIABETES = r"\bdiabet\w+|\bt[12]dm\b|\btype [12]\b|\biddm\b"
 CANCER = (
     r"\bcancer\b|\bmalignan\w+|\bmetasta\w+|\bmyeloma\b|\bcarcinoma\b|\blymphoma\b"
@@ -262,8 +264,7 @@ CHILD = any_of(
 POSTPARTUM = any_of(
     r"\bpost-?partum\b|\bpost-?natal(?:ly)?\b|\bpuerper\w+",
     r"gave birth|(?:had|delivered|since having|since) (?:my|her|the|a|their|our) (?:baby|twins)",
-    r"after (?:the |her |my |a )?(?:\w+ )?(?:birth|delivery|baby was born|caesarean"
-    r"|c-?section)",
+    r"after (?:the |her |my |a )?(?:\w+ )?(?:birth|delivery|baby was born|caesarean|c-?section)",
     r"\b(?:days?|weeks?|hours?) (?:post-?partum|post-?delivery|after (?:giving birth|delivery"
     r"|the birth|her delivery|a caesarean|her caesarean|a c-?section))",
     r"\b(?:lscs|svd|nvd)\b|(?:caesarean|c-?section) (?:\w+ )?(?:days?|weeks?|hours?) ago",
@@ -326,8 +327,7 @@ FACT_WORDS: dict[Fact, str] = {
         r"\b(?:[5-9]|[1-3]\d) ?(?:weeks?|wks) (?:since|after|from) (?:her|my|the|their|your) last "
         r"(?:menstrual )?period\b",
         r"\blast (?:menstrual )?period (?:was |started )?'?(?:over |more than |about |around "
-        r"|roughly |nearly |approx\w* |~)?(?:[5-9]|[1-3]\d) ?"
-        r"(?:weeks?|wks) ago\b",
+        r"|roughly |nearly |approx\w* |~)?(?:[5-9]|[1-3]\d) ?(?:weeks?|wks) ago\b",
         r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve) weeks (?:since|after|from) "
         r"(?:her|my|the|their|your) last (?:menstrual )?period\b",
         r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?|months?) )?(?:late|overdue)\b",

@@ -80,8 +80,7 @@ SATURATION_GAP = any_of(
 )
 CYANOSED = any_of(
     HYPOXIA,
-    r"\bcyano\w+|(?:blue|dusky|grey) (?:lips|skin)|lips (?:look )?"
-    r"(?:\w+ )?(?:blue|dusky|grey)",
+    r"\bcyano\w+|(?:blue|dusky|grey) (?:lips|skin)|lips (?:look )?(?:\w+ )?(?:blue|dusky|grey)",
 )
 ACE_INHIBITOR = taking(
     r"ramipril|lisinopril|enalapril|perindopril|captopril|trandolapril|quinapril|fosinopril"

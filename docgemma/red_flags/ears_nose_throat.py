@@ -40,8 +40,7 @@ EAR_INFECTION = any_of(
 )
 SKULL_BASE_SIGNS = any_of(
     r"\bgranulation tissue\b|\bfacial (?:palsy|weakness|nerve)|\bface drooping|\bside of (?:his"
-    r"|her|the)"
-    r" face drooping",
+    r"|her|the) face drooping",
     r"severe,? (?:\w+ ){0,2}(?:at night|night pain)|worse at night|\bnot (?:getting )?better "
     r"(?:after|despite) (?:\w+ ){0,3}(?:drops|antibiotics|courses)",
     r"\b(?:[3-9]|\d{2}) (?:courses of|lots of) (?:\w+ ){0,3}drops",
@@ -50,14 +49,12 @@ SUDDEN_DEAFNESS = any_of(
     r"\b(?:sudden|suddenly|overnight|woke (?:up )?(?:with|deaf))\b[^.;]{0,40}?\b(?:hearing|deaf\w*"
     r"|(?:can't|cannot) hear)|\bwoke (?:up )?deaf\b|\bsudden snhl\b|\bssnhl\b",
     r"\bwoke (?:up )?(?:\w+ ){0,3}with (?:\w+ ){0,4}(?:hearing (?:muffled|gone|loss|reduced)"
-    r"|muffled "
-    r"hearing|blocked|deaf)",
+    r"|muffled hearing|blocked|deaf)",
 )
 SENSORINEURAL = any_of(
     r"\bweber\b[^.;]{0,30}?\b(?:lateralis\w+|lateraliz\w+|goes|louder)",
     r"\b(?:canal|drum|tympanic membrane|ear|tm|otoscopy) (?:and (?:drum|canal) )?(?:looks? |are "
-    r"|is )?"
-    r"normal",
+    r"|is )?normal",
     r"\brinne\b[^.;]{0,20}?\bpositive",
 )
 NECK_VEIN_SIGNS = any_of(

@@ -21,8 +21,7 @@ NO_FUTURE = any_of(
     r"a burden (?:to|on) (?:everyone|everybody|others|them|you|(?:my|his|her|their|the) "
     r"(?:family|kids|children))",
     r"(?:everyone|everybody|they|family|kids|you)(?:'d| would) be better off without (?:me|him"
-    r"|her|them)|better for everyone (?:if|when) (?:i|he|she|they)(?:'m|'re| am| was| were)? "
-    r"gone",
+    r"|her|them)|better for everyone (?:if|when) (?:i|he|she|they)(?:'m|'re| am| was| were)? gone",
     r"no (?:point|reason) (?:in )?(?:living|going on|carrying on|being alive)|can't go on "
     r"(?:like this|any ?more)",
     r"wish (?:i|he|she|they) (?:could )?(?:go to sleep and )?(?:not|never) wake up",
@@ -58,8 +57,7 @@ KERATITIS_SIGNS = any_of(
 )
 PAINFUL_RED_EYE = (
     r"\b(?:painful|sore),? (?:\w+ )?red eye|\beye (?:is |very |really |so )*(?:painful|sore|red)"
-    r"|\beye pain\b"
-    r"|\bred,? (?:and )?painful eye"
+    r"|\beye pain\b|\bred,? (?:and )?painful eye"
 )
 
 ROWS: tuple[RedFlagRule, ...] = (
@@ -83,8 +81,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (r"\bblind (?:being )?(?:pulled|drawn|coming) down",),
             (
                 r"\b(?:new|sudden|shower of|increas\w+|more) (?:\w+ )?floaters?\b|\bflash(?:es"
-                r"|ing lights)\b"
-                r"|\bphotopsi\w+",
+                r"|ing lights)\b|\bphotopsi\w+",
                 r"\b(?:shadow|veil|cobweb|curtain)\b|\bshower of\b|\bfield (?:loss|defect)",
             ),
         ),

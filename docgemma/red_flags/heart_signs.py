@@ -88,8 +88,7 @@ QUIET_HEART = (
 BROAD_COMPLEX = any_of(
     r"\b(?:broad|wide)[- ]complex(?:es)?\b|\b(?:broad|wide) qrs\b",
     r"\bqrs\s*(?:duration\s*)?(?:of|is|was|:|=)?\s*(?:1[2-9]\d|[2-3]\d\d) ?ms\b|\bqrs\s*(?:of|is"
-    r"|was"
-    r"|:|=)?\s*0\.(?:1[2-9]|[2-3]\d) ?s(?:ec\w*)?\b",
+    r"|was|:|=)?\s*0\.(?:1[2-9]|[2-3]\d) ?s(?:ec\w*)?\b",
     r"\b(?:negative|positive) concordance|\bcapture beats|\bfusion beats|\bav dissociation",
 )
 """A broad QRS (120 ms or more, or a sign of ventricular origin) on the ECG."""
@@ -101,8 +100,7 @@ FAST_RHYTHM = any_of(
 """A heart rate of 120 or more (palpitations alone are a symptom, not a rate)."""
 VT_NAMED = (
     r"\b(?:monomorphic |sustained |pulsed? )?vt\b|ventricular tachycardia|\bwct\b|(?:wide"
-    r"|broad)[- ]"
-    r"complex tachy\w*"
+    r"|broad)[- ]complex tachy\w*"
 )
 LONG_QT = any_of(
     r"\bqtc?\s*(?:interval\s*)?(?:of|is|was|:|=|now)?\s*(?:5\d\d|6\d\d|7\d\d) ?(?:ms|msec)?\b"

@@ -11,8 +11,7 @@ UNTREATED_HIV = any_of(
     r"|defaulted(?: from)?(?: (?:art|treatment|clinic))?"
     r"|stopped (?:art|arvs?|treatment)|untreated|off (?:art|treatment))",
     r"\bcd4\s*(?:count )?(?:of|is|was|:|=)?\s*(?:[0-9]|[0-9]\d"
-    r"|1\d\d)(?!\.?\d)(?![^.;]{0,25}\b(?:now"
-    r"|since|rose|risen|last year|previously))",
+    r"|1\d\d)(?!\.?\d)(?![^.;]{0,25}\b(?:now|since|rose|risen|last year|previously))",
 )
 """HIV without treatment, or a CD4 count below 200."""
 EXERTIONAL_DESATURATION = any_of(

@@ -112,8 +112,7 @@ HYPERCALCAEMIA_SIGNS = any_of(
     CONFUSED,
     VOMITING,
     ABDO_PAIN,
-    r"dehydrat\w+|polyuri\w+|\bthirst\w*|constipat\w+|\baki\b|acute kidney|short qt"
-    r"|arrhythmi\w+",
+    r"dehydrat\w+|polyuri\w+|\bthirst\w*|constipat\w+|\baki\b|acute kidney|short qt|arrhythmi\w+",
 )
 NECK_SURGERY = (
     r"\b(?:para)?thyroidectomy|(?:para)?thyroid (?:surgery|operation)|neck (?:surgery|dissection"

@@ -22,8 +22,7 @@ PALE_STOOLS = any_of(
     r"\b(?:pale|white|chalky|putty|clay|cream|acholic)[\w/ -]{0,25}?\b(?:stools?|poo|poos"
     r"|motions)\b",
     r"\b(?:stools?|poo|poos|motions)\b (?:are |is |look |looks |have been |were |seem )?(?:very "
-    r"|quite "
-    r"|sort of )?(?:pale|white|chalky|putty|clay|cream|grey|gray)\b",
+    r"|quite |sort of )?(?:pale|white|chalky|putty|clay|cream|grey|gray)\b",
     r"dark (?:yellow )?(?:urine|wee)\b[^.;]{0,20}?stain\w*|urine (?:is )?staining the nappy",
 )
 """Acholic stools, or dark urine staining the nappy: bilirubin that cannot reach the gut."""
@@ -50,8 +49,7 @@ COUGH_BOUTS = any_of(
     r"\bwhoop\w*|\bparoxysm\w*|cough\w* (?:\w+ ){0,3}(?:in|coming in) (?:bouts|fits|spasms)"
     r"|(?:bouts|fits|spasms|spells) of cough\w*|cough(?:ing)? (?:fits|bouts|spasms|spells)",
     r"\b(?:post-?tussive|after (?:the |some )?(?:coughing )?bouts?) vomit\w*"
-    r"|vomits? after (?:\w+ )?"
-    r"(?:bouts|coughing)",
+    r"|vomits? after (?:\w+ )?(?:bouts|coughing)",
 )
 APNOEA_OR_BLUE = any_of(
     r"\bapno(?:e)?a\w*|\bapne\w+|stop(?:s|ped)? breathing|pauses? in (?:her|his|their) breathing",
@@ -101,8 +99,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                     POOR_PERFUSION,
                     BREATHLESS,
                     HYPOXIA,
-                    r"\bnot (?:interested in|taking)"
-                    r" (?:\w+ )?feeds?|\bpoor feeding",
+                    r"\bnot (?:interested in|taking) (?:\w+ )?feeds?|\bpoor feeding",
                 ),
             ),
             (Fact.YOUNG_INFANT, DUCT_SIGNS),

@@ -41,8 +41,7 @@ LIMB = r"\b(?:leg|foot|feet|arm|hand|limb|calf|forearm|toes?|fingers?)\b"
 SKIN = r"cellulitis|\bwound\b|redness|\berythema\w*|\bskin\b|swelling|\bswollen\b"
 TSS_SOURCE = (
     r"\btampons?\b|menstrual cup|(?:nasal|wound) packing|\bpacking (?:in|of) (?:the |her |his "
-    r"|a )?(?:nose|wound|abscess)|\b(?:her|my) period\b|\bperiod (?:started|began)"
-    r"|\bmenstruat\w+"
+    r"|a )?(?:nose|wound|abscess)|\b(?:her|my) period\b|\bperiod (?:started|began)|\bmenstruat\w+"
 )
 """What staphylococcal toxic shock grows on: a tampon, a menstrual cup or packing."""
 SUNBURN_RASH = any_of(
@@ -92,8 +91,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (CONFUSED, SYSTOLIC_100_OR_LESS, INFECTION_OR_FRAILTY, Absent(CHILD_AGE)),
             (r"\blactate (?:of |is |was |:|=)?\s*(?:[4-9]|\d\d)(?:\.\d)?\b|raised lactate",),
             (
-                r"(?:hasn't|has not|not|haven't|no) (?:passed|passing) (?:any )?urine"
-                r"|\banuri\w+",
+                r"(?:hasn't|has not|not|haven't|no) (?:passed|passing) (?:any )?urine|\banuri\w+",
                 any_of(FEVER, CONFUSED, r"shiver\w*|rigors?"),
             ),
         ),
@@ -141,8 +139,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 r"rash|\bspots\b|\bblotch\w*|\bdots\b",
                 r"(?:doesn't|does not|didn't|did not|don't|do not|won't|will not|not) "
-                r"(?:fade|blanch"
-                r"|disappear)|non-?blanch\w*",
+                r"(?:fade|blanch|disappear)|non-?blanch\w*",
             ),
             (r"\bpetechia\w*|\bpurpur\w+",),
         ),
@@ -238,8 +235,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                     PAIN_OUT_OF_PROPORTION,
                     r"pain on passive (?:stretch|movement)|(?:screams?|cries|crying|agony|winces?)"
                     r"(?: \w+){0,2} when (?:i|we|you|the \w+) (?:passively )?(?:move|moved"
-                    r"|stretch\w*|flex\w*) "
-                    r"(?:\w+ ){0,2}(?:toes|fingers|foot|ankle|wrist)"
+                    r"|stretch\w*|flex\w*) (?:\w+ ){0,2}(?:toes|fingers|foot|ankle|wrist)"
                     r"|tense (?:calf|forearm|compartment|leg)",
                 ),
                 any_of(LIMB, r"fracture|crush|\bcast\b|plaster|back ?slab"),

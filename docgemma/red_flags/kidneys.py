@@ -33,14 +33,12 @@ NEPHRITIC_OR_VASCULITIC = any_of(
 """What else a glomerulonephritis or a small-vessel vasculitis brings."""
 CK_VERY_HIGH = (
     r"\b(?:ck|creatine kinase|cpk)\s*(?:of|is|was|:|=|>)?\s*(?:[5-9]\d{3}|[1-9]\d{4,}"
-    r"|[5-9][, ]\d{3}"
-    r"|[1-9]\d{1,2}[, ]\d{3})(?!\.?\d)"
+    r"|[5-9][, ]\d{3}|[1-9]\d{1,2}[, ]\d{3})(?!\.?\d)"
 )
 """A creatine kinase of 5,000 U/L or more."""
 LONG_LIE = any_of(
     r"\b(?:found|lying|lain|lay|was|been) (?:\w+ ){0,3}on the (?:floor"
-    r"|ground)\b[^.;]{0,60}?\b(?:hours"
-    r"|overnight|all night|\d+ ?h\b|days?)",
+    r"|ground)\b[^.;]{0,60}?\b(?:hours|overnight|all night|\d+ ?h\b|days?)",
     r"\blong lie\b|\bdown (?:for )?(?:\d+|several|many)(?:-\d+)? ?(?:h|hrs?|hours)\b",
 )
 PIGMENTED_URINE = any_of(
@@ -60,8 +58,7 @@ RETENTION = any_of(
 RETENTION_HARM = any_of(
     CONFUSED,
     r"\b(?:creatinine|creat|cr)\s*(?:of|is|was|:|=|now)?\s*(?:1[5-9]\d|[2-9]\d\d"
-    r"|[2-9](?:\.\d+)? ?mg/dl)"
-    r"|\baki\b|kidney injury|\banticholinergic|\boxybutynin\b"
+    r"|[2-9](?:\.\d+)? ?mg/dl)|\baki\b|kidney injury|\banticholinergic|\boxybutynin\b"
     r"|\bsolifenacin\b|\btolterodine\b|\bamitriptyline\b",
     r"(?:lower )?(?:tummy|abdo\w*|suprapubic) (?:pain|discomfort)",
 )
@@ -70,8 +67,7 @@ HIGH_BP_OR_AKI = any_of(
     BP_WORDS
     + r"(?:1[6-9]\d|2\d\d)\s*(?:/|over)\s*\d{2,3}\b(?![^.;]{0,20}\b(?:baseline|usual|stable))",
     r"\b(?:creatinine|creat|cr)\b[^.;]{0,25}?\((?:was|baseline)|\b(?:creatinine|creat"
-    r"|cr) \d+ (?:from|up "
-    r"from) \d+|creatinine (?:rising|doubled|climbing)",
+    r"|cr) \d+ (?:from|up from) \d+|creatinine (?:rising|doubled|climbing)",
 )
 
 ROWS: tuple[RedFlagRule, ...] = (

@@ -54,8 +54,7 @@ LAST_SIGNS = any_of(
     r"(?:the |his |her )?ears",
     r"\b(?:had|having|has had) a (?:seizure|fit)\b|\bseiz(?:ed|ing)\b|\bfitted\b|\bfitting\b"
     r"|\bconvuls\w+",
-    r"\btwitch\w*|\bunresponsive\b|\bunconscious\b|cardiac arrest|\bvf\b|\bvt\b|wide qrs"
-    r"|broad qrs",
+    r"\btwitch\w*|\bunresponsive\b|\bunconscious\b|cardiac arrest|\bvf\b|\bvt\b|wide qrs|broad qrs",
 )
 NEURAXIAL = any_of(
     r"\bepidural\b|\bspinal (?:an(?:a)?esthetic|block|injection)|\bneuraxial\b|\bintrathecal\b",
@@ -63,8 +62,7 @@ NEURAXIAL = any_of(
 )
 LEGS_FAILING = any_of(
     r"can't (?:move|lift|feel) (?:\w+ ){0,2}legs?|(?:legs|leg) (?:are |is |feel |have "
-    r"|has )?(?:gone "
-    r")?(?:weak|numb|heavy|dead)|weakness (?:of|in) (?:both |his |her )?legs",
+    r"|has )?(?:gone )?(?:weak|numb|heavy|dead)|weakness (?:of|in) (?:both |his |her )?legs",
     r"numb (?:from|below) (?:the |his |her )?(?:belly ?button|umbilicus|waist|nipples|chest)",
     r"\bparaplegi\w+|\bparaparesis\b|sensory level",
 )

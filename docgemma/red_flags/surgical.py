@@ -23,8 +23,7 @@ from docgemma.severity import Severity
 DISTENSION = any_of(
     r"(?:abdo\w*|belly|tummy|stomach) (?:is |was |looks )?(?:very |massively |grossly |hugely "
     r"|really )?(?:distended|bloated|swollen)",
-    r"(?:abdominal|massive|gross|marked) distension|distended (?:and \w+ )?(?:abdo\w*|belly"
-    r"|tummy)",
+    r"(?:abdominal|massive|gross|marked) distension|distended (?:and \w+ )?(?:abdo\w*|belly|tummy)",
 )
 NO_STOOL_OR_WIND = any_of(
     r"(?:not|n't|nor|unable to) (?:(?:been|yet|even|able to) )*(?:(?:opened (?:his |her |their "
@@ -121,8 +120,7 @@ CANT_BEAR_WEIGHT = any_of(
     r"(?:pain|ache|tender\w*|painful)[^.;]{0,30}?\b(?:weight[- ]?bearing|on walking|on standing"
     r"|on movement|when (?:she|he|they) (?:walks|stands|moves))",
     r"(?:can't|unable to|won't|will not|struggling to) (?:weight[- ]?bear|bear weight|walk|stand"
-    r"|get"
-    r" up)\b|\bnwb\b|\bnon-?weight[- ]?bearing\b|\boff (?:her|his|their) legs\b",
+    r"|get up)\b|\bnwb\b|\bnon-?weight[- ]?bearing\b|\boff (?:her|his|their) legs\b",
     r"\bmuch slower\b|\bshortened and (?:externally )?rotated\b",
 )
 """Pain on bearing weight, or a patient who cannot since the fall."""

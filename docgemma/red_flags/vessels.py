@@ -28,8 +28,7 @@ DILATED_CHEST_VEINS = any_of(
     r"|neck|chest wall)",
     r"(?:chest wall|neck|chest) veins (?:are |look )?(?:distended|dilated|prominent|engorged)",
     r"non-?pulsatile (?:raised )?jvp|(?:distended|dilated|engorged|prominent) (?:neck|chest wall"
-    r"|chest)"
-    r" veins|\bcollateral veins\b",
+    r"|chest) veins|\bcollateral veins\b",
     r"mediastinal (?:mass|widening|lymphadenopathy)|\b(?:r|l|right|left) upper mediastin\w+ mass",
 )
 """Veins of the chest and neck that cannot drain, or a mass in the mediastinum."""
