@@ -44,6 +44,26 @@ NEGATION_CUES = frozenset(
         "neither",
     }
 )
+VERB_NEGATIONS = frozenset(
+    {
+        "not",
+        "don't",
+        "doesn't",
+        "didn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "haven't",
+        "hasn't",
+        "hadn't",
+    }
+)
+"""Negations of a verb ("not on treatment", "doesn't smoke"): unlike "no" or "denies", which
+head a list ("no fever, rash or neck stiffness"), they deny their own phrase, so a comma
+ends them unless the list goes on with "or"/"nor" ("not tachycardic, hypoxic or
+hypotensive"). "Not on ART, dry cough" keeps the cough."""
+_LIST_GOES_ON = re.compile(r"\b(?:or|nor)\b")
 NEGATION_WINDOW = 5
 """Words before a match that a negation cue may sit in."""
 VALUE_NEGATION_WINDOW = 1
@@ -81,7 +101,16 @@ def _negated(text: str, start: int, window: int = NEGATION_WINDOW) -> bool:
     clause_starts = [m.end() for m in _CLAUSE_END.finditer(before)]
     clause = before[clause_starts[-1] :] if clause_starts else before
     words = _WORD.findall(clause)[-window:]
-    return any(w in NEGATION_CUES for w in words)
+    if not any(w in NEGATION_CUES for w in words):
+        return False
+    if "," not in clause:
+        return True
+    last, listed = clause.rsplit(",", 1)
+    words_before_comma = _WORD.findall(last)
+    nearest = next((w for w in reversed(words_before_comma) if w in NEGATION_CUES), None)
+    if any(w in NEGATION_CUES for w in _WORD.findall(listed)) or nearest not in VERB_NEGATIONS:
+        return True
+    return bool(_LIST_GOES_ON.search(text[start : start + 80].split(",")[0] + listed))
 
 
 def unnegated(text: str) -> str:

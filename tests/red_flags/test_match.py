@@ -30,6 +30,21 @@ def test_a_negation_right_before_still_denies(text, cue):
     assert affirmed(normalise(text), cue) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "cue", "held"),
+    [
+        ("HIV, not on ART, dry cough for three weeks", r"dry cough", True),
+        ("ten days old, not feeding, femoral pulses weak", r"femoral pulses weak", True),
+        ("not tachycardic, hypoxic or hypotensive", r"hypotensive", False),
+        ("not tachycardic, hypoxic or hypotensive", r"hypoxic", False),
+        ("no fever, rash or neck stiffness", r"neck stiffness", False),
+        ("denies chest pain, breathlessness", r"breathlessness", False),
+    ],
+)
+def test_a_verb_negation_ends_at_a_comma_unless_the_list_goes_on(text, cue, held):
+    assert (affirmed(normalise(text), cue) is not None) is held
+
+
 def test_symptom_rows_come_after_every_row_that_names_a_cause():
     order = [rule.id for rule in RULES]
     last_cause = max(i for i, rule_id in enumerate(order) if rule_id not in SYMPTOM_ROWS)
