@@ -121,6 +121,15 @@ KUSSMAUL = (
 DKA_SIGNS = any_of(VOMITING, ABDO_PAIN, KUSSMAUL, CONFUSED)
 """What turns the thirst, polyuria and weight loss of new diabetes into ketoacidosis."""
 
+THROUGH_TO_BACK = (
+    r"(?:through|going|radiating|goes|spreading) (?:through )?(?:in)?to (?:the |his |her |my )?back"
+    r"|bores? through"
+)
+PANCREATITIS_CAUSE = any_of(
+    r"\bbinge\b|\balcohol\w*|\bdrinking\b|\bgallstones?\b|\bercp\b|\btriglycerides?\b",
+    VOMITING,
+)
+
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "abdominal_pain_shock",
@@ -353,5 +362,18 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Go to A&E now: being sick, ketones or deep breathing with diabetes can be "
             "ketoacidosis.",
         ),
+    ),
+    RedFlagRule(
+        "acute_pancreatitis",
+        "Epigastric pain going through to the back with vomiting, after alcohol or with gallstones",
+        (
+            "acute pancreatitis (severe if organ failure: hypotension, hypoxia, low urine)",
+            "perforated peptic ulcer",
+            "ruptured abdominal aortic aneurysm or an inferior myocardial infarction",
+        ),
+        "Lipase or amylase, FBC, U&E, calcium, glucose, LFT, CRP, blood gas with lactate, "
+        "ECG; IV fluids guided by urine output; analgesia; ultrasound for gallstones; "
+        "critical care review if organs are failing.",
+        ((r"epigastri\w*|upper (?:abdo\w*|tummy)", THROUGH_TO_BACK, PANCREATITIS_CAUSE),),
     ),
 )

@@ -38,6 +38,17 @@ KIDNEY_INJURY = (
     r"|up)|(?:oliguri\w+|anuri\w+)"
 )
 
+PARAPROTEIN = (
+    r"\bparaprotein\w*|\bigm\b|\bwaldenstr\w+|\bmyeloma\b|\bmgus\b|\bhyperviscosity\b"
+    r"|\bleukostasis\b"
+)
+VISCOSITY_SIGNS = any_of(
+    r"blurred vision|visual (?:blurring|disturbance)|'sausage' veins|sausage veins|retinal "
+    r"(?:vein|haemorrhages?)|blot haemorrhages",
+    r"\bnose ?bleeds?\b|\bepistax\w+|bleeding gums",
+    r"\bconfus\w+\b|\bdrows\w+|\bheadaches?\b",
+)
+
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "acute_leukaemia_signs",
@@ -92,6 +103,24 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (any_of(CHEMOTHERAPY, BLOOD_CANCER), any_of(HIGH_PHOSPHATE, HIGH_URATE)),
             (CHEMOTHERAPY, any_of(HIGH_POTASSIUM, LOW_CALCIUM, KIDNEY_INJURY)),
+            (
+                CHEMOTHERAPY,
+                BLOOD_CANCER,
+                any_of(
+                    r"\bcramps?\b|\btetany\b|tingling (?:round|around) (?:his |her |the )?mouth",
+                    r"urine output (?:\w+ )?(?:[0-9]|1\d|2[0-9]) ?ml|irregular (?:beats|heartbeat"
+                    r"|pulse)",
+                ),
+            ),
         ),
+    ),
+    RedFlagRule(
+        "hyperviscosity",
+        "A paraprotein (Waldenström, myeloma) with blurred vision, nosebleeds, headache or "
+        "confusion",
+        ("hyperviscosity syndrome", "stroke or retinal vein occlusion"),
+        "Same-day haematology for plasma exchange; serum viscosity and immunoglobulins; avoid "
+        "red-cell transfusion until the viscosity is down; fundoscopy.",
+        ((PARAPROTEIN, VISCOSITY_SIGNS),),
     ),
 )

@@ -67,6 +67,8 @@ JAW_CLAUDICATION = any_of(
     r"jaw claudication|jaw (?:pain|ache) (?:on|when) (?:chewing|eating)",
     r"\bjaw (?:\w+ ){0,2}(?:aches?|pain|hurts|tires?|tired)(?: \w+){0,2} "
     r"(?:when|on|with|while|after) (?:\w+ )?(?:chew\w*|eat\w*)",
+    r"(?:aching|ache|pain) in (?:\w+ ){0,4}jaw (?:when|on|with|while|after) (?:\w+ )?(?:chew\w*"
+    r"|eat\w*)",
 )
 """Pain in the jaw muscles on chewing: arteries too narrowed to feed them."""
 SCALP_TENDER = any_of(

@@ -93,7 +93,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "vision",
         (
             "cerebral venous sinus thrombosis",
-            "space-occupying lesion (tumour, abscess)",
+            "space-occupying lesion (tumour or brain abscess)",
             "idiopathic intracranial hypertension",
         ),
         "Same-day imaging: CT or MRI with venography; examine the fundi and visual fields; "

@@ -47,8 +47,8 @@ CHANGING_MOLE = any_of(
 )
 """A mole that has changed in size, shape or colour, or is irregular, bleeding or itching."""
 THREE_WEEKS = (
-    r"(?:[3-9]|\d{2}|three|four|five|six|eight) ?(?:weeks?|wks?|months?)|(?:a|one|two|several) "
-    r"months?"
+    r"(?:(?:[3-9]|\d{2}|three|four|five|six|eight) ?(?:weeks?|wks?|months?)|(?:a|one|two|several) "
+    r"months?)"
 )
 """Three weeks or longer."""
 HOARSE_OR_EAR = any_of(
@@ -62,7 +62,7 @@ HOARSE_OR_EAR = any_of(
     r"|otoscopy)\b[^.;]{0,30}?\b(?:normal|fine|healthy|unremarkable)",
 )
 HEAD_NECK_RISK = any_of(
-    r"\bsmok\w+|\bpack[- ]?(?:years?|yrs)|\btobacco\b",
+    r"(?<!non-)(?<!non )\bsmok\w+|\bpack[- ]?(?:years?|yrs)|\btobacco\b",
     ALCOHOL_EXCESS,
     r"(?:neck|cervical) (?:lump|node|mass|swelling)|\bnode (?:in )?(?:the )?(?:l |r |left "
     r"|right )?neck|lump in (?:the |his |her )?neck|\bpain (?:on )?swallowing\b|\bdysphagi\w+",

@@ -34,7 +34,8 @@ def taking(names: str) -> str:
         r"|depot) (?:\w+ ){0,3}?"
         rf"(?:{names})\b|\b(?:{names})\b (?:for|since|started|treatment|therapy|patient|user"
         r"|dose|was (?:started|increased|added)|added (?:to|on)|\d+ ?(?:mg|micrograms?)\b|od\b"
-        r"|bd\b|daily|weekly|depot|injections?|increased|x ?\d)"
+        r"|bd\b|daily|weekly|depot|injections?|increased|x ?\d|(?:\d+ ?(?:mcg"
+        r"|micrograms?)? ?)?patch)"
     )
 
 
@@ -95,7 +96,10 @@ HYPOTENSION = any_of(
     r"(?:[4-8]\d|9\d)\s*(?:/|over)\s*\d{2,3}\b",
     r"\b(?:sbp|systolic)\s*(?:of|is|was|at|:|=)?\s*(?:[4-8]\d)\b",
 )
-HEART_RATE = r"\b(?:hr|heart rate|pulse(?: rate)?|ventricular rate)\s*(?:of|is|was|at|:|=|only)?\s*"
+HEART_RATE = (
+    r"\b(?:hr|heart rate|pulse(?: rate)?|ventricular rate)\s*(?:today|now|on arrival)?\s*"
+    r"(?:of|is|was|at|:|=|only)?\s*"
+)
 """The words before a heart rate's value; the value follows."""
 RESP_RATE = r"\b(?:rr|resp(?:iratory)? rate)\s*(?:of|is|was|at|:|=)?\s*"
 """The words before a respiratory rate's value; the value follows."""
@@ -158,7 +162,9 @@ ABDO_PAIN = any_of(
 )
 BACK_PAIN = r"back ?(?:pain|ache)|\bsciatica\b|\blumbago\b|pain in (?:my|his|her|the) back"
 BLEEDING = any_of(
-    r"\bbleed(?:ing|s)?\b|losing blood|passing blood|blood clots|\bspotting\b",
+    r"\bbleed(?:ing|s)?\b|losing blood|passing blood|blood clots|\bspotting\b|blood on (?:her |my "
+    r"|the )"
+    r"?pads?\b",
     r"\bhaemorrhag\w+|\bhemorrhag\w+|\bpv (?:bleed\w*|blood)",
 )
 HEAD_INJURY = any_of(
@@ -218,6 +224,8 @@ PAIN_OUT_OF_PROPORTION = any_of(
     r"\bpain\b[^.;]{0,40}\bbut (?:the )?(?:skin|wound|area|rash|leg|arm|limb) (?:is |looks )?"
     r"(?:only )?(?:mildly|slightly|barely|minimally) (?:red|pink|swollen|inflamed|erythematous"
     r"|warm)",
+    r"(?:way |much |far |a lot )?more pain than (?:it|the skin|the wound|the rash|they|this) "
+    r"(?:looks|appears)",
     r"(?:pain|hurts|painful)(?: \w+){0,4}[\s,—–-]+(?:way |much |far |a lot )?(?:more|worse) than "
     r"(?:it|the skin|the wound|the rash|they|this) (?:looks|appears)",
 )
@@ -270,6 +278,8 @@ POSTPARTUM = any_of(
     r"\b(?:lscs|svd|nvd)\b|(?:caesarean|c-?section) (?:\w+ )?(?:days?|weeks?|hours?) ago",
     r"(?:after|since) (?:delivering|giving birth to|having) (?:her |my |the |a |their |our )?"
     r"(?:baby|babies|twins|triplets|son|daughter)",
+    r"\bafter (?:her |my |their )?(?:first|second|third|new) baby\b|placenta (?:\w+ )?delivered"
+    r"|\bthird stage\b",
 )
 """The weeks after a birth."""
 ALCOHOL_EXCESS = any_of(
@@ -331,6 +341,8 @@ FACT_WORDS: dict[Fact, str] = {
         r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve) weeks (?:since|after|from) "
         r"(?:her|my|the|their|your) last (?:menstrual )?period\b",
         r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?|months?) )?(?:late|overdue)\b",
+        r"\b(?:2\d|3\d|4[0-2]) ?(?:weeks|wks)\b(?! (?:old|ago|post|after|of age|since))"
+        r"(?=[^.]{0,160}\b(?:baby|bump|pad|midwife|fetal|contractions|waters|ctg|tummy)\b)",
     ),
     Fact.YOUNG_INFANT: any_of(
         r"\b(?:[1-9]|1[0-2]) ?(?:-| )?(?:weeks?|wks?)[- ]old|\b(?:[1-9]|1[0-2])/52 old\b",

@@ -69,6 +69,13 @@ ROWS: tuple[RedFlagRule, ...] = (
             (any_of(BACK_PAIN, r"neck (?:pain|ache)|pain in (?:my|his|her) neck"), FEVER),
             (any_of(BACK_PAIN, r"neck (?:pain|ache)"), INJECTS_DRUGS),
             (r"\b(?:tender|tenderness)\b.{0,30}(?:spine|spinous|vertebra\w*)", FEVER),
+            (
+                BACK_PAIN,
+                r"(?:epidural|spinal|facet|steroid|nerve root) (?:\w+ )?injection|\bspinal "
+                r"(?:surgery|procedure)",
+                r"\bsweats?\b|\bfluey\b|\bflu-like\b|\brigors?\b|\bfever\w*"
+                r"|legs (?:feel )?(?:\w+ )?(?:weak|wobbly)",
+            ),
         ),
         PatientAdvice(
             "Back pain with a high temperature, or back pain when injecting drugs",

@@ -161,7 +161,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         "acute_liver_failure",
         "Jaundice with confusion or drowsiness, or a prolonged INR with very high transaminases",
         (
-            "acute liver failure (paracetamol, viral hepatitis, drug-induced, other)",
+            "acute liver failure (paracetamol, viral hepatitis, drug-induced, acute fatty liver "
+            "of pregnancy, other)",
             "hepatic encephalopathy with cerebral oedema",
             "hypoglycaemia",
         ),

@@ -146,7 +146,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         "chest_pain_breathless",
         "Acute chest pain with breathlessness, sweating, radiation or haemodynamic compromise",
         (
-            "acute coronary syndrome",
+            "acute coronary syndrome (spontaneous coronary artery dissection in a young or "
+            "postpartum woman)",
             "pulmonary embolism",
             "aortic dissection",
             "tension pneumothorax",
@@ -168,7 +169,7 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "tearing_pain",
         "Tearing chest or back pain, or a pulse or blood-pressure difference between the arms",
-        ("aortic dissection",),
+        ("aortic dissection", "spinal cord infarction or limb ischaemia from the dissection"),
         "Blood pressure in both arms and urgent CT aortogram; no thrombolysis or "
         "anticoagulation until dissection is excluded; IV beta-blocker towards a systolic of "
         "100–120 mmHg; cardiothoracic or vascular surgery at once.",
@@ -185,6 +186,13 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 r"(?:pulse|bp|blood pressure) (?:deficit|differen\w+)|unequal (?:pulses|bp|blood "
                 r"pressures?)",
+            ),
+            (
+                any_of(SUDDEN, SEVERE),
+                r"interscapular|between (?:the |my |his |her )?shoulder ?blades",
+                r"(?:can't|couldn't|unable to) move (?:his |her |their |my )?legs|\bparaplegi\w+"
+                r"|\bparaparesis\b|legs (?:went|gone|are) (?:weak|numb|dead)|\bsyncop\w*"
+                r"|\bcollaps\w+",
             ),
         ),
         PatientAdvice(
@@ -281,7 +289,11 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Keep the patient upright and calm and do not examine the throat; senior anaesthetic "
         "and ENT airway help now; oxygen; IV antibiotics once the airway is secure.",
         (
-            (r"\bstridor\b|\bdrool\w*|muffled voice|hot potato voice|\btrismus\b",),
+            (
+                r"\bstridor\b|\bdrool\w*\b(?! (?:from|out of) (?:the )?(?:l |r |left |right |one "
+                r"|corner))"
+                r"|muffled voice|hot potato voice|\btrismus\b",
+            ),
             (r"(?:can't|unable to|not able to) swallow (?:\w+ ){0,2}(?:saliva|spit|secretions)",),
             (FLOOR_OF_MOUTH,),
             (

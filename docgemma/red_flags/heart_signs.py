@@ -108,6 +108,11 @@ LONG_QT = any_of(
     r"\b(?:long|prolonged|very long) qtc?\b|\bqtc? (?:is |was )?(?:very )?(?:long|prolonged)",
 )
 """A QT interval of 500 ms or more, or said to be long."""
+QT_DRUG = (
+    r"\b(?:clarithromycin|erythromycin|azithromycin|citalopram|escitalopram|ondansetron|methadone"
+    r"|haloperidol|amiodarone|sotalol|quinine|domperidone|levofloxacin|moxifloxacin)\b"
+)
+"""Drugs that lengthen the QT interval, commonly met together."""
 FUNNY_TURNS = any_of(
     SYNCOPE,
     r"\bfunny turns?\b|\bdrop attacks?\b|\b(?:brief|short) (?:episodes?|spells?) of "
@@ -145,7 +150,17 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Cardiac monitoring now; IV magnesium sulfate 2 g; correct potassium to 4.5-5.0 "
         "mmol/L; stop every QT-prolonging drug; cardiology for pacing or isoprenaline if it "
         "recurs.",
-        ((LONG_QT, FUNNY_TURNS),),
+        (
+            (LONG_QT, FUNNY_TURNS),
+            (
+                QT_DRUG,
+                r"\bpalpitations?\b",
+                any_of(
+                    SYNCOPE,
+                    r"\bfunny turns?\b|(?:nearly|almost) (?:blacking|blacked|passing|passed) out",
+                ),
+            ),
+        ),
     ),
     RedFlagRule(
         "wellens_pattern",

@@ -268,6 +268,11 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (SODIUM + r"1[01]\d(?!\.?\d)",),
             (
+                r"\bmarathon\b|\bultra\b|\btriathlon\b|\bendurance\b|\bmed tent\b",
+                r"\bdr[ia]nk\w* (?:\w+ ){0,3}(?:water|fluids?)|\bextra (?:water|fluids?)",
+                any_of(CONFUSED, VOMITING, HEADACHE, r"\bpuffy\b|rings (?:are )?tight|\bseizure"),
+            ),
+            (
                 taking(SODIUM_LOWERING),
                 OLDER_ADULT,
                 any_of(CONFUSED, r"\bfalls?\b(?! clinic)|\bunsteady\b"),

@@ -209,12 +209,12 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "necrotising_infection",
         "Soft-tissue infection with pain out of proportion, crepitus or rapid spread",
-        ("necrotising fasciitis",),
+        ("necrotising fasciitis (Fournier's gangrene when perineal or scrotal)",),
         "Urgent surgical review for debridement; IV broad-spectrum antibiotics including "
         "clindamycin; sepsis resuscitation.",
         (
             (PAIN_OUT_OF_PROPORTION, SKIN),
-            (r"\bcrepitus\b", SKIN),
+            (r"\bcrepitus\b|\bcrackl\w+ (?:when|on) (?:i |you )?press\w*|\bcrackly\b", SKIN),
             (r"(?:rapidly|fast|quickly) spreading|spreading (?:rapidly|fast|quickly)", SKIN),
         ),
         PatientAdvice(

@@ -91,14 +91,16 @@ WITHDRAWAL_SIGNS = (
 ATAXIA = (
     r"\bataxi\w+|unsteady (?:on (?:his|her|my|their) feet|gait|walking)|(?:walking|walks|gait)"
     r" (?:is )?(?:unsteady|wobbly|like (?:he's|she's|i'm) drunk)|(?:can't|struggling to) walk "
-    r"(?:straight|properly)|\bstaggering\b|wide-based gait"
+    r"(?:straight|properly)|\bstaggering\b|wide-based gait|\bwobbly (?:walking|on (?:her|his) feet)"
 )
 EYE_SIGNS = (
     r"\bnystagmus\b|\bophthalmopleg\w+|(?:eye movement|gaze) (?:palsy|abnormalit\w+)"
-    r"|double vision|\bdiplopia\b|(?:lateral rectus|sixth nerve) palsy"
+    r"|double vision|\bdiplopia\b|(?:lateral rectus|sixth nerve) palsy|eyes (?:flicking|jumping)"
+    r"|vision (?:is )?'?jumpy"
 )
 MALNOURISHED = (
     r"\bhyperemesis\b|\bbariatric\b|gastric (?:bypass|sleeve|band)|\bmalnourish\w*"
+    r"|vomiting for (?:\d+|two|three|several) weeks|weeks of vomiting"
     r"|\bmalnutrition\b|\bstarv\w+"
 )
 EATING_DISORDER = (

@@ -34,6 +34,42 @@ BULBAR = any_of(
 )
 
 
+SUDDEN_LIMB_WEAKNESS = any_of(
+    r"woke (?:up )?(?:\w+ ){0,3}(?:unable to|can't|couldn't) move (?:his |her |their |my )?(?:legs"
+    r"|arms"
+    r"|limbs)",
+    r"(?:sudden|suddenly) (?:\w+ ){0,2}(?:weak|unable to (?:move|stand|walk))",
+)
+PARALYSIS_TRIGGER = any_of(
+    r"(?:big|large|heavy) (?:\w+ ){0,3}(?:meal|carbohydrate|carbs|takeaway)|\bbinge\b",
+    r"similar (?:\w+ )?(?:episodes?|attacks?)|happened before|previous (?:\w+ )?episodes?",
+    r"\bthyrotox\w+|\bhyperthyroid\w*|fine tremor|lost (?:\d+ ?kg|weight) without trying",
+)
+DESCENDING_PALSY = any_of(
+    r"\bdouble vision\b|\bdiplopia\b|\bptosis\b|droopy (?:eye)?lids?",
+    r"(?:can't|unable to|difficulty|trouble) (?:\w+ )?swallow\w*|\bdysphagi\w+|slurred|croaky",
+)
+WOUND_PORTAL = any_of(
+    r"\bthorn\b|\bnail\b|puncture wound|\bcut\b|\bgraze\b|\bbite\b|\bsplinter\b|\bwound\b",
+    r"\bskin[- ]?pop\w*|inject\w* (?:\w+ ){0,2}(?:heroin|drugs)|\babscess\b",
+)
+LOCKJAW = any_of(
+    r"\btrismus\b|\blockjaw\b|(?:can't|unable to|cannot) open (?:his |her |their |my )?mouth",
+    r"jaw(?:'s| is| has been)? (?:\w+ ){0,2}stiff|stiff jaw",
+)
+HIGH_CORD_INJURY = any_of(
+    r"\b(?:tetraplegi\w+|quadriplegi\w+)\b|\bknown (?:\w+ )?paraplegi\w+",
+    r"spinal (?:cord )?injury\b[^.;]{0,30}?\b(?:c[1-8]|t[1-6])\b|\b(?:c[1-8]|t[1-6])\b[^.;]{0,15}?"
+    r"spinal (?:cord )?injury",
+)
+"""A spinal cord injury at or above T6: the level where autonomic dysreflexia happens."""
+DYSREFLEXIA_SIGNS = any_of(
+    r"pounding headache|\bflush\w*|sweat\w* above|blocked (?:catheter|nose)|catheter (?:\w+ ){0,3}"
+    r"(?:empty|blocked|kinked)",
+    r"\b(?:bp|blood pressure)\b[^.;]{0,20}?\b(?:1[6-9]\d|2\d\d)\s*/",
+)
+BACLOFEN_PUMP = r"(?:intrathecal )?baclofen pump|\bitb pump\b|intrathecal baclofen"
+
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "ascending_weakness",
@@ -94,6 +130,69 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Myasthenia with trouble breathing or swallowing",
             "Call 999 or go to A&E now: with myasthenia, trouble breathing or swallowing can be "
             "a crisis that affects the breathing muscles.",
+        ),
+    ),
+    RedFlagRule(
+        "periodic_paralysis",
+        "Sudden weakness of the limbs on waking or after a big meal, alcohol or exercise, with "
+        "earlier episodes or signs of an overactive thyroid",
+        (
+            "hypokalaemic periodic paralysis (thyrotoxic, with a very low potassium)",
+            "Guillain-Barré syndrome",
+            "spinal cord compression",
+        ),
+        "Potassium and an ECG now; oral (or cautious IV) potassium, watching for a rebound "
+        "high; thyroid function; a non-selective beta-blocker in the thyrotoxic form.",
+        ((SUDDEN_LIMB_WEAKNESS, PARALYSIS_TRIGGER),),
+    ),
+    RedFlagRule(
+        "botulism",
+        "Double vision, drooping eyelids, trouble swallowing or a weak voice, then weak limbs, "
+        "with a wound or in someone who injects drugs",
+        ("botulism (wound or foodborne)", "myasthenic crisis", "Miller Fisher or Guillain-Barré"),
+        "Admit for monitoring of vital capacity; antitoxin on suspicion (through the health "
+        "protection service); wound debridement and antibiotics for wound botulism; notify.",
+        (
+            (
+                DESCENDING_PALSY,
+                WOUND_PORTAL,
+                r"\b(?:heroin|inject\w*|skin[- ]?pop\w*|wound|abscess)\b",
+            ),
+        ),
+    ),
+    RedFlagRule(
+        "tetanus",
+        "A stiff jaw or trouble opening the mouth, with neck or back stiffness or spasms, days "
+        "after a wound",
+        ("tetanus",),
+        "Admit (intensive care if spasms); human tetanus immunoglobulin, wound debridement, "
+        "metronidazole; benzodiazepines for spasms; check and complete immunisation.",
+        ((LOCKJAW, WOUND_PORTAL),),
+    ),
+    RedFlagRule(
+        "autonomic_dysreflexia",
+        "A spinal cord injury at T6 or above with a pounding headache, flushing or sweating "
+        "above the injury, or a blood pressure far above the usual",
+        ("autonomic dysreflexia (risk of stroke and seizures)",),
+        "Sit the patient up and loosen clothing; find and remove the trigger (blocked catheter "
+        "first, then constipation, pressure, ingrown toenail); if the systolic stays above 150 "
+        "mmHg, a fast-acting antihypertensive (e.g. GTN or nifedipine); monitor every 2-5 "
+        "minutes.",
+        ((HIGH_CORD_INJURY, DYSREFLEXIA_SIGNS),),
+    ),
+    RedFlagRule(
+        "baclofen_withdrawal",
+        "An intrathecal baclofen pump with an alarm, a refill missed, itching, rising spasticity, "
+        "fever or agitation",
+        ("intrathecal baclofen withdrawal (rhabdomyolysis, multi-organ failure)", "sepsis"),
+        "Emergency referral to the team that manages the pump; oral baclofen at once (it only "
+        "partly replaces the pump); benzodiazepines; cooling; CK, U&E; check the pump and "
+        "catheter.",
+        (
+            (
+                BACLOFEN_PUMP,
+                r"\balarm\w*|\bitch\w*|\bspasm\w*|\bstiff\w*|\bfever\w*|\bagitat\w+|refill",
+            ),
         ),
     ),
 )

@@ -1,9 +1,16 @@
-"""Rows of the red-flag table: poisoning (an overdose, a toxic alcohol) and a dangerous
-potassium."""
+"""Rows of the red-flag table: poisoning (an overdose, a toxic alcohol, heart drugs, iron in
+a child, opioids, anticholinergics) and a dangerous potassium."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import DIABETES, VISION_LOSS, any_of
+from docgemma.red_flags.cues import (
+    CHILD,
+    DIABETES,
+    RESP_RATE,
+    VISION_LOSS,
+    any_of,
+    taking,
+)
 from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 TOXIC_ALCOHOL = (
@@ -33,6 +40,11 @@ PARACETAMOL_IN_A_COMBINATION = (
     r"co-?codamol|co-?dydramol|solpadeine|\btylenol\b|lemsip|beechams|cold and flu"
     r"|night nurse|\bpanadol\b|\bzapain\b|\bkapake\b"
 )
+DOUBLE_PARACETAMOL_LATER = (
+    rf"\bparacetamol\b[^.]{{0,80}}?\b(?:{PARACETAMOL_IN_A_COMBINATION})\b[^.]{{0,60}}?\b(?:qds|tds"
+    r"|four times|every (?:\d|four|six) hours|regularly|as well)"
+)
+"""Paracetamol charted and a combination product taken on top, several times a day."""
 DOUBLE_PARACETAMOL = (
     r"\b(?:taking|took|taken|been having|had|using) (?:\w+ ){0,3}"
     rf"(?:(?:{PARACETAMOL_IN_A_COMBINATION})(?: \w+){{0,6}} (?:and|plus|with|as well as"
@@ -49,6 +61,42 @@ POTASSIUM_RISK = (
 )
 """What makes tall T waves the potassium's (a kidney that cannot clear it, a drug that keeps
 it, or the P waves fading too) rather than an athlete's or an early infarct's."""
+
+HEART_DRUG_NAMES = (
+    r"amlodipine|nifedipine|felodipine|lercanidipine|verapamil|diltiazem|propranolol|atenolol"
+    r"|bisoprolol|metoprolol|carvedilol|calcium[- ]channel blockers?|beta[- ]blockers?"
+)
+HEART_DRUG_EXCESS = (
+    r"\b(?:took|taken|swallowed|ingested|had)\b (?:~|about |around |approx\w* |up to )?(?:1[0-9]"
+    r"|[2-9]\d"
+    r"|\d{3}) (?:of (?:his|her|my|their|the) |x ?)?(?:\w+ ){0,2}?(?:" + HEART_DRUG_NAMES + r")"
+)
+"""Ten or more tablets of a calcium-channel blocker or a beta-blocker."""
+IRON_TABLETS = (
+    r"\b(?:ferrous (?:sulphate|sulfate|fumarate|gluconate)|iron (?:tablets|pills|supplements?))\b"
+)
+CHILD_GOT_INTO = (
+    r"\b(?:got into|swallowed|ate|eaten|chewed|took)\b|\bmissing from\b|\b\d+ (?:\w+ )?missing\b"
+)
+OPIOID = (
+    r"fentanyl|morphine|oxycodone|methadone|buprenorphine|tramadol|codeine|heroin|diamorphine"
+    r"|opioids?|opiates?"
+)
+OPIOID_SIGNS = any_of(
+    r"pinpoint pupils|pupils (?:are )?(?:tiny|pinpoint|constricted)|tiny pupils|miosis",
+    RESP_RATE
+    + r"(?:[3-9]|10)(?!\.?\d)|breathing (?:\w+ ){0,2}(?:about |around )?(?:[3-9]|10) (?:a|per) min",
+    r"breathing (?:slow|very slow|shallow)|slow (?:shallow )?breathing|hard to rouse|unrousable",
+)
+DILATED_PUPILS = r"pupils? (?:\w+ )?(?:[6-9] ?mm|dilated|big|large|huge)|dilated pupils|mydriasis"
+HOT_DRY = (
+    r"(?:hot|dry|flushed)(?:,? (?:and )?(?:hot|dry|flushed|red))+ skin|skin (?:is )?(?:hot,? )?"
+    r"(?:dry|flushed)|dry mouth"
+)
+DELIRIUM_SIGNS = (
+    r"picking at (?:things|the air|the sheets)|hallucinat\w+|talking to people who aren't there"
+    r"|\bagitated\b|\bdelirious\b"
+)
 
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
@@ -78,6 +126,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                 ),
             ),
             (DOUBLE_PARACETAMOL,),
+            (DOUBLE_PARACETAMOL_LATER,),
         ),
         PatientAdvice(
             "Too many tablets taken",
@@ -126,6 +175,56 @@ ROWS: tuple[RedFlagRule, ...] = (
             ),
             (r"hyperkala?emi\w*", r"peaked t|tented t|wide(?:ned)? qrs|sine wave|bradycardi\w*"),
             (PEAKED_T, any_of(POTASSIUM_RISK, r"(?:wide|broad)\w* qrs|qrs (?:\w+ )?1[2-9]\d")),
+        ),
+    ),
+    RedFlagRule(
+        "heart_drug_overdose",
+        "Ten or more tablets of a calcium-channel blocker or a beta-blocker, even if well now",
+        (
+            "calcium channel blocker overdose (shock and bradycardia, delayed with "
+            "modified-release tablets)",
+            "beta-blocker overdose",
+        ),
+        "Admit with cardiac monitoring for at least 12 hours (24 for modified-release); ECG; "
+        "activated charcoal if early, whole-bowel irrigation for modified-release; IV fluids, "
+        "calcium and high-dose insulin euglycaemia therapy for shock; TOXBASE.",
+        ((HEART_DRUG_EXCESS,),),
+    ),
+    RedFlagRule(
+        "iron_poisoning",
+        "A child who has swallowed iron tablets",
+        ("iron poisoning (gut necrosis, shock, liver failure)",),
+        "Work out the elemental iron per kg (over 20 mg/kg needs assessment, over 60 mg/kg is "
+        "serious); serum iron at 4 hours; abdominal X-ray for tablets; desferrioxamine if "
+        "severe; TOXBASE; paediatric review.",
+        ((IRON_TABLETS, CHILD_GOT_INTO, CHILD),),
+    ),
+    RedFlagRule(
+        "opioid_toxicity",
+        "On an opioid (a fentanyl patch, morphine, methadone) and now hard to rouse, with slow "
+        "breathing or pinpoint pupils",
+        ("opioid toxicity (respiratory depression)",),
+        "Airway and oxygen, bag-mask if breathing is inadequate; naloxone IV or IM, titrated "
+        "(repeated or as an infusion for long-acting opioids and patches); remove patches; "
+        "look for the cause (heat on a patch, kidney injury, a new drug).",
+        ((taking(OPIOID), OPIOID_SIGNS),),
+    ),
+    RedFlagRule(
+        "anticholinergic_toxicity",
+        "Agitation or hallucinations with dilated pupils, hot dry flushed skin or urinary "
+        "retention",
+        ("anticholinergic toxicity (antihistamines, tricyclics, antipsychotics, plants)",),
+        "Cardiac monitoring and ECG (broad QRS suggests a tricyclic); benzodiazepines for "
+        "agitation, not haloperidol; cooling; catheter for retention; physostigmine only with "
+        "toxicology advice; TOXBASE.",
+        (
+            (DILATED_PUPILS, HOT_DRY),
+            (DELIRIUM_SIGNS, HOT_DRY),
+            (
+                DILATED_PUPILS,
+                DELIRIUM_SIGNS,
+                r"bladder (?:is )?palpable|palpable bladder|retention",
+            ),
         ),
     ),
 )

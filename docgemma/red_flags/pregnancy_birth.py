@@ -28,7 +28,8 @@ BABY_MOVING_LESS = any_of(
     r"less",
     r"\b(?:baby|bump) (?:isn't|is not|hasn't been|has not been|wasn't|hasn't|has not|didn't)"
     r" (?:moving|kicking|moved|kicked|move|kick)",
-    r"\b(?:baby|bump) (?:has )?stopped (?:moving|kicking)",
+    r"\b(?:baby|bump) (?:has )?stopped (?:moving|kicking)|\bbaby (?:is |has been )?quieter than "
+    r"usual",
     r"(?:haven't|have not|not|can't|didn't|did not|couldn't) (?:felt|feel|feeling) "
     r"(?:the |my |her )?baby (?:move|moving|kick\w*)",
     r"baby's (?:movements?|kicks?) (?:have |has |are )?(?:slowed|reduced|changed|stopped|less)",
@@ -83,6 +84,45 @@ HEART_FAILURE_SIGNS = any_of(
     r"raised|gallop rhythm|\bs3\b|third heart sound",
 )
 
+IN_LABOUR = any_of(
+    r"\bin labou?r\b|\blabou?r ward\b|\bdelivery suite\b|\bsynto(?:cinon)?\b|\boxytocin infusion\b",
+    r"\b(?:[4-9]|10) ?cm(?: dilated)?\b|\bfully dilated\b|\bctg\b|\bsecond stage\b",
+    r"membranes (?:\w+ ){0,2}rupture\w*|waters (?:broke|have broken|went)|\barm\b|\bsrom\b",
+)
+"""A woman in labour or at delivery."""
+SUDDEN_COLLAPSE = any_of(
+    r"\bsuddenly\b[^.;]{0,40}?\b(?:gasping|breathless|agitated|collaps\w+|unresponsive|grey)",
+    r"\b(?:sats|spo2)\s*(?:of |is |was |:)?\s*(?:[4-8]\d)\s*%|\bcardiac arrest\b|\bunresponsive\b",
+)
+BLOOD_IN_LIQUOR = (
+    r"(?:liquor|waters|amniotic fluid)\b[^.;]{0,25}?\b(?:blood-?stained|bloodstained|bloody|fresh "
+    r"(?:red )?blood)|\bfresh (?:red )?bleeding (?:after|at|with) (?:the )?(?:arm|rupture)"
+)
+FETAL_DISTRESS = any_of(
+    r"\bsinusoidal\b|\bfetal bradycardia\b|prolonged decel\w*|\bbaseline (?:in the "
+    r"|of )?[5-9]0s?\b",
+    r"(?:ctg|fetal heart|fhr)\b[^.;]{0,40}?\b(?:[5-9]\d|bradycardi\w*|drop\w*|decel\w*)",
+)
+SCARRED_UTERUS = (
+    r"\bvbac\b|previous (?:\w+ )?(?:caesarean|c-?section|lscs|myomectomy)|\buterine scar\b"
+    r"|\bscarred uterus\b"
+)
+RUPTURE_SIGNS = any_of(
+    FETAL_DISTRESS,
+    r"pain (?:that )?(?:doesn't|does not|won't) (?:go|settle|ease) between contractions|constant "
+    r"(?:severe )?pain",
+    r"presenting part (?:\w+ )?higher|contractions (?:have |seem to have )?stopped|loss of station",
+)
+IVF = (
+    r"\bivf\b|\begg collection\b|\boocyte (?:retrieval|collection)\b|\bembryo transfer\b"
+    r"|ovarian stimulation|fertility (?:treatment|drugs)"
+)
+OHSS_SIGNS = any_of(
+    r"\bbloat\w*|(?:abdo\w*|tummy|belly) (?:is )?(?:distended|swollen)|distended|girth",
+    r"(?:hardly|barely|not) passing urine|\boligur\w+|short of breath|breathless",
+    r"\bascites\b|dull flanks",
+)
+
 ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "reduced_fetal_movements",
@@ -124,7 +164,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             "postpartum haemorrhage (uterine atony, retained placenta or tissue, genital tract "
             "trauma, coagulopathy)",
-            "uterine rupture or inversion",
+            "uterine inversion or rupture",
             "endometritis with sepsis (secondary haemorrhage)",
         ),
         "Call for help (obstetric, midwifery, anaesthetic); rub up the uterus and empty the "
@@ -189,5 +229,51 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Go to A&E now (call 999 if it is severe): this can be a weak heart muscle or a "
             "blood clot in the lungs, which happen around pregnancy.",
         ),
+    ),
+    RedFlagRule(
+        "amniotic_fluid_embolism",
+        "Sudden collapse, breathlessness, hypoxia or agitation in labour or just after birth, "
+        "often with bleeding that will not clot",
+        (
+            "amniotic fluid embolism (with disseminated intravascular coagulation)",
+            "pulmonary embolism",
+            "haemorrhage or uterine rupture",
+            "local anaesthetic toxicity or a high block",
+        ),
+        "Call the obstetric emergency team; ABCDE, high-flow oxygen, CPR with left uterine "
+        "displacement and perimortem caesarean section within 4-5 minutes of arrest; major "
+        "haemorrhage protocol with early fibrinogen and blood products; intensive care.",
+        ((IN_LABOUR, SUDDEN_COLLAPSE), (POSTPARTUM, SUDDEN_COLLAPSE, r"\bminutes?\b|\bjust\b")),
+    ),
+    RedFlagRule(
+        "vasa_praevia",
+        "Fresh bleeding when the membranes rupture, with the baby's heart rate dropping or a "
+        "sinusoidal trace",
+        ("vasa praevia (fetal blood loss)", "placental abruption"),
+        "Emergency caesarean section (category 1); neonatal team for resuscitation and "
+        "transfusion of the baby.",
+        ((BLOOD_IN_LIQUOR, FETAL_DISTRESS),),
+    ),
+    RedFlagRule(
+        "uterine_rupture",
+        "In labour with a uterine scar (VBAC): pain that does not go between contractions, a "
+        "fetal heart that drops, contractions that stop or a presenting part that rises",
+        ("uterine rupture",),
+        "Call the obstetric emergency team; stop oxytocin; category 1 caesarean section; major "
+        "haemorrhage protocol.",
+        ((SCARRED_UTERUS, IN_LABOUR, RUPTURE_SIGNS),),
+    ),
+    RedFlagRule(
+        "ovarian_hyperstimulation",
+        "Bloating, a swelling abdomen, little urine or breathlessness after IVF or ovarian "
+        "stimulation",
+        (
+            "ovarian hyperstimulation syndrome (thrombosis, kidney injury, effusions)",
+            "ovarian torsion",
+        ),
+        "Contact the fertility unit and admit if moderate or severe: FBC (haematocrit), U&E, "
+        "liver tests, ultrasound for ascites; fluid balance; thromboprophylaxis; no pelvic "
+        "examination.",
+        ((IVF, OHSS_SIGNS),),
     ),
 )

@@ -211,10 +211,22 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "obstructed_infected_kidney",
         "Fever or sepsis with a ureteric stone, hydronephrosis or a blocked stent",
-        ("infected obstructed kidney (pyonephrosis, urosepsis)",),
+        (
+            "infected obstructed kidney (pyonephrosis, urosepsis)",
+            "emphysematous pyelonephritis or a renal abscess (in diabetes)",
+        ),
         "Blood and urine cultures and IV antibiotics now; urgent urology for drainage "
         "(nephrostomy or stent) the same day; no trial of passage while it is infected.",
-        ((OBSTRUCTED_URINE, INFECTED),),
+        (
+            (OBSTRUCTED_URINE, INFECTED),
+            (
+                r"\bpyelonephritis\b|\bpyelo\b|kidney infection|\burosepsis\b",
+                DIABETES,
+                r"still (?:spiking|febrile|pyrexial)|not (?:improving|settling|responding)"
+                r"|no better"
+                r"|worse after|\b(?:48|72) ?h(?:ours|rs)?\b",
+            ),
+        ),
     ),
     RedFlagRule(
         "neck_haematoma_after_surgery",

@@ -52,6 +52,7 @@ SYMPTOM_ROWS = frozenset(
         "collapse_in_young_woman",
         "seriously_unwell_child",
         "sepsis_signs",
+        "hypertensive_emergency",
     }
 )
 """Rows that give a symptom's whole differential rather than a cause its signs point to.
