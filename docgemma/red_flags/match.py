@@ -18,32 +18,6 @@ from docgemma.red_flags.cues import FACT_WORDS
 from docgemma.red_flags.rule import Absent, Cue, Fact, RedFlagRule
 from docgemma.red_flags.table import RULES
 
-NEGATION_CUES = frozenset(
-    {
-        "no",
-        "not",
-        "never",
-        "without",
-        "denies",
-        "denied",
-        "deny",
-        "denying",
-        "none",
-        "negative",
-        "don't",
-        "doesn't",
-        "didn't",
-        "isn't",
-        "aren't",
-        "wasn't",
-        "weren't",
-        "haven't",
-        "hasn't",
-        "hadn't",
-        "nor",
-        "neither",
-    }
-)
 VERB_NEGATIONS = frozenset(
     {
         "not",
@@ -63,6 +37,21 @@ VERB_NEGATIONS = frozenset(
 head a list ("no fever, rash or neck stiffness"), they deny their own phrase, so a comma
 ends them unless the list goes on with "or"/"nor" ("not tachycardic, hypoxic or
 hypotensive"). "Not on ART, dry cough" keeps the cough."""
+NEGATION_CUES = VERB_NEGATIONS | frozenset(
+    {
+        "no",
+        "never",
+        "without",
+        "denies",
+        "denied",
+        "deny",
+        "denying",
+        "none",
+        "negative",
+        "nor",
+        "neither",
+    }
+)
 _LIST_GOES_ON = re.compile(r"\b(?:or|nor)\b")
 NEGATION_WINDOW = 5
 """Words before a match that a negation cue may sit in."""
