@@ -16,7 +16,7 @@ from docgemma.red_flags.cues import (
     SEVERE,
     SUDDEN,
     SYNCOPE,
-    VOMITED_BLOOD,
+    UPPER_GI_BLEED,
     VOMITING,
     WEIGHT_LOSS,
     WORD,
@@ -197,12 +197,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "(transfuse below Hb 70 g/L); Glasgow-Blatchford score; terlipressin and antibiotics "
         "if variceal; endoscopy within 24 hours, at once if unstable.",
         (
-            (
-                any_of(
-                    r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?",
-                    VOMITED_BLOOD,
-                ),
-            ),
+            (UPPER_GI_BLEED,),
             (TARRY_STOOL,),
             (BLACK_STICKY_STOOL, Absent(FIRST_STOOLS)),
             (BLACK_STICKY_STOOL, BLEEDING_SIGNS),

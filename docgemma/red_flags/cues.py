@@ -235,6 +235,8 @@ VOMITED_BLOOD = (
     r"(?! ?(?:pressure|tests?|sugars?|glucose|results?|counts?|cultures?|gas))"
 )
 """Blood vomited ("vomited ~500ml bright red blood"), not a blood test taken after vomiting."""
+UPPER_GI_BLEED = any_of(r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?", VOMITED_BLOOD)
+"""Blood vomited or passed black: a bleed from the upper gut."""
 VOMITING = r"\bvomit\w*|being sick|throwing up|\bemesis\b"
 DIARRHOEA = r"\bdiarrh\w+|the runs\b|loose (?:stools|bowels|poo)"
 SEIZURE = any_of(

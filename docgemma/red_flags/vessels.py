@@ -3,13 +3,17 @@ blocked superior vena cava."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import CANCER, VOMITED_BLOOD, any_of
+from docgemma.red_flags.cues import (
+    CANCER,
+    UPPER_GI_BLEED,
+    any_of,
+)
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
 GUT_BLEED = any_of(
-    r"\bha?ematemesis\b|\bmela?ena\b|coffee[- ]grounds?|\bha?ematochezia\b|\bpr bleed\w*",
-    r"\bblack,? (?:and )?tarry|\btarry (?:black )?stools|\b(?:fresh )?pr blood|\bgi bleed\w*",
-    VOMITED_BLOOD,
+    UPPER_GI_BLEED,
+    r"\bha?ematochezia\b|\bpr bleed\w*|\bblack,? (?:and )?tarry|\btarry (?:black )?stools",
+    r"\b(?:fresh )?pr blood|\bgi bleed\w*",
 )
 AORTIC_GRAFT = any_of(
     r"\b(?:aortic|aorto-?\w+|dacron|vascular|endovascular) (?:stent )?graft",
