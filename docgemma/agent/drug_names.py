@@ -14,6 +14,7 @@ words spelt right, so that "warfrin" is asked about rather than read as no drug 
 from __future__ import annotations
 
 import difflib
+import gzip
 import json
 import re
 import threading
@@ -22,6 +23,7 @@ from functools import lru_cache
 
 from docgemma.agent.entities import drug_dictionary
 from docgemma.ehr.codes import RXNORM_CODES
+from docgemma.errors import ConfigurationError
 from docgemma.tools import ansm
 
 MAX_SUGGESTIONS = 3
@@ -103,10 +105,12 @@ stricter than for a drug argument, since any word of the message is a candidate.
 
 @lru_cache(maxsize=1)
 def spelt_words() -> frozenset[str]:
-    """Words as they are spelt in English and medical text: the embedding model's whole-word
-    vocabulary, the offline PubMed abstracts, the condition pages and the words of the
-    diagnosis names (ICD-10). A word among them is not a misspelt drug ("nothing" is not
-    "norethin", "migrans" is not "imigran")."""
+    """Words as they are spelt in English and medical text: an English word list of about
+    160,000 words with their inflections, the embedding model's whole-word vocabulary, the
+    offline PubMed abstracts, the condition pages, the words of the diagnosis names (ICD-10)
+    and the words of the drug dictionary's names of several words ("fusidic", "fumarate").
+    A word among them is not a misspelt drug ("nothing" is not "norethin", "nitrites" is
+    not "nitrates", "migrans" is not "imigran")."""
     from docgemma.agent.conditions import condition_names
     from docgemma.assets import pinned_file
     from docgemma.kb.corpus import DEMO_PAGES_DIR, page_files
@@ -114,13 +118,17 @@ def spelt_words() -> frozenset[str]:
 
     words: set[str] = set()
     try:
+        with gzip.open(pinned_file("english_words"), "rt", encoding="utf-8") as f:
+            words |= {w for w in json.load(f) if w.isalpha()}
         vocabulary = json.loads(pinned_file("tokenizer").read_text(encoding="utf-8"))
         words |= {w for w in vocabulary["model"]["vocab"] if w.isalpha() and w.islower()}
         texts = [f"{a.title} {a.text}" for a in load_abstracts()]
         texts += [path.read_text(encoding="utf-8") for path in page_files(DEMO_PAGES_DIR)]
-    except (FileNotFoundError, OSError, KeyError):
+    except (FileNotFoundError, OSError, KeyError, ConfigurationError):
         return frozenset()
     words |= {w for phrase in condition_names().phrases for w in phrase.split() if w.isalpha()}
+    index = drug_dictionary().index.values()
+    words |= {w for first in index for name in first if len(name) > 1 for w in name}
     return frozenset(words | {w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t)})
 
 

@@ -124,6 +124,11 @@ async def test_a_message_that_only_misspells_its_drugs_asks_before_any_model_cal
         # British spellings of words the vocabularies hold in American spelling
         "Melaena and haematemesis on oestrogen: which anaesthetic for the endoscopy?",
         "Coeliac disease with haemoptysis and leukaemia in a paediatric patient",
+        # English words and their inflections, spelt nearly like a drug or a drug class
+        "Urine dipstick: nitrites and leukocytes positive; she looks dehydrated.",
+        "Coloured haloes around lights and torsional nystagmus since the fall.",
+        # words of drug names of several words
+        "Ferrous fumarate, calcium gluconate and fusidic acid cream are on her list.",
     ],
 )
 def test_words_that_are_spelt_right_are_no_misspelt_drugs(message: str) -> None:
