@@ -218,8 +218,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (
                 any_of(
-                    r"(?:heavy|heavily|severe|severely|a lot of|lots of|uncontrolled|massive|"
-                    r"major) (?:bleed(?:ing)?|haemorrhage|hemorrhage)",
+                    r"(?<!normal-)(?<!normal )(?<!normal to )(?:heavy|heavily|severe|severely|a lot"
+                    r" of|lots of|uncontrolled|massive|major) (?:bleed(?:ing)?|haemorrhage"
+                    r"|hemorrhage)",
                     r"bleed(?:ing)? (?:heavily|a lot|badly)",
                     r"won't stop bleeding",
                     r"(?:bleeding|blood) (?:that )?(?:won't|will not|doesn't|does not) stop",
@@ -247,6 +248,11 @@ ROWS: tuple[RedFlagRule, ...] = (
                 any_of(SUDDEN, SEVERE, VOMITING, r"swollen|swelling"),
             ),
             (YOUNG_MALE, LOWER_PAIN, any_of(SUDDEN, SEVERE, VOMITING)),
+            (
+                r"\b(?:his|my son's|the boy's) (?:private parts|privates|willy|penis|groin)|\bpain "
+                r"(?:\w+ ){0,2}down below\b(?=.{0,80}\b(?:he|his|boy|son)\b)",
+                any_of(SUDDEN, SEVERE, VOMITING, r"walking (?:funny|oddly|strangely|with a limp)"),
+            ),
         ),
         PatientAdvice(
             "Sudden pain in a testicle, or sudden pain low in the tummy or groin with vomiting "
@@ -345,6 +351,11 @@ ROWS: tuple[RedFlagRule, ...] = (
                 ),
             ),
             (DIABETES, ABDO_PAIN, any_of(SUDDEN, r"glucose|sugars? (?:is |are )?(?:high|\d\d)")),
+            (
+                r"\b(?:bms?|cbg|glucose|sugars?|glucometer|meter)(?: \w+)? (?:(?:reads?|reading"
+                r"|says|shows|showing)(?: as)? |: ?)?'?hi'?(?=$|[\s,.;!?)])|\b(?:bm|cbg|glucometer"
+                r"|meter) (?:reads?|reading) (?:high|above (?:its )?range|out of range)",
+            ),
             (POLYURIA, any_of(THIRST, WEIGHT_LOSS), DKA_SIGNS),
             (THIRST, WEIGHT_LOSS, DKA_SIGNS),
             (KUSSMAUL, any_of(THIRST, POLYURIA)),

@@ -60,8 +60,8 @@ FIELD_LOSS = any_of(
 )
 LEGS_HEAVY = (
     r"\b(?:both |his |her |my |their |the )legs (?:feel |felt |are |feeling |have gone |went "
-    r"|gone |going |have become |getting )+'?(?:very |really )?(?:heavy|weak|numb|like jelly"
-    r"|wobbly)"
+    r"|gone |going |have become |getting )*'?(?:very |really )?(?:heavy|weak|numb|like jelly"
+    r"|wobbly)\b"
 )
 JAW_CLAUDICATION = any_of(
     r"jaw claudication|jaw (?:pain|ache) (?:on|when) (?:chewing|eating)",
@@ -79,7 +79,7 @@ SCALP_TENDER = any_of(
 HIGH_ESR = r"\besr (?:of |is |was |:|=)?\s*(?:[5-9]\d|1[0-4]\d)(?!\.?\d)"
 """An ESR of 50 mm/h or more: with a new headache, giant cell arteritis until shown otherwise."""
 FACE_DROOP = any_of(
-    r"face (?:is )?(?:drooping|droops|drooped|dropped|fallen)",
+    r"face (?:is |looks |'?)?(?:drooping|droops|drooped|dropped|fallen|droopy)",
     r"droop(?:ing|y) (?:face|mouth|smile)|facial (?:droop|weakness|asymmetry)",
     r"one side of (?:my|his|her|the|their) face",
 )
@@ -109,13 +109,15 @@ SPEECH_DISTURBANCE = any_of(
     r"words (?:came|were coming|kept coming) out (?:all )?(?:wrong|jumbled|muddled|garbled"
     r"|mixed up|in the wrong order)|(?:jumbled|garbled|muddled) (?:up )?(?:words|speech)",
     r"\bwords (?:are |were )?(?:all )?(?:jumbled|garbled|muddled)",
-    r"couldn't (?:get (?:my|his|her|their|the) words out|find (?:the|my|his|her|their) words)"
+    r"(?:couldn't|can't) (?:get (?:my|his|her|their|the) words out|find (?:the|my|his|her|their)"
+    r" words)"
     r"|word[- ]finding difficult\w*|(?:lost|loss of) (?:the ability to speak"
     r"|(?:my|his|her|their) speech)",
 )
 ONE_LIMB_FAILED = any_of(
     r"can't (?:lift|raise) (?:my|his|her|one|their) arm",
-    r"(?:arm|leg) (?:suddenly )?(?:went )?(?:weak|numb|useless)\b",
+    r"(?:arm|leg) (?:suddenly )?(?:went |is |was |has gone )?(?:weak|numb|useless|limp|floppy)\b",
+    r"\b(?:left|right|l|r) (?:arm|leg|hand)(?: and (?:arm|leg|hand|face))? (?:weakness|numbness)",
     r"\bhand (?:suddenly )?went (?:weak|numb|useless|clumsy)\b",
     r"(?:arm|hand|leg) (?:wouldn't|would not|won't|didn't|did not|couldn't) (?:do what|obey)",
     r"weak(?:ness)? (?:in|of) (?:one|my|his|her|the (?:left|right)) (?:arm|leg|side|hand)",
@@ -306,6 +308,10 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"both legs",
                     r"bilateral (?:sciatica|leg (?:weakness|numbness))|both legs (?:are )?"
                     r"(?:weak|numb)|reduced anal tone",
+                    r"\bsciatica'? (?:in |down )?both legs|can't tell when (?:i|she|he|they) "
+                    r"(?:needs?|wants?) to (?:go|pee|wee|pass urine)|(?:reduced|altered|lost|no) "
+                    r"bladder sensation",
+                    r"(?:bladder scan|residual|post[- ]?void)(?: \w+){0,3} (?:[3-9]\d\d|\d{4}) ?ml",
                 ),
             ),
         ),
@@ -321,7 +327,17 @@ ROWS: tuple[RedFlagRule, ...] = (
         ("metastatic spinal cord compression",),
         "Whole-spine MRI within 24 hours (at once if there are neurological signs); "
         "dexamethasone 16 mg if there are; acute oncology and spinal team.",
-        ((CANCER, BACK_PAIN),),
+        (
+            (CANCER, BACK_PAIN),
+            (
+                CANCER,
+                any_of(
+                    r"\bband[- ]like\b|\bgirdle pain|pain (?:\w+ ){0,2}(?:a?round|encircling) "
+                    r"(?:his|her|the|my|their) (?:chest|trunk|ribs|waist|abdomen)",
+                    LEGS_HEAVY,
+                ),
+            ),
+        ),
     ),
     RedFlagRule(
         "giant_cell_arteritis",

@@ -83,12 +83,16 @@ NOT_FROM_BIRTH = (
     r"|ventouse|vaccin\w+|injections?|jabs?|heel prick|blood test|cannula))"
 )
 INJURY = (
-    r"(?:\bbruis\w+|\bfractur\w+|broken (?:arm|leg|bone|ribs?|femur|skull)|\bburns?\b"
+    r"(?:(?:\bbruis\w+|\bfractur\w+|broken (?:arm|leg|bone|ribs?|femur|skull)|\bburns?\b"
     r"|\bscald\w*|bite marks?|torn frenulum|retinal ha?emorrhages?|\bsubdural\w*)\b"
-    + NOT_FROM_BIRTH
+    r"|\b(?:femur|femoral|humer\w+|skull|ribs?|tibia\w*|fibula|radius|ulna|clavicle|wrist|arm|leg"
+    r"|metaphyseal|spiral) ?#)" + NOT_FROM_BIRTH
 )
+"""An injury that needs explaining in a baby; "#" is how clinicians write a fracture."""
 NOT_MOBILE = any_of(
     r"\b(?:[1-9]|1\d|2[0-6]) ?(?:-| )?(?:weeks?|wks?)[- ]old|\b[1-6] ?(?:-| )?months?[- ]old",
+    r"\b[1-6] ?(?:mo|m/o|mths?)\b(?= (?:old\b|girl|boy|baby|infant|son|daughter|male|female"
+    r"|[mf]\b))",
     r"(?:not yet|isn't yet|not|can't yet|too young to) (?:be )?(?:crawling|rolling|mobile"
     r"|cruising|walking|roll|crawl)|\bnon-?mobile\b|\bpre-?mobile\b",
 )

@@ -62,8 +62,8 @@ CHEST_PAIN = any_of(
     rf"(?:pain|tightness|pressure|discomfort) in {WHOSE} chest",
     r"chest (?:hurts|is tight|feels (?:tight|heavy|crushed))",
     r"(?<!stable )\bangina\b|\bretrosternal pain\b",
-    rf"(?:pain|tightness|pressure|discomfort) (?:behind|under|across) {WHOSE} "
-    r"(?:breast ?bone|sternum)",
+    rf"(?:pain|tightness|pressure|discomfort) (?:behind|under|across) (?:{WHOSE} )?"
+    r"(?:breast ?bone|sternum)\b",
 )
 CHEST_PAIN_FEATURE = any_of(
     r"\b(?:crushing|heavy|central|severe|radiating|exertional|pleuritic|tearing|ripping)\b"
@@ -157,10 +157,15 @@ PHOTOPHOBIA = r"photophobi\w+|light hurts|dislike (?:of )?bright light"
 ABDO_PAIN = any_of(
     r"(?:tummy|stomach|abdominal|abdo|abdomen|belly|pelvic|epigastric|loin|flank|iliac fossa"
     r"|rlq|llq|ruq|luq|peri-?umbilical|suprapubic) ?(?:pain|ache|cramps?|tenderness)",
-    rf"pain in {WHOSE} (?:tummy|stomach|belly|abdomen|pelvis)",
+    rf"pain (?:low (?:down )?|high )?in {WHOSE} (?:lower |upper )?(?:tummy|stomach|belly|abdomen"
+    r"|pelvis)",
     r"(?:lower |upper )?(?:abdomen|abdo|tummy|belly) (?:is |was |very |quite )*tender\b",
 )
-BACK_PAIN = r"back ?(?:pain|ache)|\bsciatica\b|\blumbago\b|pain in (?:my|his|her|the) back"
+BACK_PAIN = any_of(
+    r"back ?(?:pain|ache)|\bsciatica\b|\blumbago\b|\blbp\b|pain in (?:my|his|her|the) back",
+    r"\bpain '?(?:\w+ ){0,2}'?(?:in|across|at|over) (?:the )?(?:bottom|base|small|lower part) of "
+    r"(?:my|his|her|the|their) back",
+)
 BLEEDING = any_of(
     r"\bbleed(?:ing|s)?\b|losing blood|passing blood|blood clots|\bspotting\b|blood on (?:her |my "
     r"|the )"
@@ -224,6 +229,8 @@ PAIN_OUT_OF_PROPORTION = any_of(
     r"\bpain\b[^.;]{0,40}\bbut (?:the )?(?:skin|wound|area|rash|leg|arm|limb) (?:is |looks )?"
     r"(?:only )?(?:mildly|slightly|barely|minimally) (?:red|pink|swollen|inflamed|erythematous"
     r"|warm)",
+    r"(?:pain|hurts|painful|unbearable)'?(?: \w+){0,3}[\s,—–-]+(?:way |much |far |a lot )?more than"
+    r" (?:what )?(?:i|you|we|she|he) can see",
     r"(?:way |much |far |a lot )?more pain than (?:it|the skin|the wound|the rash|they|this) "
     r"(?:looks|appears)",
     r"(?:pain|hurts|painful)(?: \w+){0,4}[\s,—–-]+(?:way |much |far |a lot )?(?:more|worse) than "
@@ -231,7 +238,7 @@ PAIN_OUT_OF_PROPORTION = any_of(
 )
 SEVERE = r"\bsevere\b|really bad|agonising|agonizing|excruciating|\bworst\b|\bintense\b"
 VOMITED_BLOOD = (
-    r"(?:vomit(?:ing|ed|s)?|throwing up|threw up|brought up) (?:up )?(?:[\w~.]+ ){0,3}?blood\b"
+    r"(?:vomit(?:ing|ed|s)?|throwing up|threw up|brought up) (?:up )?(?:[\w~.'-]+ ){0,4}?'?blood\b"
     r"(?! ?(?:pressure|tests?|sugars?|glucose|results?|counts?|cultures?|gas))"
 )
 """Blood vomited ("vomited ~500ml bright red blood"), not a blood test taken after vomiting."""
@@ -280,6 +287,7 @@ POSTPARTUM = any_of(
     r"\b(?:lscs|svd|nvd)\b|(?:caesarean|c-?section) (?:\w+ )?(?:days?|weeks?|hours?) ago",
     r"(?:after|since) (?:delivering|giving birth to|having) (?:her |my |the |a |their |our )?"
     r"(?:baby|babies|twins|triplets|son|daughter)",
+    r"\b(?:baby|babies|twins|placenta) (?:was |were )?(?:delivered|born) (?:\w+ ){0,3}ago\b",
     r"\bafter (?:her |my |their )?(?:first|second|third|new) baby\b|placenta (?:\w+ )?delivered"
     r"|\bthird stage\b",
 )

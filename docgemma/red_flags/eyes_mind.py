@@ -3,7 +3,12 @@ angle-closure glaucoma and suicidal intent)."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import SUDDEN, VISION_LOSS, any_of
+from docgemma.red_flags.cues import (
+    SUDDEN,
+    VISION_LOSS,
+    VOMITING,
+    any_of,
+)
 from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
 
 SIGHT_BLACKED_OUT = (
@@ -100,7 +105,11 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 r"(?:painful|red) (?:red )?eye|eye pain|\beye (?:is |was |looks )?(?:red|painful)",
                 any_of(
-                    r"halos?|haloes|fixed (?:mid-?)?dilated|mid-?dilated", VISION_LOSS, r"vomit\w*"
+                    r"halos?|haloes|fixed (?:mid-?)?dilated|mid-?dilated|rainbows? (?:a?round|"
+                    r"round) (?:the )?lights|coloured rings",
+                    VISION_LOSS,
+                    r"\beye (?:\w+ ){0,3}(?:blurry|blurred|cloudy|hazy)",
+                    VOMITING,
                 ),
             ),
         ),

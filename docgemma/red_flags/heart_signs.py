@@ -12,6 +12,7 @@ from docgemma.red_flags.cues import (
     HEART_RATE,
     HYPOTENSION,
     LONG_AGO,
+    OLDER_ADULT,
     SEIZURE,
     SWEATING,
     SYNCOPE,
@@ -66,6 +67,15 @@ EXERTIONAL_ACHE = (
     r"(?:walks?|walking|exertion|climbing|(?:goes|going) up|hurr\w+)"
 )
 """An ache in the jaw, arm or throat that walking brings on: angina, wherever it is felt."""
+JAW_OR_ARM_ACHE = (
+    r"\b(?:jaw|arm|throat|neck) (?:ache|pain|discomfort|heaviness)|\b(?:ache|pain|discomfort"
+    r"|heaviness) in (?:\w+ ){0,2}(?:jaw|arm|arms|throat)\b"
+)
+"""Pain where the heart's pain radiates, felt there alone."""
+NO_CHEST_PAIN = r"\b(?:no|denies|without) (?:\w+ ){0,2}chest pain"
+"""Chest pain denied: in an older person with diabetes, a heart attack may bring none."""
+GREY = r"\b(?:grey|gray|ashen|pale)\b"
+OFF_LEGS = r"off (?:his|her|their) legs"
 VIRAL_ILLNESS = any_of(
     r"flu-?like (?:illness|symptoms)|viral (?:illness|infection|uri|urti)|\bcoryzal?\b",
     r"(?:a |recent )?(?:cold|flu|covid|sore throat|d&v|gastroenteritis|chest infection)"
@@ -177,7 +187,9 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "atypical_acs",
         "Epigastric pain or indigestion with sweating, or in a person with diabetes; an ache in "
-        "the jaw, arm or throat brought on by walking",
+        "the jaw, arm or throat brought on by walking or with sweating; an older person sweaty "
+        "and grey, faint or breathless; breathlessness without chest pain in an older person "
+        "with diabetes",
         ("acute coronary syndrome (atypical presentation)",),
         "12-lead ECG within 10 minutes and a troponin (repeated per the local pathway) before "
         "putting it down to the stomach; aspirin if an acute coronary syndrome is likely.",
@@ -185,6 +197,9 @@ ROWS: tuple[RedFlagRule, ...] = (
             (any_of(EPIGASTRIC, INDIGESTION), SWEATING),
             (EPIGASTRIC, DIABETES, UNWELL_WITH_IT),
             (EXERTIONAL_ACHE,),
+            (JAW_OR_ARM_ACHE, SWEATING),
+            (OLDER_ADULT, SWEATING, any_of(GREY, SYNCOPE, BREATHLESS, OFF_LEGS)),
+            (OLDER_ADULT, DIABETES, BREATHLESS, NO_CHEST_PAIN),
         ),
         PatientAdvice(
             "Indigestion-like pain with sweating, or in someone with diabetes",

@@ -22,6 +22,7 @@ from docgemma.red_flags.cues import (
     SWEATING,
     SYNCOPE,
     VOMITING,
+    WEIGHT_LOSS,
     any_of,
     taking,
 )
@@ -175,7 +176,8 @@ ROWS: tuple[RedFlagRule, ...] = (
     RedFlagRule(
         "thyroid_storm",
         "An overactive thyroid with fever, confusion or agitation, or a very fast heart rate "
-        "with vomiting, diarrhoea, heart failure or jaundice",
+        "with vomiting, diarrhoea, heart failure or jaundice; fever with a heart rate over 140, "
+        "a tremor and weight loss",
         (
             "thyroid storm",
             "sepsis as the precipitant",
@@ -189,6 +191,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         (
             (THYROTOXIC, any_of(FEVER, CONFUSED)),
             (THYROID_SIGNS, FEVER, VERY_FAST_PULSE),
+            (FEVER, VERY_FAST_PULSE, r"\btremor\w*", WEIGHT_LOSS),
             (
                 THYROTOXIC,
                 VERY_FAST_PULSE,

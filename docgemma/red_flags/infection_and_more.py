@@ -9,6 +9,8 @@ from docgemma.red_flags.cues import (
     DIARRHOEA,
     FEVER,
     HYPOTENSION,
+    LONG_AGO,
+    LOW_GRADE_FEVER,
     LOW_TEMP,
     OLDER_ADULT,
     PAIN_OUT_OF_PROPORTION,
@@ -38,7 +40,10 @@ INFECTION_OR_FRAILTY = any_of(
 """A possible infection, or an older patient in whom sepsis shows as no more than confusion,
 a fall or "off legs"."""
 LIMB = r"\b(?:leg|foot|feet|arm|hand|limb|calf|forearm|toes?|fingers?)\b"
-SKIN = r"cellulitis|\bwound\b|redness|\berythema\w*|\bskin\b|swelling|\bswollen\b"
+SKIN = (
+    r"cellulitis|\bwound\b|redness|\berythema\w*|\bskin\b|swelling|\bswollen\b|\b(?:cut|graze"
+    r"|scratch|bite|laceration)\b|\b(?:pink|red) (?:patch|area|mark)"
+)
 TSS_SOURCE = (
     r"\btampons?\b|menstrual cup|(?:nasal|wound) packing|\bpacking (?:in|of) (?:the |her |his "
     r"|a )?(?:nose|wound|abscess)|\b(?:her|my) period\b|\bperiod (?:started|began)|\bmenstruat\w+"
@@ -155,7 +160,14 @@ ROWS: tuple[RedFlagRule, ...] = (
         ("neutropenic sepsis (including a central line infection)",),
         "IV piperacillin–tazobactam (or the local regimen) within 1 hour of arrival, without "
         "waiting for the neutrophil count; blood cultures and lactate.",
-        ((r"chemo\w*|\bneutropeni\w+|\bneutrophils? (?:of |is |was )?0\.\d", FEVER),),
+        (
+            (r"chemo\w*|\bneutropeni\w+|\bneutrophils? (?:of |is |was )?0\.\d", FEVER),
+            (
+                r"chemo\w*|\bneutropeni\w+",
+                any_of(LOW_GRADE_FEVER, r"\bshiver\w*|\bshaking (?:chills|all over)|\bchills\b"),
+                Absent(LONG_AGO),
+            ),
+        ),
         PatientAdvice(
             "A temperature during chemotherapy",
             "Call your chemotherapy helpline or go to A&E now: a temperature during "

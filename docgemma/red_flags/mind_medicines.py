@@ -51,6 +51,7 @@ SEROTONERGIC = taking(
 )
 CLONUS = (
     r"\bclonus\b|\bmyoclon\w+|\bhyperreflexi\w+|brisk reflexes|\btwitch\w*|\bjerk(?:ing|s|y)\b"
+    r"|(?:legs?|feet|foot|ankles?) (?:keeps? |keep on )?'?jump\w*"
     r"|muscle spasms"
 )
 AUTONOMIC = any_of(

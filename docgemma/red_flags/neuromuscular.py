@@ -17,8 +17,14 @@ LEGS_WEAK = any_of(
 ARMS_TOO = r"(?:and|now|also) (?:in )?(?:his |her |my |the |their |both )?(?:arms|hands)\b"
 AREFLEXIA = (
     r"\bareflexi\w*|(?:absent|lost) (?:ankle |knee |tendon |deep tendon )?reflexes"
-    r"|reflexes (?:are )?(?:absent|lost)"
+    r"|reflexes (?:are )?(?:absent|lost)|(?:can't|cannot|couldn't|unable to) (?:elicit|get|find)"
+    r" (?:\w+ ){0,3}reflexes|reflexes (?:\w+ ){0,2}(?:unobtainable|not elicited)"
 )
+AFTER_AN_INFECTION = (
+    r"(?:after|following|since) (?:a |an )?(?:bout of |episode of )?(?:diarrh\w+|gastroenteritis"
+    r"|food poisoning|campylobacter|viral illness|chest infection|flu|d ?& ?v|d and v)"
+)
+"""A gut or chest infection in the weeks before: what Guillain-Barré syndrome often follows."""
 MYASTHENIA = any_of(
     r"\bmyasthen\w+|lambert[- ]eaton|\b(?:known|ocular|generali[sz]ed) mg\b",
     r"\bpyridostigmine\b|\bmestinon\b",
@@ -98,12 +104,11 @@ ROWS: tuple[RedFlagRule, ...] = (
                     AREFLEXIA,
                     ARMS_TOO,
                     r"\btingl\w*|pins and needles|paraesthesi\w+",
-                    r"(?:after|following|since) (?:a |an )?(?:bout of |episode of )?"
-                    r"(?:diarrh\w+|gastroenteritis|food poisoning|campylobacter|viral illness"
-                    r"|chest infection|flu)",
+                    AFTER_AN_INFECTION,
                     r"getting worse|worsening|progressive|progressing|each day",
                 ),
             ),
+            (AREFLEXIA, any_of(r"\btingl\w*|pins and needles|paraesthesi\w+", AFTER_AN_INFECTION)),
             (AREFLEXIA, r"\bweak\w*"),
         ),
         PatientAdvice(

@@ -52,10 +52,17 @@ DOUBLE_PARACETAMOL = (
     rf"|as well as|on top of) (?:\w+ ){{0,3}}(?:{PARACETAMOL_IN_A_COMBINATION}))"
 )
 """Paracetamol taken with a product that already holds it: an unintended (staggered) overdose."""
+ABOVE_THE_LABEL = (
+    r"more than (?:it says|the (?:box|packet|label|leaflet) says|(?:the |is )?(?:recommended|max"
+    r"\w*|allowed|safe)(?: dose)?)|over the (?:max\w*|recommended) dose|\bround the clock\b"
+)
+"""Painkillers taken beyond their label's dose, or without a break day and night."""
+PAINKILLERS = rf"\bpainkillers?\b|\bparacetamol\b|\bacetaminophen\b|{PARACETAMOL_IN_A_COMBINATION}"
 
 PEAKED_T = r"(?:tall|peaked|tented)(?:,? \w+)? t[- ]?waves?|sine[- ]wave"
 POTASSIUM_RISK = (
-    r"\bckd\b|chronic kidney|dialysis|renal failure|\baki\b|acute kidney|spironolactone"
+    r"\bckd\b|chronic kidney|dialysis|renal failure|\baki\b|acute kidney|spironolactone|\bhd "
+    r"(?:pt|patient)|missed (?:his |her |their |a )?(?:\w+ )?(?:dialysis|hd|session)"
     r"|eplerenone|amiloride|trimethoprim|ace inhibitor|ramipril|lisinopril|potassium supplement"
     r"|(?:flattened|flat|absent|no) p[- ]?waves?"
 )
@@ -127,6 +134,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             ),
             (DOUBLE_PARACETAMOL,),
             (DOUBLE_PARACETAMOL_LATER,),
+            (PAINKILLERS, ABOVE_THE_LABEL),
         ),
         PatientAdvice(
             "Too many tablets taken",
@@ -174,7 +182,13 @@ ROWS: tuple[RedFlagRule, ...] = (
                 r"(?:6(?:\.\d+)?|[7-9](?:\.\d+)?)(?!\.?\d)",
             ),
             (r"hyperkala?emi\w*", r"peaked t|tented t|wide(?:ned)? qrs|sine wave|bradycardi\w*"),
-            (PEAKED_T, any_of(POTASSIUM_RISK, r"(?:wide|broad)\w* qrs|qrs (?:\w+ )?1[2-9]\d")),
+            (
+                PEAKED_T,
+                any_of(
+                    POTASSIUM_RISK,
+                    r"(?:wide|broad)\w* qrs|qrs (?:\w+ )?1[2-9]\d|qrs (?:\w+ ){0,2}(?:broad|wide)",
+                ),
+            ),
         ),
     ),
     RedFlagRule(

@@ -1,10 +1,15 @@
-"""Rows of the red-flag table for the great vessels: a gut bleed from an aortic graft, and a
-blocked superior vena cava."""
+"""Rows of the red-flag table for the great vessels: an abdominal aortic aneurysm taken for
+renal colic, a gut bleed from an aortic graft, and a blocked superior vena cava."""
 
 from __future__ import annotations
 
 from docgemma.red_flags.cues import (
+    ABDO_PAIN,
+    BACK_PAIN,
     CANCER,
+    HYPOTENSION,
+    OLDER_ADULT,
+    SYNCOPE,
     UPPER_GI_BLEED,
     any_of,
 )
@@ -37,7 +42,35 @@ DILATED_CHEST_VEINS = any_of(
 )
 """Veins of the chest and neck that cannot drain, or a mass in the mediastinum."""
 
+RENAL_COLIC = (
+    r"\b(?:renal|ureteric|kidney|loin) colic|kidney stones?\b(?! (?:years|in the past|as a))"
+    r"|\bloin (?:pain|ache)|\bflank (?:pain|ache)|loin to groin"
+)
+"""Pain read as a kidney stone's."""
+KNOWN_ANEURYSM = (
+    r"\baaa\b(?! (?:repair|screening (?:was )?normal))|aortic aneurysm|aneurysmal aorta"
+)
+
 ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "aortic_aneurysm",
+        "Presumed renal colic, loin or back pain in a person over 65, or abdominal or back pain "
+        "or collapse in a known aneurysm",
+        ("leaking or ruptured abdominal aortic aneurysm", "aortic dissection"),
+        "Examine for a pulsatile, tender abdominal mass and compare the femoral pulses; "
+        "bedside ultrasound of the aorta before calling it a stone; if hypotensive, accept a "
+        "low blood pressure, two large-bore cannulae, crossmatch 6 units and call vascular "
+        "surgery now; CT angiogram only if stable.",
+        (
+            (OLDER_ADULT, RENAL_COLIC),
+            (KNOWN_ANEURYSM, any_of(ABDO_PAIN, BACK_PAIN, SYNCOPE, HYPOTENSION)),
+        ),
+        PatientAdvice(
+            "Back, tummy or side pain over 65, or with a known aneurysm",
+            "Call 999 now if you also feel faint or sweaty; otherwise go to A&E now: this pain "
+            "can come from a swollen main artery (aneurysm).",
+        ),
+    ),
     RedFlagRule(
         "aortoenteric_fistula",
         "Haematemesis or melaena in a patient with an aortic graft or aneurysm repair",
