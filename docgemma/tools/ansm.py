@@ -16,6 +16,7 @@ import csv
 import importlib.util
 import json
 import logging
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -189,3 +190,23 @@ def drug_synonyms(drug: str) -> list[str]:
 @lru_cache(maxsize=1)
 def thesaurus() -> AnsmThesaurus:
     return AnsmThesaurus()
+
+
+ANTIVITAMIN_K = "antivitamines k"
+"""The thesaurus's class of warfarin, acenocoumarol and fluindione."""
+_ANTIBIOTICS_NOTE = re.compile(r"De nombreux cas[^.]*antibiotiques\.")
+_INITIATION_NOTE = re.compile(r"Chez un patient traité par antivitamines K[^.]*INR[^.]*\.")
+
+
+def is_antivitamin_k(substance: Substance) -> bool:
+    return ANTIVITAMIN_K in (substance.name, *substance.classes)
+
+
+def antivitamin_k_note(antibacterial: bool) -> str:
+    """The sentence of the thesaurus's note on antivitamin K that covers a drug it does not
+    grade with one: many cases of a raised effect with antibiotics, or an INR check whenever
+    a drug is started or stopped. Empty when the note lacks it (another edition): nothing
+    is then claimed."""
+    note = thesaurus().notes.get(ANTIVITAMIN_K, "")
+    found = (_ANTIBIOTICS_NOTE if antibacterial else _INITIATION_NOTE).search(note)
+    return found.group(0) if found else ""

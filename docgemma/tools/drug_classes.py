@@ -7,7 +7,10 @@ drug's class (``CROSS_REACTIONS``). Members are English generic names; brand nam
 them through the drug dictionary's synonyms (``names_of``).
 
 The same table says which drugs are antibacterials: an antibiotic started in a patient on
-an antivitamin K is a reason to check the INR (``docgemma.tools.rx_check``).
+an antivitamin K is a reason to check the INR (``docgemma.tools.rx_check``). A combination
+is checked as its parts (``components``, ``substances``), including those British practice
+names with "co-" ("co-trimoxazole" is sulfamethoxazole with trimethoprim), which the drug
+dictionary holds without their parts.
 """
 
 from __future__ import annotations
@@ -16,7 +19,29 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from docgemma.tools import ansm
 from docgemma.tools.ansm import drug_synonyms, normalize
+
+BRITISH_COMBINATIONS = {
+    "cotrimoxazole": "sulfamethoxazole/trimethoprim",
+    "coamoxiclav": "amoxicillin/clavulanic acid",
+    "cofluampicil": "flucloxacillin/ampicillin",
+    "cocodamol": "codeine/paracetamol",
+    "codydramol": "dihydrocodeine/paracetamol",
+    "cocareldopa": "carbidopa/levodopa",
+    "cobeneldopa": "benserazide/levodopa",
+    "coamilofruse": "amiloride/furosemide",
+    "coamilozide": "amiloride/hydrochlorothiazide",
+    "cotriamterzide": "triamterene/hydrochlorothiazide",
+    "coflumactone": "hydroflumethiazide/spironolactone",
+    "cozidocapt": "captopril/hydrochlorothiazide",
+    "cotenidone": "atenolol/chlortalidone",
+    "cocyprindiol": "cyproterone/ethinylestradiol",
+    "cophenotrope": "diphenoxylate/atropine",
+    "comagaldrox": "magnesium hydroxide/aluminium hydroxide",
+}
+"""British approved names of combinations ("co-" names), by the name without hyphen or space,
+and their parts."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +221,27 @@ def names_of(drug: str) -> frozenset[str]:
 def _names(drug: str) -> frozenset[str]:
     if not drug:
         return frozenset()
-    return frozenset({drug, *(normalize(s) for s in drug_synonyms(drug))} - {""})
+    parts = BRITISH_COMBINATIONS.get(re.sub(r"[\s-]", "", drug))
+    named = {drug, *(normalize(s) for s in drug_synonyms(drug)), *([parts] if parts else [])}
+    return frozenset(named - {""})
+
+
+def components(drug: str) -> list[str]:
+    """A combination's parts ("amoxicillin-clavulanate", "sulfamethoxazole/trimethoprim")."""
+    parts = re.split(r"\s*(?:[/+,-]|\band\b|\bwith\b)\s*", drug)
+    return [p for p in parts if len(p) >= 4 and p != drug]
+
+
+def substances(ref: ansm.AnsmThesaurus, drug: str) -> list[ansm.Substance]:
+    """The thesaurus substances of a drug: itself, else the parts of the combination it is
+    or that its dictionary name spells out ("Bactrim": trimethoprim/sulfamethoxazole)."""
+    whole = ref.resolve(drug)
+    if whole is not None:
+        return [whole]
+    names = (drug, *sorted(names_of(drug)))
+    parts = dict.fromkeys(part for name in names for part in components(name))
+    found = (ref.resolve(part) for part in parts)
+    return list({s.name: s for s in found if s is not None}.values())
 
 
 def _mentions(text: str, term: str) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from docgemma.tools import ansm
+from docgemma.tools import ansm, drug_classes
 from docgemma.tools.ansm_english import Rendering, english
 from docgemma.tools.args import DrugInteractionArgs
 from docgemma.tools.base import (
@@ -77,8 +77,10 @@ def _ansm_lookup(
     for drug in drugs:
         generics = (labels.get(drug, {}).get("openfda") or {}).get("generic_name", [])
         for name in (drug, *generics):
-            if (substance := ref.resolve(name)) is not None:
-                resolved[drug] = replace(substance, query=drug)
+            # a combination is checked as its first part the thesaurus holds, whose classes
+            # include the combination's ("sulfamethoxazole + trimethoprime")
+            if found := drug_classes.substances(ref, name):
+                resolved[drug] = replace(found[0], query=drug)
                 break
     found = [
         i
@@ -117,8 +119,12 @@ def label_mentions(
     return mentions
 
 
-NONE_GRADED = "No interaction between these drugs is listed in this reference."
-"""What the thesaurus says of a pair it does not grade: a finding an answer may cite."""
+NONE_GRADED = (
+    "This reference grades no interaction between these drugs; a pair it does not list may "
+    "still interact."
+)
+"""What the thesaurus says of a pair it does not grade: a finding an answer may cite, which
+says what a missing entry means (not that the drugs are safe together)."""
 
 
 def asked_about(drugs: Sequence[str], question: str | None) -> list[str]:
@@ -135,8 +141,41 @@ def asked_about(drugs: Sequence[str], question: str | None) -> list[str]:
 def none_with_others(asked: Sequence[str]) -> str:
     """What the thesaurus says when it grades other pairs of the list but none with ``asked``."""
     return (
-        f"No interaction of {' or '.join(asked)} with the other drugs is listed in this reference."
+        f"This reference grades no interaction of {' or '.join(asked)} with the other drugs; a "
+        "pair it does not list may still interact."
     )
+
+
+def antivitamin_k_lines(
+    resolved: dict[str, ansm.Substance], graded: Sequence[ansm.Interaction]
+) -> list[tuple[str, str, str]]:
+    """``(antivitamin K, other drug, line)`` for each pair with an antivitamin K that the
+    thesaurus does not grade: its note on them applies instead (many reported cases of a
+    raised effect with antibiotics; an INR check whenever a drug is started or stopped)."""
+    done = {frozenset((i.drug_a, i.drug_b)) for i in graded}
+    lines = []
+    for avk, other in itertools.permutations(resolved, 2):
+        if (
+            frozenset((avk, other)) in done
+            or not ansm.is_antivitamin_k(resolved[avk])
+            or ansm.is_antivitamin_k(resolved[other])
+        ):
+            continue
+        antibacterial = drug_classes.is_antibacterial(drug_classes.names_of(other))
+        note = ansm.antivitamin_k_note(antibacterial)
+        said = english(note) if note else None
+        if said is None or not said.complete:
+            continue
+        what = (
+            "check the INR, bleeding risk"
+            if antibacterial
+            else f"check the INR when {other} is started or stopped"
+        )
+        lines.append(
+            (avk, other, f"- {avk} + {other}: not graded as a pair; {what}. The reference's "
+             f"note on vitamin K antagonists: {said.text}")
+        )  # fmt: skip
+    return lines
 
 
 def format_result(
@@ -148,6 +187,7 @@ def format_result(
     not_graded: Sequence[str] = (),
     fda_problem: str | None = None,
     asked: Sequence[str] = (),
+    noted: Sequence[str] = (),
 ) -> str:
     lines = [f"Interaction check for: {', '.join(drugs)}."]
     if unknown:  # second, so that a shortened result still says what went unchecked
@@ -158,10 +198,11 @@ def format_result(
     lines.append(f"Graded interactions — {ansm.PROVENANCE}, translated from French:")
     if graded:
         lines.extend(graded_lines(graded))
-        if asked and not _involving(graded, asked):
+        if asked and not _involving(graded, asked) and not noted:
             lines.append(f"- {none_with_others(asked)}")
-    else:
+    elif not noted:
         lines.append(f"- {NONE_GRADED}")
+    lines.extend(noted)
     if not_graded:
         lines.append(f"- Not covered by this reference: {', '.join(not_graded)}.")
     if online:
@@ -185,6 +226,10 @@ def format_result(
     else:
         lines.append("FDA labels were not consulted (offline).")
     return "\n".join(lines)
+
+
+def _asks(asked: Sequence[str], *drugs: str) -> bool:
+    return not asked or bool(set(drugs) & set(asked))
 
 
 def _involving(graded: Sequence[ansm.Interaction], asked: Sequence[str]) -> list[ansm.Interaction]:
@@ -328,7 +373,8 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
     # what the question asks about is the finding; pairs among the rest are context
     asked = asked_about(drugs, ctx.question)
     about = _involving(graded, asked)
-    graded_texts = graded_lines(about) or (
+    noted = [line for a, b, line in antivitamin_k_lines(resolved, graded) if _asks(asked, a, b)]
+    graded_texts = graded_lines(about) + noted or (
         [none_with_others(asked) if graded else NONE_GRADED] if len(resolved) > 1 else []
     )
     passages = [Passage(source=0, section="Graded interactions", text=t) for t in graded_texts]
@@ -354,6 +400,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
             not_graded=[d for d in drugs if d in labels and d not in resolved],
             fda_problem=fda_problem,
             asked=asked,
+            noted=noted,
         ),
         entity=entity,
         sources=sources,

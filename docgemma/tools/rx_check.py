@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -60,8 +59,6 @@ RENAL_CODES = {
 }
 """LOINC codes of kidney function: estimated GFR, measured creatinine clearance, serum
 creatinine. The first two are preferred; creatinine is shown when neither is charted."""
-ANTIVITAMIN_K = "antivitamines k"
-"""The thesaurus's class of warfarin, acenocoumarol and fluindione."""
 ANSM_NAME = "ANSM interaction thesaurus (France, offline)"
 NOT_CHECKED_RENAL = (
     "no renal dose threshold was checked: no source the assistant holds offline gives one"
@@ -136,30 +133,6 @@ async def read_chart(
 # ── the check itself: pure ──
 
 
-def _components(drug: str) -> list[str]:
-    """A combination's parts ("amoxicillin-clavulanate", "sulfamethoxazole/trimethoprim")."""
-    parts = re.split(r"\s*(?:[/+,-]|\band\b|\bwith\b)\s*", drug)
-    return [p for p in parts if len(p) >= 4 and p != drug]
-
-
-def _substances(ref: ansm.AnsmThesaurus, drug: str) -> list[ansm.Substance]:
-    """The thesaurus substances of a drug: itself, else the parts of the combination it is
-    or that its dictionary name spells out ("Bactrim": trimethoprim/sulfamethoxazole)."""
-    whole = ref.resolve(drug)
-    if whole is not None:
-        return [whole]
-    names = (drug, *sorted(drug_classes.names_of(drug)))
-    parts = dict.fromkeys(part for name in names for part in _components(name))
-    found = (ref.resolve(part) for part in parts)
-    return list({s.name: s for s in found if s is not None}.values())
-
-
-ANTIBIOTICS_QUOTE = re.compile(r"De nombreux cas[^.]*antibiotiques\.")
-INITIATION_QUOTE = re.compile(r"Chez un patient traité par antivitamines K[^.]*INR[^.]*\.")
-"""The sentences of the thesaurus's note on antivitamin K that the check quotes; a note
-without them (another edition) makes no claim."""
-
-
 _SEVERITY = {4: "warning", 3: "warning", 2: "caution", 1: "caution"}
 
 
@@ -180,10 +153,9 @@ def _graded(drug: str, med: str, entries: list[ansm.Interaction]) -> Finding:
     )
 
 
-def _antivitamin_k(drug: str, med: str, antibacterial: bool, note: str) -> Finding | None:
+def _antivitamin_k(drug: str, med: str, antibacterial: bool) -> Finding | None:
     """The thesaurus's own note on antivitamin K, for a pair it does not grade."""
-    found = (ANTIBIOTICS_QUOTE if antibacterial else INITIATION_QUOTE).search(note)
-    quote = found.group(0) if found else ""
+    quote = ansm.antivitamin_k_note(antibacterial)
     if antibacterial:
         title = f"{med} (in the chart) with an antibiotic: check the INR, bleeding risk"
         what = "The reference reports many cases of a raised antivitamin K effect with antibiotics"
@@ -211,7 +183,7 @@ def unlisted_pairs(drug: str, medications: Iterable[str]) -> list[LabelPair]:
     """The pairs the interaction reference cannot grade because it lacks one of the drugs:
     that drug's label is read for the other one."""
     ref = ansm.thesaurus()
-    new_listed = bool(_substances(ref, drug))
+    new_listed = bool(drug_classes.substances(ref, drug))
     pairs = []
     for med in medications:
         if drug_classes.names_of(drug) & drug_classes.names_of(med):
@@ -219,7 +191,7 @@ def unlisted_pairs(drug: str, medications: Iterable[str]) -> list[LabelPair]:
         title = f"{drug} with {med} (in the chart)"
         if not new_listed:
             pairs.append(LabelPair(label_of=drug, other=med, title=title))
-        if not _substances(ref, med):
+        if not drug_classes.substances(ref, med):
             pairs.append(LabelPair(label_of=med, other=drug, title=title))
     return pairs
 
@@ -230,10 +202,10 @@ def interactions(
     """The reference's graded pairs and notes; ``read_on_label``: the drugs it lacks whose
     label was read (``label_interactions``), said to be checked there only."""
     ref = ansm.thesaurus()
-    new = _substances(ref, drug)
+    new = drug_classes.substances(ref, drug)
     names = drug_classes.names_of(drug)
     antibacterial = drug_classes.is_antibacterial(
-        names.union(*(drug_classes.names_of(p) for p in _components(drug)))
+        names.union(*(drug_classes.names_of(p) for p in drug_classes.components(drug)))
     )
     findings: list[Finding] = []
     unchecked: list[str] = []
@@ -247,15 +219,15 @@ def interactions(
                 )
             )
             continue
-        held = _substances(ref, med)
+        held = drug_classes.substances(ref, med)
         if not held:
             unchecked.append(med)
             continue
         graded = [i for a in new for b in held for i in ref.interactions(a, b)]
         if graded:
             findings.append(_graded(drug, med, graded))
-        elif new and any(ANTIVITAMIN_K in (b.name, *b.classes) for b in held):
-            note = _antivitamin_k(drug, med, antibacterial, ref.notes.get(ANTIVITAMIN_K, ""))
+        elif new and any(ansm.is_antivitamin_k(b) for b in held):
+            note = _antivitamin_k(drug, med, antibacterial)
             findings += [note] if note else []
     if not new:
         unchecked.insert(0, drug)
@@ -287,7 +259,7 @@ def interactions(
 
 def allergies(drug: str, recorded: Iterable[Allergy]) -> list[Finding]:
     names = drug_classes.names_of(drug).union(
-        *(drug_classes.names_of(p) for p in _components(drug))
+        *(drug_classes.names_of(p) for p in drug_classes.components(drug))
     )
     given = drug_classes.classes_of(names, for_allergy=True)
     findings: list[Finding] = []

@@ -14,7 +14,7 @@ from docgemma.agent.nodes.synthesize import read_for_a_case
 from docgemma.events import AnswerToken, ThinkingToken
 from docgemma.llm.scripted import ScriptedBackend
 from docgemma.red_flags.match import unnegated
-from docgemma.tools.base import Source, ToolOutcome
+from docgemma.tools.base import Passage, Source, ToolOutcome
 
 from .conftest import intent, quality, run, select
 
@@ -316,3 +316,39 @@ def test_a_case_names_a_page_by_its_title_its_abbreviation_or_either_half(
     title, question, read
 ) -> None:
     assert read_for_a_case(title, unnegated(question)) is read
+
+
+GRADED = (
+    "  - ANSM level for clarithromycin + simvastatin: Contraindicated (never to be used "
+    "together), because of: a raised risk of rhabdomyolysis."
+)
+CHECKED = ToolOutcome(
+    formatted=f"Interaction check for: clarithromycin, simvastatin.\n{GRADED}",
+    sources=[Source(title="ANSM interaction thesaurus", kind="reference")],
+    passages=[Passage(source=0, section="Graded interactions", text=GRADED)],
+)
+
+
+async def test_an_interaction_the_check_found_is_shown_when_no_statement_passes(
+    make_agent, tools
+) -> None:
+    """The model's statements all fail their check twice: the finding is still the answer,
+    in the reference's own words, never a decline that hides a contraindication."""
+    tools.queue("check_drug_interactions", CHECKED)
+    denial = ("clarithromycin + simvastatin", "Clarithromycin is safe with simvastatin.")
+    llm = ScriptedBackend(
+        [
+            intent("TOOL_NEEDED", "clarithromycin with simvastatin"),
+            select("check_drug_interactions"),
+            {"drug_names": ["clarithromycin", "simvastatin"]},
+            quality("success_rich"),
+            answering(denial),
+            answering(denial),
+        ]
+    )
+    events, result = await run(make_agent(llm), "Can I start clarithromycin with simvastatin?")
+    shown = result.final_response
+    assert shown.startswith("From the interaction reference:\n- ANSM level for clarithromycin")
+    assert shown.endswith("rhabdomyolysis. [1]")
+    assert "is safe" not in shown + streamed(events)
+    assert result.left_out == [denial[1], denial[1]]

@@ -97,7 +97,9 @@ async def test_contraindication_is_ranked_first(settings):
 async def test_no_listed_interaction_is_a_result_not_an_error(settings):
     outcome = await check(settings, "paracetamol", "amoxicillin")
     assert outcome.ok and outcome.data["interactions"] == []
-    assert "No interaction between these drugs is listed" in outcome.formatted
+    assert "grades no interaction between these drugs; a pair it does not list may still" in (
+        outcome.formatted
+    )
     # the thesaurus's silence on a pair it lists both drugs of is its finding, and citable
     assert [p.text for p in outcome.passages] == [interactions.NONE_GRADED]
 
@@ -312,12 +314,27 @@ async def test_pairs_without_the_drug_the_question_asks_about_are_context(settin
 async def test_the_thesaurus_silent_on_the_asked_drug_says_so(settings):
     question = "Is metformin OK with her other medicines?"
     outcome = await interactions.SPEC.run(
-        args("warfarin", "amiodarone", "metformin"), ToolContext(settings, question=question)
+        args("simvastatin", "amiodarone", "metformin"), ToolContext(settings, question=question)
     )
     silent = interactions.none_with_others(["metformin"])
     assert [p.text for p in outcome.passages] == [silent]
     assert f"- {silent}" in outcome.formatted  # what may be quoted is what the model reads
-    assert "warfarin + amiodarone" in outcome.formatted
+    assert "simvastatin + amiodarone" in outcome.formatted
+    assert "may still interact" in silent  # a missing entry is not a missing effect
+
+
+async def test_an_antibiotic_with_an_antivitamin_k_gets_the_thesaurus_note(settings):
+    """The thesaurus grades no warfarin + metronidazole pair, but its note on antivitamin K
+    reports many cases of a raised effect with antibiotics: that is the finding."""
+    outcome = await check(settings, "warfarin", "metronidazole")
+    assert outcome.data["interactions"] == []
+    (finding,) = [p.text for p in outcome.passages]
+    assert finding.startswith("- warfarin + metronidazole: not graded as a pair; check the INR")
+    assert "reported in patients receiving antibiotics" in finding
+    assert interactions.NONE_GRADED not in outcome.formatted
+    other = await check(settings, "warfarin", "metformin")
+    (started,) = [p.text for p in other.passages]
+    assert "check the INR when metformin is started or stopped" in started
 
 
 def test_the_drugs_asked_about_are_those_the_question_names_among_more():

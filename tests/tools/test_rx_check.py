@@ -10,7 +10,7 @@ from fhir_server import embedded_fhir
 from docgemma.ehr.builders import allergy_intolerance, entered_in_error
 from docgemma.ehr.chart import Measurement
 from docgemma.ehr.client import EHRClient
-from docgemma.tools import drug_classes
+from docgemma.tools import ansm, drug_classes, rx_check
 from docgemma.tools.args import PrescribeMedicationArgs
 from docgemma.tools.base import ToolContext
 from docgemma.tools.rx_check import (
@@ -258,3 +258,22 @@ async def test_a_correction_is_checked_without_the_entry_it_replaces(fhir_url: s
     review = await review_prescription(cefalexin, ToolContext(settings=settings, fhir=client))
     assert "cefalexin" not in review.checked.lower()
     assert not any(f.kind == "allergy" for f in review.findings)
+
+
+@pytest.mark.parametrize("name", ["co-trimoxazole", "Co-Trimoxazole", "cotrimoxazole"])
+def test_a_british_combination_name_is_checked_as_its_parts(name: str) -> None:
+    """Co-trimoxazole is sulfamethoxazole with trimethoprim: a sulfamethoxazole allergy and
+    the thesaurus's warfarin entry for the combination both reach the card."""
+    (allergy,) = rx_check.allergies(name, [rx_check.Allergy("sulfamethoxazole", "rash")])
+    assert allergy.kind == "allergy" and allergy.severity == "warning"
+    (interaction,) = rx_check.interactions(name, ["warfarin"])
+    assert interaction.kind == "interaction" and interaction.severity == "warning"
+    assert "not recommended" in interaction.title
+
+
+def test_the_parts_of_co_codamol_are_known() -> None:
+    ref = ansm.thesaurus()
+    assert [s.name for s in drug_classes.substances(ref, "co-codamol")] == [
+        "codeine",
+        "paracetamol",
+    ]

@@ -95,6 +95,12 @@ def render(statements: Sequence[Checked]) -> str:
     return "\n".join(f"- {line}" for line in lines)
 
 
+def quoted(findings: Sequence[tuple[int, str]]) -> str:
+    """A reference's own lines ``(source number, line)`` as the answer, each cited."""
+    lines = [f"- {line.strip().removeprefix('- ')} [{n}]" for n, line in findings]
+    return "From the interaction reference:\n" + "\n".join(lines)
+
+
 def with_unverified(text: str, unverified: str) -> str:
     """The decline, then the model's own answer under the unverified label."""
     return f"{text}\n\n{UNVERIFIED_NOTE}\n\n{unverified}"

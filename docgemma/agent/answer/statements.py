@@ -17,6 +17,9 @@ Code then holds each statement to the rules a reviewer would apply to any cited 
   is in its quote, so a statement cannot turn what its source affirms ("combination not
   recommended", "increases the risk") into a denial ("they do not interact"), nor borrow
   a quote's "no" to deny something else ("no antidote" from "no interaction is listed");
+  a quote denying only a record ("no interaction is listed") supports only a statement
+  that keeps the record's word ("listed", "graded", "reported");
+- a verdict it gives ("safe", "recommended", "avoid", "contraindicated") is its quote's;
 - most of the statement's content words are in the sources it cites or the question
   (``MIN_WORD_SHARE``), and half of them are in its quote or the question
   (``MIN_QUOTE_SHARE``), so the statement is made of what its sources say and the quote
@@ -156,13 +159,54 @@ def opposite(a: str, b: str) -> bool:
     return negated and bool(content_stems(a)) and content_stems(a) == content_stems(b)
 
 
+_RECORDED = re.compile(
+    r"\b(?:list\w*|grade[sd]?|report\w*|record\w*|document\w*|known|found|describ\w*)\b"
+)
+"""Words that make a denial one of record: "no interaction is listed" says what a
+reference holds, not that the drugs are safe together."""
+_CLAUSE_END = re.compile(r"[.;:,]")
+
+
+def _denies_a_record(quote: str) -> bool:
+    """A clause of ``quote`` denies that something is listed, graded or reported."""
+    for negation in _NEGATION.finditer(quote):
+        clause = _CLAUSE_END.split(quote[negation.start() :], maxsplit=1)[0]
+        start = quote.rfind(".", 0, negation.start()) + 1
+        if _RECORDED.search(clause) or _RECORDED.search(quote[start : negation.start()]):
+            return True
+    return False
+
+
 def _denies_as_quoted(text: str, quote: str) -> bool:
     """A statement says "no", "not" or "never" only when its quote does, and what it denies
     is in its quote: "no interaction" may rest on "No interaction … is listed", "no
-    antidote" may not."""
+    antidote" may not. A quote that denies only a record ("This reference grades no
+    interaction …") supports a denial that says so too ("… is not listed in the
+    reference"), never one of fact ("they do not interact"): a missing entry is not a
+    missing effect."""
     if not _NEGATION.search(text):
         return True
-    return bool(_NEGATION.search(quote)) and _denied(text) <= content_stems(quote)
+    if not (_NEGATION.search(quote) and _denied(text) <= content_stems(quote)):
+        return False
+    return not _denies_a_record(quote) or bool(_RECORDED.search(text))
+
+
+_VERDICT = re.compile(
+    r"\b(?:safe\w*|unsafe|harmless|dangerous|fine|ok|okay|acceptable|appropriate|recommend\w*"
+    r"|contraindicat\w*|avoid\w*|allowed|permitted)\b",
+    re.I,
+)
+"""Words that judge whether something may be done."""
+
+
+def _judges_as_quoted(text: str, quote: str) -> bool:
+    """A statement's verdict ("safe", "recommended", "avoid") is its quote's: a source that
+    says "contraindicated" cannot become "it is safe" by a word the writer added."""
+    quoted = normalise(quote).split()
+    return all(
+        any(w.startswith(v[:5]) for w in quoted)
+        for v in (m.group(0).lower() for m in _VERDICT.finditer(text))
+    )
 
 
 def _tells(text: str, quote: str) -> bool:
@@ -258,6 +302,8 @@ def check(statement: Statement, passages: Sequence[Passage], question: str) -> C
     if not _denies_as_quoted(text, statement.quote):
         return Checked(statement, cited, "it denies what its quote does not")
     named = " ".join(f"{p.label} {p.title}" for p in map(by_number.get, cited))
+    if not _judges_as_quoted(text, f"{statement.quote} {named}"):  # "Drug Safety Report" names
+        return Checked(statement, cited, "it judges what its quote does not")
     foreign = proper_names(text) - proper_names_in(f"{statement.quote} {question} {named}")
     if foreign:
         words = dict.fromkeys(w for w in _CAPITALISED.findall(text) if _name_key(w) in foreign)

@@ -204,6 +204,13 @@ async def _model_answer(state: AgentState, deps: AgentDeps, results: list[ToolRe
                 compose.render(written.kept), how, grounding, [p.source() for p in passages],
                 calls, written.dropped, written.kept, streamed=True,
             )  # fmt: skip
+        findings = _interaction_findings(passages, deps.registry)
+        if findings:  # the check's finding is the answer, whether or not the model wrote it
+            return Answer(
+                compose.quoted(findings), "no statement by the model passed the check; the "
+                "interaction reference's own lines, quoted by code", Grounding.BY_CODE,
+                [p.source() for p in passages], calls, written.dropped,
+            )  # fmt: skip
     may = deps.answers_from_memory()
     declined = compose.decline(
         pages,
@@ -301,6 +308,12 @@ def read_for_a_case(condition: str | None, named: str) -> bool:
 
 def _role(result: ToolResult, registry: ToolRegistry) -> ToolRole | None:
     return registry[result["tool_name"]].role
+
+
+def _interaction_findings(passages: list[Passage], registry: ToolRegistry) -> list[tuple[int, str]]:
+    """``(source number, line)`` for each line an interaction check marked as its finding."""
+    labels = {s.label for s in registry if s.role is ToolRole.CHECKS_INTERACTIONS}
+    return [(p.n, t) for p in passages if p.label in labels for t in p.citable or ()]
 
 
 def _asked_interaction_check(

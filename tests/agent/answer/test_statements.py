@@ -138,6 +138,9 @@ def test_citation_markers_the_model_wrote_are_removed_from_the_statement() -> No
         ("There is no antidote for ibuprofen.", "No interaction is listed here", False),
         ("No interaction is listed for warfarin.", "No interaction is listed here", True),
         ("Ibuprofen has no listed interaction.", "No interaction is listed here", True),
+        # a missing entry is not a missing effect
+        ("In practice warfarin never interacts with it.", "No interaction is listed here", False),
+        ("There is no interaction with warfarin.", "No interaction is listed here", False),
     ],
 )
 def test_a_statement_denies_only_what_its_quote_denies(text: str, quote: str, ok: bool) -> None:
@@ -250,3 +253,19 @@ def test_an_interaction_level_holds_what_it_asks_so_a_plain_statement_of_it_stan
     )
     passages = [Passage(n=1, title="ANSM thesaurus", text=text)]
     assert check(statement, passages, "Does clarithromycin interact with simvastatin?").ok
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("Clarithromycin is safe to give with simvastatin.", False),
+        ("Clarithromycin with simvastatin is fine if monitored.", False),
+        ("Clarithromycin with simvastatin is contraindicated.", True),
+    ],
+)
+def test_a_verdict_is_the_quotes(text: str, ok: bool) -> None:
+    quote = "clarithromycin + simvastatin is contraindicated, a raised risk of rhabdomyolysis."
+    source = Passage(1, "Interactions", quote)
+    checked = check(said(text, quote, [1]), [source], "Clarithromycin with simvastatin?")
+    assert checked.ok is ok
+    assert ok or checked.failure == "it judges what its quote does not"

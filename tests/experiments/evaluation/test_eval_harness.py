@@ -117,7 +117,10 @@ async def test_a_statement_its_source_does_not_hold_is_never_scored(eval_setting
         record = await env.run(case)
     row = score(case, record)
     assert "do not interact" not in record.result.final_response
-    assert row["tool_exact"] is True and row["declined"] and row["key_fact_recall_model"] == 0.0
+    # the check's own finding is the answer, quoted by code, and scored as code's text
+    assert record.result.final_response.startswith("From the interaction reference:")
+    assert row["tool_exact"] is True and row["key_fact_recall_model"] == 0.0
+    assert row["key_fact_recall"] > 0
 
 
 async def test_ehr_outage_and_direct_cases_through_evaluate(eval_settings):
