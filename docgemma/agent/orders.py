@@ -25,13 +25,13 @@ from docgemma.tools.facts import RequestPattern
 from docgemma.tools.grounding import Grounding, field_grounding
 
 _OPENING = re.compile(
-    r"\W*(?:(?:ok(?:ay)?|yes|yeah|right|so|then|now|and|please|again)\b[\s,.!]*)*"
-    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"\W*(?:(?:ok(?:ay)?|yes|yeah|right|so|then|now|and|please|pls|plz|again)\b[\s,.!]*)*"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?"
     r"|(?:let'?s|go\s+ahead\s+and|i(?:'d|\s+would)\s+like\s+to|i\s+want\s+to)\s+)?",
     re.IGNORECASE,
 )
 """What may come between a clause's start and the order's verb: "OK, please", "Then could
-you", "Let's", "I'd like to"."""
+you", "Let's", "I'd like to", and their text-message forms ("pls", "can u")."""
 
 _CLAUSE_START = re.compile(r"^|[.;:!?,\n]|\b(?:and|then)\b")
 """Where a clause may begin: the message's start, punctuation, "and", "then"."""

@@ -23,6 +23,8 @@ RX = "prescribe_medication"
         "Find patient Maria Garcia and prescribe metformin 500 mg",  # once she is found
         "Her eGFR is 28. Stop metformin, start linagliptin 5 mg daily",
         "Let's start apixaban 5 mg twice daily",
+        "she has a UTI, pls prescribe co-trimoxazole 960 mg bd for 3 days",
+        "can u start her on nitrofurantoin 100 mg bd",
         "Change the dose of her metoprolol to 25 mg twice daily",
         "OK, increase the dose of ramipril to 10 mg once daily",
     ],
