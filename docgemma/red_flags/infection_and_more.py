@@ -86,8 +86,8 @@ ROWS: tuple[RedFlagRule, ...] = (
         "Infection with hypotension, confusion, mottled skin or a raised lactate",
         ("sepsis or septic shock",),
         "Within the hour: blood cultures, IV broad-spectrum antibiotics, lactate, IV fluid "
-        "bolus (500 mL crystalloid), oxygen to target, urine output; find the source; senior "
-        "review.",
+        "bolus (500 mL crystalloid in an adult, 10 mL/kg in a child, reassessed after each), "
+        "oxygen to target, urine output; find the source; senior review.",
         (
             (r"\bmottl\w+|non-?blanching mottling",),
             (FEVER, any_of(HYPOTENSION, CONFUSED)),

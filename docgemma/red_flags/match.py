@@ -73,8 +73,15 @@ class Match:
     """The matched words of the text (a fact given by the caller adds none)."""
 
 
+_BARE_NOT = re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|could|would|should|has|have|had)nt\b")
+"""A contraction typed without its apostrophe ("dont", "doesnt", "cant")."""
+
+
 def normalise(text: str) -> str:
-    return text.lower().replace("’", "'").replace("‘", "'").replace("cannot", "can't")
+    """Lower case, one apostrophe, and "cannot" and the contractions typed without an
+    apostrophe ("dont blanch") written as the cues write them ("can't", "don't")."""
+    text = text.lower().replace("’", "'").replace("‘", "'").replace("cannot", "can't")
+    return _BARE_NOT.sub(r"\1n't", text)
 
 
 @cache

@@ -1,5 +1,7 @@
 """Rows of the red-flag table: pregnancy with bleeding, abdominal pain or raised blood
-pressure (ectopic pregnancy, abruption, pre-eclampsia)."""
+pressure (ectopic pregnancy, abruption, pre-eclampsia). An ectopic pregnancy is a diagnosis
+of early pregnancy: once a gestation of 20 weeks or more is stated, bleeding or pain is
+read for the diagnoses of the second half."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from docgemma.red_flags.cues import (
     TACHYCARDIA,
     any_of,
 )
-from docgemma.red_flags.rule import Fact, PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, Fact, PatientAdvice, RedFlagRule
 from docgemma.severity import Severity
 
 SEVERE_HYPERTENSION = any_of(
@@ -46,6 +48,12 @@ PRE_ECLAMPSIA_SYMPTOMS = any_of(
     r"visual (?:disturbance|changes)|blurred vision|flashing lights|epigastric pain|ruq pain"
     r"|\bseizure",
 )
+LATE_GESTATION = any_of(
+    r"\b(?:2\d|3\d|4[0-2])(?:\+[0-6])? ?(?:weeks?|wks?|/40)(?! ago| old| post| after| since)",
+    r"(?<![\d/.])\b(?:2\d|3\d|4[0-2])\+[0-6]\b(?! ?(?:years|yrs|y\b|units|iu|u\b|ml|mg|mmol))",
+    r"\b(?:second|third|2nd|3rd) trimester\b|\bat term\b|\bin labou?r\b",
+)
+"""A gestation of 20 weeks or more ("35+2 wks", "28/40", "third trimester")."""
 JUST_DELIVERED = any_of(
     POSTPARTUM, r"\bpost-?partum\b|gave birth|delivered (?:\w+ )?(?:days?|weeks?) ago"
 )
@@ -59,12 +67,13 @@ ROWS: tuple[RedFlagRule, ...] = (
         "save; IV access and resuscitation if unstable; anti-D if rhesus negative when "
         "indicated; immediate gynaecology or obstetric review.",
         (
-            (Fact.PREGNANT, BLEEDING),
-            (Fact.PREGNANT, SEVERE, ABDO_PAIN),
+            (Fact.PREGNANT, BLEEDING, Absent(LATE_GESTATION)),
+            (Fact.PREGNANT, SEVERE, ABDO_PAIN, Absent(LATE_GESTATION)),
             (
                 Fact.PREGNANT,
                 ABDO_PAIN,
                 any_of(HYPOTENSION, SYNCOPE, TACHYCARDIA, r"shoulder ?tip pain"),
+                Absent(LATE_GESTATION),
             ),
         ),
         PatientAdvice(
@@ -83,7 +92,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         ),
         "Confirm where the pregnancy is (hCG, ultrasound) in early pregnancy; after 20 weeks "
         "check blood pressure, urine protein and fetal wellbeing; obstetric review.",
-        ((Fact.PREGNANT, ABDO_PAIN),),
+        ((Fact.PREGNANT, ABDO_PAIN, Absent(LATE_GESTATION)),),
         PatientAdvice(
             "Tummy pain during pregnancy",
             "Contact your midwife, GP or maternity unit today: tummy pain in pregnancy should "
@@ -118,6 +127,27 @@ ROWS: tuple[RedFlagRule, ...] = (
             "Headache, changes in sight or pain under the ribs in pregnancy",
             "Call your maternity unit now, or 999 if it is severe: these can be signs of "
             "pre-eclampsia.",
+        ),
+    ),
+    RedFlagRule(
+        "late_pregnancy_pain_or_bleeding",
+        "Abdominal pain or vaginal bleeding at 20 weeks or more",
+        (
+            "placental abruption",
+            "pre-eclampsia or eclampsia",
+            "HELLP syndrome",
+            "uterine rupture (a previous caesarean, or in labour)",
+            "placenta praevia (painless bleeding)",
+        ),
+        "Blood pressure and urine protein; CTG for the fetal heart; feel the uterus (tender and "
+        "hard in an abruption); no vaginal examination until placenta praevia is excluded by "
+        "ultrasound; FBC, clotting, group and save (Kleihauer and anti-D if rhesus negative); "
+        "IV access; obstetric review now.",
+        ((Fact.PREGNANT, LATE_GESTATION, any_of(ABDO_PAIN, BLEEDING)),),
+        PatientAdvice(
+            "Tummy pain or bleeding from 20 weeks of pregnancy",
+            "Call your maternity unit now, or 999 if the bleeding is heavy or the pain severe: "
+            "this needs checking straight away in the second half of pregnancy.",
         ),
     ),
 )

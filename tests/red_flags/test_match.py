@@ -69,3 +69,22 @@ def test_symptom_rows_come_after_every_row_that_names_a_cause():
 def test_a_cause_is_listed_before_the_symptom_it_fires_with(text, cause, symptom):
     fired = [m.rule.id for m in matches(text)]
     assert fired.index(cause) < fired.index(symptom)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("spots that dont blanch", "spots that don't blanch"),
+        ("he cant walk and wont settle", "he can't walk and won't settle"),
+        ("she isnt eating, doesnt respond", "she isn't eating, doesn't respond"),
+        ("Cannot stand", "can't stand"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_reads_as_one(typed, read):
+    assert normalise(typed) == read
+
+
+def test_a_rash_that_dont_blanch_fires_like_one_that_does_not():
+    fired = {m.rule.id for m in matches("3yo, fever 39.6, purple spots that dont blanch")}
+    assert "meningococcal_rash" in fired
+    assert not matches("3yo with a rash that does blanch, dont think its purpuric, afebrile")

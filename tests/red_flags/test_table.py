@@ -440,7 +440,7 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
         set(),
     ),
     ("pregnancy_bleeding_or_severe_pain", "LMP 6/52, bleeding since this morning", set()),
-    ("pregnancy_tummy_pain", "30/40 with lower abdo pain", set()),
+    ("late_pregnancy_pain_or_bleeding", "30/40 with lower abdo pain", set()),
     ("pregnancy_hypertension_signs", "32+4/40, BP 150/100 with 3+ proteinuria", set()),
     (
         "pregnancy_hypertension_signs",
@@ -875,7 +875,7 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ),
     ("tearing_pain", "sudden severe interscapular pain and now can't move his legs", set()),
     (
-        "pregnancy_bleeding_or_severe_pain",
+        "late_pregnancy_pain_or_bleeding",
         "31 weeks, back pain, blood on her pad, tummy hard",
         set(),
     ),
@@ -945,6 +945,9 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("atypical_acs", "85M in a care home, sweaty and grey at lunch", set()),
     ("atypical_acs", "78F with T2DM breathless for two days, no chest pain", set()),
     ("thyroid_storm", "T 39, HR 150, tremor and weight loss over weeks", set()),
+    ("late_pregnancy_pain_or_bleeding", "34 weeks pregnant with constant abdominal pain", set()),
+    ("late_pregnancy_pain_or_bleeding", "G3P2 at 28+4, bright red PV bleeding", set()),
+    ("pregnancy_tummy_pain", "7 weeks pregnant with left-sided abdominal pain", set()),
 ]
 """Rows fired by these words ("took 30 paracetamol tablets" "returning from Kenya" …)."""
 
@@ -1478,6 +1481,10 @@ QUIET: list[tuple[str, str, set[Fact]]] = [
     ("testicular_pain", "her private parts are itchy after a new soap", set()),
     ("unexplained_injury_infant", "3 months of cough in a 6-year-old", set()),
     ("neutropenic_fever", "finished chemo 5 years ago, temperature 37.6 with a cold", set()),
+    ("late_pregnancy_pain_or_bleeding", "8 weeks pregnant with bleeding and cramps", set()),
+    ("late_pregnancy_pain_or_bleeding", "36 weeks pregnant, back ache after gardening", set()),
+    ("pregnancy_tummy_pain", "at 30 weeks with abdominal pain and tightenings", set()),
+    ("pregnancy_bleeding_or_severe_pain", "33 weeks pregnant with heavy PV bleeding", set()),
 ]
 
 ORDINARY = [
