@@ -86,6 +86,12 @@ DURATION = re.compile(
     _I,
 )
 """A prescription's duration as clinicians write it: "for 7 days", "x 5 days", "for a week"."""
+BARE_DURATION = re.compile(
+    r"\b(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|prn|po|oral|iv|im|sc)\s+"
+    r"(\d{1,3}\s*(?:days?|weeks?|months?))\b(?!\s+(?:ago|old|later|after|since))",
+    _I,
+)
+"""A duration written straight after a frequency or a route ("400 mg tds po 7 days")."""
 
 
 def dictation(message: str) -> str | None:
@@ -201,7 +207,8 @@ def _run_at(wanted: list[str], start: int, said: list[str]) -> int:
 
 
 def durations(message: str) -> list[str]:
-    return [m.group(0) for m in DURATION.finditer(message)]
+    found = [m.group(0) for m in DURATION.finditer(message)]
+    return found + [m.group(1) for m in BARE_DURATION.finditer(message)]
 
 
 @dataclass(frozen=True)
@@ -266,13 +273,27 @@ def restate(spec: ToolSpec, args: dict[str, Any], messages: Sequence[str]) -> Re
                 stated = [d for m in asked for d in durations(m)]
                 if meant not in stated + [d.split(None, 1)[-1] for d in stated]:
                     meant = stated[0] if stated else None
-            if meant is not None and not required and _repeats_the_order(spec, args, name, meant):
+            if meant is not None and not required and (
+                _repeats_the_order(spec, args, name, meant) or _says_nothing(meant)
+            ):
                 meant = None
             if meant is None and value is not None and required:
                 missing.append(name)
             elif meant != value:
                 changed[name] = meant
     return Restatement(changed, missing)
+
+
+CONNECTIVES = frozenset(
+    "instead too also again please pls thanks thank you ok okay now then as well".split()
+)
+"""Words that link a message to the one before or soften it, and say nothing of a drug."""
+
+
+def _says_nothing(remark: str) -> bool:
+    """An optional remark made only of connectives ("instead", "as well, thanks"): the model
+    took the end of the order for a note; the record would hold a word, not a remark."""
+    return all(w in CONNECTIVES for w in re.findall(r"[a-z]+", remark.lower()))
 
 
 ORDER_VALUES_REPEATED = 2

@@ -9,6 +9,7 @@ clinician never gave makes the agent ask instead of calling the tool.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, model_validator
@@ -90,6 +91,38 @@ class PatientChartArgs(BaseModel):
     patient_id: PatientId
 
 
+DURATION_START = re.compile(
+    r"^(?:for\s+|x\s*|×\s*)?(?:\d{1,3}|a|one|two|three|five|seven|ten|fourteen)\s*(?:-\s*)?"
+    r"(?:days?|weeks?|months?)\b",
+    re.I,
+)
+"""A course's length at the start of a text ("x3 days", "for 7 days", "5 days")."""
+
+
+def _tail_kind(words: list[str]) -> tuple[str, str] | None:
+    """What a dose's trailing words are, as ``(field, value)``: a frequency ("bd", "twice
+    daily"), a route ("po") or a duration ("x3 days"); None for anything else."""
+    rest = " ".join(words)
+    if found := DURATION_START.match(rest):
+        return "duration", found.group(0)
+    for n in (3, 2, 1):
+        phrase = " ".join(words[:n])
+        if (value := FREQUENCY.normalize(phrase)) in FREQUENCY.values:
+            return "frequency", value
+        if n == 1 and (value := ROUTE.normalize(phrase)) in ROUTE.values:
+            return "route", value
+    return None
+
+
+def _said_words(words: list[str], value: str) -> int:
+    """How many of ``words`` say ``value`` (a frequency or a route) at their start."""
+    for n in (3, 2, 1):
+        phrase = " ".join(words[:n])
+        if FREQUENCY.normalize(phrase) == value or ROUTE.normalize(phrase) == value:
+            return n
+    return 1
+
+
 class PrescribeMedicationArgs(BaseModel):
     patient_id: PatientId
     medication_name: Annotated[DrugName, Grounding.DRUG]
@@ -121,6 +154,29 @@ class PrescribeMedicationArgs(BaseModel):
                 if said == self.frequency:
                     self.dosage = " ".join(words[:cut]).rstrip(" ,;") or self.dosage
                 break
+        return self._dose_alone()
+
+    def _dose_alone(self) -> PrescribeMedicationArgs:
+        """The dose without the frequency, route and duration written after it ("400mg tds
+        po 7 days", "500mg bd x3 days"): each goes to its own field when that field is
+        empty or says the same, so the card shows every field the record will hold. A tail
+        that disagrees with its field stays in the dose, for the card to show both."""
+        words = self.dosage.replace(",", " ").split()
+        for cut in range(1, len(words)):
+            tail = words[cut:]
+            parts: dict[str, str] = {}
+            while tail and (kind := _tail_kind(tail)):
+                field, value = kind
+                parts.setdefault(field, value)
+                tail = tail[len(value.split()) if field == "duration" else _said_words(tail, value) :]
+            if tail or not parts:
+                continue
+            if any(getattr(self, f) not in (None, v) for f, v in parts.items()):
+                return self
+            for field, value in parts.items():
+                setattr(self, field, getattr(self, field) or value)
+            self.dosage = " ".join(words[:cut])
+            return self
         return self
 
 

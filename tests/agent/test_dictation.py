@@ -158,6 +158,12 @@ def test_a_note_nobody_dictated_is_asked_for() -> None:
             {},
             [],
         ),
+        (
+            "ok prescribe x 400 mg tds po 7 days for rkhan-220 instead",
+            {"frequency": "three times daily", "route": "oral", "notes": "instead"},
+            {"duration": "7 days", "notes": None},
+            [],
+        ),
     ],
     ids=[
         "abbreviations",
@@ -168,6 +174,7 @@ def test_a_note_nobody_dictated_is_asked_for() -> None:
         "the-stated-duration",
         "the-order-is-no-note",
         "a-note-naming-the-drug",
+        "a-bare-duration-and-no-remark",
     ],
 )  # fmt: skip
 def test_a_prescriptions_fields_are_the_clinicians(

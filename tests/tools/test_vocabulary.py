@@ -76,3 +76,22 @@ def test_a_dose_drops_only_a_whole_frequency_that_repeats_the_field(
         patient_id="p-1", medication_name="x", dosage=dosage, frequency=frequency
     )
     assert rx.dosage == kept
+
+
+@pytest.mark.parametrize(
+    ("dosage", "frequency", "dose", "route", "duration"),
+    [
+        ("400mg tds po", "three times daily", "400mg", "oral", None),
+        ("500mg bd x3 days", "twice daily", "500mg", None, "x3 days"),
+        ("1 g IV", "once daily", "1 g", "intravenous", None),
+        ("20 mg twice daily", "once daily", "20 mg twice daily", None, None),  # a conflict
+        ("500 mg/5 ml", "once daily", "500 mg/5 ml", None, None),
+    ],
+)
+def test_a_dose_gives_its_frequency_route_and_duration_to_their_fields(
+    dosage: str, frequency: str, dose: str, route: str | None, duration: str | None
+) -> None:
+    args = PrescribeMedicationArgs(
+        patient_id="abc-123", medication_name="x", dosage=dosage, frequency=frequency
+    )
+    assert (args.dosage, args.route, args.duration) == (dose, route, duration)
