@@ -28,7 +28,7 @@ _NOT_NAME_WORDS_TEXT = (
     "chart charts record records file files note notes lab labs result results med meds "
     "medication medications allergy allergies history summary list review reviews vitals "
     "too also again now today tonight yesterday tomorrow here there system ehr emr "
-    "database please thanks thank yes no ok okay few several many other another next "
+    "database please pls plz thanks thank thx yes no ok okay few several many other another next "
     "same one ones each every both shift night day morning clinic ward rounds bed room "
     "doctor nurse everyone anyone we i you me us it its"
 )

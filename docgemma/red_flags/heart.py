@@ -1,10 +1,10 @@
-"""Rows of the red-flag table: the heart itself (an infarct the ECG shows only as ST depression
-in V1–V3, and fainting that comes from the heart)."""
+"""Rows of the red-flag table: the heart itself (ST elevation on the ECG, an infarct the ECG
+shows only as ST depression in V1–V3, and fainting that comes from the heart)."""
 
 from __future__ import annotations
 
 from docgemma.red_flags.cues import CHEST_PAIN, SWEATING, SYNCOPE, any_of
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 LEADS_V1_3 = r"v[1-3](?:\s*(?:[-–—]|to|through|and|,)\s*v?[2-4])?\b"
 ANTERIOR_ST_DEPRESSION = any_of(
@@ -23,6 +23,21 @@ UPRIGHT_T = r"\bupright t[- ]?waves?(?: \w+){0,2} (?:in )?v[1-3]\b"
 POSTERIOR_ELEVATION = (
     r"\bst[- ]?(?:segment )?elevation (?:\w+ ){0,3}(?:in )?(?:v[7-9]\b|(?:the )?posterior leads)"
 )
+ST_ELEVATION = any_of(
+    r"\bst[- ]?(?:segment )?elevation\b(?! (?:\w+ ){0,3}(?:in )?(?:v[7-9]\b|(?:the )?posterior))",
+    r"\bste(?:mi)? (?:in|on) (?:leads? )?(?:ii|iii|avf|v[1-6]|i\b|avl|the (?:inferior|anterior"
+    r"|lateral|septal))",
+    r"\bst (?:segments? )?(?:is |are )?(?:elevated|raised|up)\b",
+    r"\b(?:inferior|anterior|lateral|septal|infero-?lateral|antero-?lateral) (?:leads? )?(?:look |"
+    r"looks |are |is )?(?:up|raised|elevated)\b|\btombstones?\b",
+    r"\bnew (?:lbbb|left bundle branch block)",
+)
+"""ST elevation as the ECG is described (not the word "STEMI" in a question)."""
+UNCHANGED_ECG = (
+    r"\b(?:identical|unchanged|same|no different|no change) (?:to|as|from|compared with) "
+    r"(?:an? |his |her |their |the )?(?:old|previous|prior|earlier|baseline)?\s*(?:ecg|tracing)"
+)
+"""An ECG unchanged from an earlier one: not an acute change."""
 ISCHAEMIA = any_of(
     CHEST_PAIN, SWEATING, r"\btrop(?:onin)?s?\b|\bnstemi\b|\bacs\b|acute coronary syndrome"
 )
@@ -69,6 +84,24 @@ DYNAMIC_MURMUR = (
 """A murmur louder on standing or Valsalva: dynamic outflow obstruction (HOCM)."""
 
 ROWS: tuple[RedFlagRule, ...] = (
+    RedFlagRule(
+        "st_elevation",
+        "ST elevation on the ECG, or a new left bundle branch block",
+        (
+            "ST-elevation myocardial infarction (STEMI)",
+            "aortic dissection involving a coronary artery",
+            "pericarditis or early repolarisation (the mimics)",
+        ),
+        "Activate the primary PCI pathway now (thrombolysis if PCI cannot be done within "
+        "120 minutes); aspirin 300 mg and a second antiplatelet per protocol; right-sided "
+        "leads (V4R) in an inferior STEMI, and no nitrates if the right ventricle is involved "
+        "or the blood pressure is low; cardiology now.",
+        ((ST_ELEVATION, Absent(UNCHANGED_ECG)),),
+        PatientAdvice(
+            "Changes on a heart tracing (ECG) that suggest a heart attack",
+            "Call 999 now: this tracing can be a heart attack.",
+        ),
+    ),
     RedFlagRule(
         "posterior_mi",
         "ST depression in V1–V3 (with a dominant R wave or upright T waves) in a patient with "

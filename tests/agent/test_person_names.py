@@ -52,6 +52,7 @@ def test_a_title_and_a_possessive_are_not_part_of_the_name() -> None:
         ("Find patient Maria Garcia and check her chart", ["Maria Garcia"]),
         ("find raj patel's chart", ["raj patel"]),
         ("Search for Mrs. Ana Duarte", ["Ana Duarte"]),
+        ("pull up ana duarte pls - what meds is she on, latest INR?", ["ana duarte"]),
         ("Look up John Smith, then Jane Doe", ["John Smith"]),
         ("Look up John Smith, then find Jane Doe", ["John Smith", "Jane Doe"]),
         ("Prescribe metformin 500 mg twice daily for abc-123", []),

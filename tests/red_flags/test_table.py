@@ -948,6 +948,9 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("late_pregnancy_pain_or_bleeding", "34 weeks pregnant with constant abdominal pain", set()),
     ("late_pregnancy_pain_or_bleeding", "G3P2 at 28+4, bright red PV bleeding", set()),
     ("pregnancy_tummy_pain", "7 weeks pregnant with left-sided abdominal pain", set()),
+    ("st_elevation", "ECG: ST elevation in II, III and aVF", set()),
+    ("st_elevation", "is this a STEMI? the inferior leads look up", set()),
+    ("st_elevation", "chest pain with a new LBBB on the monitor", set()),
 ]
 """Rows fired by these words ("took 30 paracetamol tablets" "returning from Kenya" …)."""
 
@@ -1485,6 +1488,9 @@ QUIET: list[tuple[str, str, set[Fact]]] = [
     ("late_pregnancy_pain_or_bleeding", "36 weeks pregnant, back ache after gardening", set()),
     ("pregnancy_tummy_pain", "at 30 weeks with abdominal pain and tightenings", set()),
     ("pregnancy_bleeding_or_severe_pain", "33 weeks pregnant with heavy PV bleeding", set()),
+    ("st_elevation", "ECG normal, no ST elevation, troponin negative", set()),
+    ("st_elevation", "what is the door-to-balloon target in a STEMI?", set()),
+    ("st_elevation", "NSTEMI two days ago, troponin falling", set()),
 ]
 
 ORDINARY = [
