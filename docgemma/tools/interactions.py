@@ -69,24 +69,26 @@ def _distinct_names(names: list[str]) -> list[str]:
 
 def _ansm_lookup(
     drugs: list[str], labels: dict[str, dict[str, Any]]
-) -> tuple[dict[str, ansm.Substance], list[ansm.Interaction]]:
+) -> tuple[dict[str, list[ansm.Substance]], list[ansm.Interaction]]:
     """Blocking: resolve the names (falling back on a label's generic name, which knows brands
-    the drug dictionary does not) and collect every graded interaction between pairs."""
+    the drug dictionary does not) and collect every graded interaction between pairs. A
+    combination is every part the thesaurus holds ("co-codamol": codeine and paracetamol),
+    each named as the drug asked about."""
     ref = ansm.thesaurus()
-    resolved: dict[str, ansm.Substance] = {}
+    resolved: dict[str, list[ansm.Substance]] = {}
     for drug in drugs:
         generics = (labels.get(drug, {}).get("openfda") or {}).get("generic_name", [])
         for name in (drug, *generics):
-            # a combination is checked as its first part the thesaurus holds, whose classes
-            # include the combination's ("sulfamethoxazole + trimethoprime")
             if found := drug_classes.substances(ref, name):
-                resolved[drug] = replace(found[0], query=drug)
+                resolved[drug] = [replace(s, query=drug) for s in found]
                 break
     found = [
         i
         for a, b in itertools.combinations(drugs, 2)
         if a in resolved and b in resolved
-        for i in ref.interactions(resolved[a], resolved[b])
+        for part_a in resolved[a]
+        for part_b in resolved[b]
+        for i in ref.interactions(part_a, part_b)
     ]
     return resolved, found
 
@@ -147,7 +149,7 @@ def none_with_others(asked: Sequence[str]) -> str:
 
 
 def antivitamin_k_lines(
-    resolved: dict[str, ansm.Substance], graded: Sequence[ansm.Interaction]
+    resolved: dict[str, list[ansm.Substance]], graded: Sequence[ansm.Interaction]
 ) -> list[tuple[str, str, str]]:
     """``(antivitamin K, other drug, line)`` for each pair with an antivitamin K that the
     thesaurus does not grade: its note on them applies instead (many reported cases of a
@@ -157,8 +159,8 @@ def antivitamin_k_lines(
     for avk, other in itertools.permutations(resolved, 2):
         if (
             frozenset((avk, other)) in done
-            or not ansm.is_antivitamin_k(resolved[avk])
-            or ansm.is_antivitamin_k(resolved[other])
+            or not any(map(ansm.is_antivitamin_k, resolved[avk]))
+            or any(map(ansm.is_antivitamin_k, resolved[other]))
         ):
             continue
         antibacterial = drug_classes.is_antibacterial(drug_classes.names_of(other))
@@ -364,7 +366,7 @@ async def check_drug_interactions(args: DrugInteractionArgs, ctx: ToolContext) -
         ],
         "label_mentions": mentions,
         "not_found": unknown,
-        "ansm_substances": {d: s.name for d, s in resolved.items()},
+        "ansm_substances": {d: ", ".join(s.name for s in parts) for d, parts in resolved.items()},
         "online": online,
         "fda_labels_unavailable": fda_problem,
     }

@@ -345,3 +345,15 @@ def test_the_drugs_asked_about_are_those_the_question_names_among_more():
     assert interactions.asked_about(drugs, "warfarin, metoprolol and ciprofloxacin?") == []
     assert interactions.asked_about(drugs, "Check her list") == []
     assert interactions.asked_about(drugs, None) == []
+
+
+@pytest.mark.parametrize(
+    ("combination", "other", "level"),
+    [
+        ("co-trimoxazole", "methotrexate", "Contraindicated"),  # its trimethoprim
+        ("co-codamol", "warfarin", "Precaution for use"),  # its paracetamol
+    ],
+)
+async def test_a_combination_is_checked_as_every_part(settings, combination, other, level):
+    outcome = await check(settings, combination, other)
+    assert level in [i["severity"] for i in outcome.data["interactions"]]

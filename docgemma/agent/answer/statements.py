@@ -167,14 +167,14 @@ reference holds, not that the drugs are safe together."""
 _CLAUSE_END = re.compile(r"[.;:,]")
 
 
+def _denials(text: str) -> list[str]:
+    """The clauses of ``text`` that say "no", "not" or "never"."""
+    return [clause for clause in _CLAUSE_END.split(text) if _NEGATION.search(clause)]
+
+
 def _denies_a_record(quote: str) -> bool:
     """A clause of ``quote`` denies that something is listed, graded or reported."""
-    for negation in _NEGATION.finditer(quote):
-        clause = _CLAUSE_END.split(quote[negation.start() :], maxsplit=1)[0]
-        start = quote.rfind(".", 0, negation.start()) + 1
-        if _RECORDED.search(clause) or _RECORDED.search(quote[start : negation.start()]):
-            return True
-    return False
+    return any(_RECORDED.search(clause) for clause in _denials(quote))
 
 
 def _denies_as_quoted(text: str, quote: str) -> bool:
@@ -188,25 +188,39 @@ def _denies_as_quoted(text: str, quote: str) -> bool:
         return True
     if not (_NEGATION.search(quote) and _denied(text) <= content_stems(quote)):
         return False
-    return not _denies_a_record(quote) or bool(_RECORDED.search(text))
+    return not _denies_a_record(quote) or all(_RECORDED.search(c) for c in _denials(text))
 
 
-_VERDICT = re.compile(
-    r"\b(?:safe\w*|unsafe|harmless|dangerous|fine|ok|okay|acceptable|appropriate|recommend\w*"
-    r"|contraindicat\w*|avoid\w*|allowed|permitted)\b",
-    re.I,
-)
-"""Words that judge whether something may be done."""
+VERDICTS = (
+    "safe", "unsafe", "harmless", "dangerous", "fine", "ok", "acceptable", "appropriate",
+    "recommend", "contraindicat", "avoid", "allowed", "permitted",
+)  # fmt: skip
+"""The roots of words that judge whether something may be done."""
+_VERDICT_NEGATION_WORDS = 3
 
 
-def _judges_as_quoted(text: str, quote: str) -> bool:
-    """A statement's verdict ("safe", "recommended", "avoid") is its quote's: a source that
-    says "contraindicated" cannot become "it is safe" by a word the writer added."""
-    quoted = normalise(quote).split()
-    return all(
-        any(w.startswith(v[:5]) for w in quoted)
-        for v in (m.group(0).lower() for m in _VERDICT.finditer(text))
-    )
+def _verdicts(text: str) -> set[tuple[str, bool]]:
+    """``(root, denied)`` for each verdict word of ``text``: "not recommended" is
+    ``("recommend", True)``."""
+    found = set()
+    for clause in _CLAUSE_END.split(text.lower()):
+        words = re.findall(r"[a-z]+(?:['’][a-z]+)?", clause)
+        for i, word in enumerate(words):
+            root = next((r for r in VERDICTS if word.startswith(r)), None)
+            if root is not None:
+                before = words[max(0, i - _VERDICT_NEGATION_WORDS) : i]
+                found.add((root, any(_NEGATION.fullmatch(w) for w in before)))
+    return found
+
+
+def _judges_as_quoted(text: str, quote: str, names: Sequence[str]) -> bool:
+    """A statement's verdict ("safe", "not recommended", "avoid") is its quote's, with its
+    "not": a source that says "contraindicated" or "not recommended" cannot become "it is
+    safe" or "it is recommended" by a word the writer added. ``names``: the cited sources'
+    labels and titles, which are no verdict ("Drug Safety Report")."""
+    for name in filter(None, names):
+        text = re.sub(re.escape(name), " ", text, flags=re.I)
+    return _verdicts(text) <= _verdicts(quote)
 
 
 def _tells(text: str, quote: str) -> bool:
@@ -301,8 +315,11 @@ def check(statement: Statement, passages: Sequence[Passage], question: str) -> C
         return Checked(statement, cited, "it names what its quote is about, not what it says")
     if not _denies_as_quoted(text, statement.quote):
         return Checked(statement, cited, "it denies what its quote does not")
-    named = " ".join(f"{p.label} {p.title}" for p in map(by_number.get, cited))
-    if not _judges_as_quoted(text, f"{statement.quote} {named}"):  # "Drug Safety Report" names
+    sources = [by_number[n] for n in cited]
+    named = " ".join(f"{p.label} {p.title}" for p in sources)
+    if not _judges_as_quoted(
+        text, statement.quote, [n for p in sources for n in (p.label, p.title)]
+    ):
         return Checked(statement, cited, "it judges what its quote does not")
     foreign = proper_names(text) - proper_names_in(f"{statement.quote} {question} {named}")
     if foreign:

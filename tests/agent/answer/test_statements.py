@@ -261,11 +261,48 @@ def test_an_interaction_level_holds_what_it_asks_so_a_plain_statement_of_it_stan
         ("Clarithromycin is safe to give with simvastatin.", False),
         ("Clarithromycin with simvastatin is fine if monitored.", False),
         ("Clarithromycin with simvastatin is contraindicated.", True),
+        ("Clarithromycin with simvastatin is recommended.", False),  # the quote's "not"
     ],
 )
 def test_a_verdict_is_the_quotes(text: str, ok: bool) -> None:
-    quote = "clarithromycin + simvastatin is contraindicated, a raised risk of rhabdomyolysis."
+    quote = (
+        "clarithromycin + simvastatin is contraindicated and not recommended, a raised risk of "
+        "rhabdomyolysis."
+    )
     source = Passage(1, "Interactions", quote)
     checked = check(said(text, quote, [1]), [source], "Clarithromycin with simvastatin?")
     assert checked.ok is ok
     assert ok or checked.failure == "it judges what its quote does not"
+
+
+def test_a_label_naming_safety_is_no_verdict_but_a_statement_calling_it_safe_is() -> None:
+    quote = "Avoid use of NSAIDs in pregnant women at about 30 weeks gestation"
+    label = Passage(1, "FDA drug label: ibuprofen", quote, label="Drug Safety Report")
+    question = "Ibuprofen in pregnancy?"
+    named = check(said("The Drug Safety Report says to avoid NSAIDs at 30 weeks.", quote, [1]),
+                  [label], question)  # fmt: skip
+    assert named.ok
+    unsafe = check(said("Ibuprofen is safe in pregnant women before 30 weeks.", quote, [1]),
+                   [label], question)  # fmt: skip
+    assert unsafe.failure == "it judges what its quote does not"
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "ok"),
+    [
+        (
+            "No interaction of these drugs is found in the reference, so they do not interact.",
+            "No interaction between these drugs is listed in this reference.",
+            False,
+        ),
+        (
+            "Do not combine these drugs.",
+            "Cases of bleeding have been reported; do not combine these drugs.",
+            True,
+        ),
+    ],
+)
+def test_a_denial_of_record_is_read_clause_by_clause(text: str, quote: str, ok: bool) -> None:
+    source = Passage(1, "Interactions", quote)
+    checked = check(said(text, quote, [1]), [source], "Warfarin with aspirin?")
+    assert checked.ok is ok
