@@ -88,10 +88,12 @@ DURATION = re.compile(
 """A prescription's duration as clinicians write it: "for 7 days", "x 5 days", "for a week"."""
 BARE_DURATION = re.compile(
     r"\b(?:od|bd|bid|tds|tid|qds|qid|daily|nocte|mane|prn|po|oral|iv|im|sc)\s+"
-    r"(\d{1,3}\s*(?:days?|weeks?|months?))\b(?!\s+(?:ago|old|later|after|since))",
+    r"(\d{1,3}\s*(?:days?|weeks?|months?))\b(?!\s+(?:ago|old|later|after|since|post|then))",
     _I,
 )
-"""A duration written straight after a frequency or a route ("400 mg tds po 7 days")."""
+"""A duration written straight after a frequency or a route ("400 mg tds po 7 days"). It
+confirms a duration proposed from those words; it never fills an empty one, since the same
+words tell a history ("started iv 3 days post op")."""
 
 
 def dictation(message: str) -> str | None:
@@ -206,9 +208,10 @@ def _run_at(wanted: list[str], start: int, said: list[str]) -> int:
     return best
 
 
-def durations(message: str) -> list[str]:
+def durations(message: str, *, bare: bool = True) -> list[str]:
+    """The durations ``message`` states; ``bare``: with those written without "for" or "x"."""
     found = [m.group(0) for m in DURATION.finditer(message)]
-    return found + [m.group(1) for m in BARE_DURATION.finditer(message)]
+    return found + ([m.group(1) for m in BARE_DURATION.finditer(message)] if bare else [])
 
 
 @dataclass(frozen=True)
@@ -272,9 +275,12 @@ def restate(spec: ToolSpec, args: dict[str, Any], messages: Sequence[str]) -> Re
             if name == "duration":  # a length of time the clinician stated, nothing else
                 stated = [d for m in asked for d in durations(m)]
                 if meant not in stated + [d.split(None, 1)[-1] for d in stated]:
-                    meant = stated[0] if stated else None
-            if meant is not None and not required and (
-                _repeats_the_order(spec, args, name, meant) or _says_nothing(meant)
+                    given = [d for m in asked for d in durations(m, bare=False)]
+                    meant = given[0] if given else None
+            if (
+                meant is not None
+                and not required
+                and (_repeats_the_order(spec, args, name, meant) or _says_nothing(meant))
             ):
                 meant = None
             if meant is None and value is not None and required:
@@ -285,7 +291,8 @@ def restate(spec: ToolSpec, args: dict[str, Any], messages: Sequence[str]) -> Re
 
 
 CONNECTIVES = frozenset(
-    "instead too also again please pls thanks thank you ok okay now then as well".split()
+    {"instead", "too", "also", "again", "please", "pls", "thanks", "thank", "you", "ok", "okay"}
+    | {"now", "then", "as", "well"}
 )
 """Words that link a message to the one before or soften it, and say nothing of a drug."""
 

@@ -92,11 +92,12 @@ class PatientChartArgs(BaseModel):
 
 
 DURATION_START = re.compile(
-    r"^(?:for\s+|x\s*|×\s*)?(?:\d{1,3}|a|one|two|three|five|seven|ten|fourteen)\s*(?:-\s*)?"
-    r"(?:days?|weeks?|months?)\b",
+    r"^(?:(?:for\s+|x\s*|×\s*)(?:\d{1,3}|a|one|two|three|five|seven|ten|fourteen)|\d{1,3})\s*"
+    r"(?:-\s*)?(?:days?|weeks?|months?)\b",
     re.I,
 )
-"""A course's length at the start of a text ("x3 days", "for 7 days", "5 days")."""
+"""A course's length at the start of a text ("x3 days", "for 7 days", "5 days"); "a week"
+alone is a frequency ("10 mg a week"), not a course."""
 
 
 def _tail_kind(words: list[str]) -> tuple[str, str] | None:
@@ -161,21 +162,22 @@ class PrescribeMedicationArgs(BaseModel):
         po 7 days", "500mg bd x3 days"): each goes to its own field when that field is
         empty or says the same, so the card shows every field the record will hold. A tail
         that disagrees with its field stays in the dose, for the card to show both."""
-        words = self.dosage.replace(",", " ").split()
+        words = self.dosage.split()
         for cut in range(1, len(words)):
-            tail = words[cut:]
+            tail = [w.strip(",;") for w in words[cut:]]
             parts: dict[str, str] = {}
             while tail and (kind := _tail_kind(tail)):
                 field, value = kind
                 parts.setdefault(field, value)
-                tail = tail[len(value.split()) if field == "duration" else _said_words(tail, value) :]
+                said = len(value.split()) if field == "duration" else _said_words(tail, value)
+                tail = tail[said:]
             if tail or not parts:
                 continue
             if any(getattr(self, f) not in (None, v) for f, v in parts.items()):
                 return self
             for field, value in parts.items():
                 setattr(self, field, getattr(self, field) or value)
-            self.dosage = " ".join(words[:cut])
+            self.dosage = " ".join(words[:cut]).rstrip(",;")
             return self
         return self
 

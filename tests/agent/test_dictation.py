@@ -160,8 +160,15 @@ def test_a_note_nobody_dictated_is_asked_for() -> None:
         ),
         (
             "ok prescribe x 400 mg tds po 7 days for rkhan-220 instead",
-            {"frequency": "three times daily", "route": "oral", "notes": "instead"},
-            {"duration": "7 days", "notes": None},
+            {"frequency": "three times daily", "route": "oral", "duration": "7 days",
+             "notes": "instead"},
+            {"notes": None},
+            [],
+        ),
+        (
+            "started iv 3 days post op; prescribe x 400 mg tds for rkhan-220",
+            {"frequency": "three times daily", "route": "intravenous", "duration": "3 days"},
+            {"duration": None},
             [],
         ),
     ],
@@ -175,6 +182,7 @@ def test_a_note_nobody_dictated_is_asked_for() -> None:
         "the-order-is-no-note",
         "a-note-naming-the-drug",
         "a-bare-duration-and-no-remark",
+        "a-history-is-no-course",
     ],
 )  # fmt: skip
 def test_a_prescriptions_fields_are_the_clinicians(

@@ -86,6 +86,8 @@ def test_a_dose_drops_only_a_whole_frequency_that_repeats_the_field(
         ("1 g IV", "once daily", "1 g", "intravenous", None),
         ("20 mg twice daily", "once daily", "20 mg twice daily", None, None),  # a conflict
         ("500 mg/5 ml", "once daily", "500 mg/5 ml", None, None),
+        ("10 mg a week", "once daily", "10 mg a week", None, None),  # a frequency, not a course
+        ("1,000 mg po", "twice daily", "1,000 mg", "oral", None),
     ],
 )
 def test_a_dose_gives_its_frequency_route_and_duration_to_their_fields(
