@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import gzip
 import json
+import logging
 import re
 import threading
 from collections.abc import Iterable
@@ -26,6 +27,7 @@ from docgemma.ehr.codes import RXNORM_CODES
 from docgemma.errors import ConfigurationError
 from docgemma.tools import ansm
 
+log = logging.getLogger(__name__)
 MAX_SUGGESTIONS = 3
 SIMILARITY = 0.8
 """How alike a known name must be to be offered (difflib's ratio: one wrong, missing or
@@ -118,14 +120,17 @@ def spelt_words() -> frozenset[str]:
 
     words: set[str] = set()
     try:
-        with gzip.open(pinned_file("english_words"), "rt", encoding="utf-8") as f:
-            words |= {w for w in json.load(f) if w.isalpha()}
         vocabulary = json.loads(pinned_file("tokenizer").read_text(encoding="utf-8"))
         words |= {w for w in vocabulary["model"]["vocab"] if w.isalpha() and w.islower()}
         texts = [f"{a.title} {a.text}" for a in load_abstracts()]
         texts += [path.read_text(encoding="utf-8") for path in page_files(DEMO_PAGES_DIR)]
     except (FileNotFoundError, OSError, KeyError, ConfigurationError):
         return frozenset()
+    try:
+        with gzip.open(pinned_file("english_words"), "rt", encoding="utf-8") as f:
+            words |= {w for w in json.load(f) if w.isalpha()}
+    except (OSError, ValueError, ConfigurationError):  # the check goes on, asking more often
+        log.exception("the English word list could not be read")
     words |= {w for phrase in condition_names().phrases for w in phrase.split() if w.isalpha()}
     index = drug_dictionary().index.values()
     words |= {w for first in index for name in first if len(name) > 1 for w in name}
