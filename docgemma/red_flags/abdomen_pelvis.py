@@ -249,7 +249,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             ),
             (YOUNG_MALE, LOWER_PAIN, any_of(SUDDEN, SEVERE, VOMITING)),
             (
-                r"\b(?:his|my son's|the boy's) (?:private parts|privates|willy|penis|groin)|\bpain "
+                r"\b(?:his|my son's|the boy's) (?:private parts|privates|willy|penis)|\bpain "
                 r"(?:\w+ ){0,2}down below\b(?=.{0,80}\b(?:he|his|boy|son)\b)",
                 any_of(SUDDEN, SEVERE, VOMITING, r"walking (?:funny|oddly|strangely|with a limp)"),
             ),
@@ -352,9 +352,9 @@ ROWS: tuple[RedFlagRule, ...] = (
             ),
             (DIABETES, ABDO_PAIN, any_of(SUDDEN, r"glucose|sugars? (?:is |are )?(?:high|\d\d)")),
             (
-                r"\b(?:bms?|cbg|glucose|sugars?|glucometer|meter)(?: \w+)? (?:(?:reads?|reading"
-                r"|says|shows|showing)(?: as)? |: ?)?'?hi'?(?=$|[\s,.;!?)])|\b(?:bm|cbg|glucometer"
-                r"|meter) (?:reads?|reading) (?:high|above (?:its )?range|out of range)",
+                r"\b(?:bms?|cbg|glucose|sugars?|glucometer)(?: \w+)?(?: (?:reads?|reading|says"
+                r"|shows|showing)(?: as)?)?\s*:?\s*'?hi'?(?=$|[\s,.;!?)])|\b(?:bm|cbg|glucometer)"
+                r" (?:reads?|reading) (?:high|above (?:its )?range|out of range)",
             ),
             (POLYURIA, any_of(THIRST, WEIGHT_LOSS), DKA_SIGNS),
             (THIRST, WEIGHT_LOSS, DKA_SIGNS),

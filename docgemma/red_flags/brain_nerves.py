@@ -117,7 +117,7 @@ SPEECH_DISTURBANCE = any_of(
 ONE_LIMB_FAILED = any_of(
     r"can't (?:lift|raise) (?:my|his|her|one|their) arm",
     r"(?:arm|leg) (?:suddenly )?(?:went |is |was |has gone )?(?:weak|numb|useless|limp|floppy)\b",
-    r"\b(?:left|right|l|r) (?:arm|leg|hand)(?: and (?:arm|leg|hand|face))? (?:weakness|numbness)",
+    r"\b(?:left|right|l|r) (?:arm|leg)(?: and (?:arm|leg|face))? weakness",
     r"\bhand (?:suddenly )?went (?:weak|numb|useless|clumsy)\b",
     r"(?:arm|hand|leg) (?:wouldn't|would not|won't|didn't|did not|couldn't) (?:do what|obey)",
     r"weak(?:ness)? (?:in|of) (?:one|my|his|her|the (?:left|right)) (?:arm|leg|side|hand)",
@@ -250,7 +250,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                 any_of(
                     r"unconscious|unresponsive|\bobtunded\b",
                     r"won't wake(?: up)?|can't wake (?:him|her|them) up",
-                    r"not breathing|stopped breathing",
+                    r"(?:not|n't) breathing|stopped breathing",
                     r"seizure|convulsi(?:on|ng)|having a fit|had a fit|fitting|collapsed",
                     r"\bgcs (?:of |is |was )?(?:[3-9]|1[0-2])\b|status epilepticus",
                 ),

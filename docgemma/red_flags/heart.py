@@ -28,16 +28,17 @@ ST_ELEVATION = any_of(
     r"\bste(?:mi)? (?:in|on) (?:leads? )?(?:ii|iii|avf|v[1-6]|i\b|avl|the (?:inferior|anterior"
     r"|lateral|septal))",
     r"\bst (?:segments? )?(?:is |are )?(?:elevated|raised|up)\b",
-    r"\b(?:inferior|anterior|lateral|septal|infero-?lateral|antero-?lateral) (?:leads? )?(?:look |"
+    r"\b(?:inferior|anterior|lateral|septal|infero-?lateral|antero-?lateral) leads? (?:look |"
     r"looks |are |is )?(?:up|raised|elevated)\b|\btombstones?\b",
-    r"\bnew (?:lbbb|left bundle branch block)",
 )
+NEW_LBBB = r"\bnew (?:lbbb|left bundle branch block)"
 """ST elevation as the ECG is described (not the word "STEMI" in a question)."""
-UNCHANGED_ECG = (
-    r"\b(?:identical|unchanged|same|no different|no change) (?:to|as|from|compared with) "
-    r"(?:an? |his |her |their |the )?(?:old|previous|prior|earlier|baseline)?\s*(?:ecg|tracing)"
+UNCHANGED_ECG = any_of(
+    r"\b(?:st (?:segments?|elevation|changes?)|ecg|tracing|the changes) (?:is |are |was |were )?"
+    r"(?:identical|unchanged) (?:to|from)",
+    r"\bidentical to (?:an? |his |her |their |the )?(?:old|previous|prior|earlier|baseline)? ?ecg",
 )
-"""An ECG unchanged from an earlier one: not an acute change."""
+"""The ST segment or the whole tracing unchanged from an earlier ECG: not an acute change."""
 ISCHAEMIA = any_of(
     CHEST_PAIN, SWEATING, r"\btrop(?:onin)?s?\b|\bnstemi\b|\bacs\b|acute coronary syndrome"
 )
@@ -93,10 +94,12 @@ ROWS: tuple[RedFlagRule, ...] = (
             "pericarditis or early repolarisation (the mimics)",
         ),
         "Activate the primary PCI pathway now (thrombolysis if PCI cannot be done within "
-        "120 minutes); aspirin 300 mg and a second antiplatelet per protocol; right-sided "
+        "120 minutes); aspirin 300 mg and a second antiplatelet per protocol, unless a "
+        "dissection is suspected (tearing pain, a pulse or pressure difference: image "
+        "first, no antiplatelet or thrombolysis); right-sided "
         "leads (V4R) in an inferior STEMI, and no nitrates if the right ventricle is involved "
         "or the blood pressure is low; cardiology now.",
-        ((ST_ELEVATION, Absent(UNCHANGED_ECG)),),
+        ((ST_ELEVATION, Absent(UNCHANGED_ECG)), (NEW_LBBB,)),
         PatientAdvice(
             "Changes on a heart tracing (ECG) that suggest a heart attack",
             "Call 999 now: this tracing can be a heart attack.",

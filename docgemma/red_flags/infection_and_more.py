@@ -40,6 +40,8 @@ INFECTION_OR_FRAILTY = any_of(
 """A possible infection, or an older patient in whom sepsis shows as no more than confusion,
 a fall or "off legs"."""
 LIMB = r"\b(?:leg|foot|feet|arm|hand|limb|calf|forearm|toes?|fingers?)\b"
+PULSE_SITE = any_of(LIMB, r"\b(?:pedal|femoral|popliteal|dorsalis|distal|tibial)\b")
+"""Where a missing pulse is a limb's; a pulse missing in a collapsed patient is an arrest."""
 SKIN = (
     r"cellulitis|\bwound\b|redness|\berythema\w*|\bskin\b|swelling|\bswollen\b|\b(?:cut|graze"
     r"|scratch|bite|laceration)\b|\b(?:pink|red) (?:patch|area|mark)"
@@ -161,9 +163,9 @@ ROWS: tuple[RedFlagRule, ...] = (
         "IV piperacillin–tazobactam (or the local regimen) within 1 hour of arrival, without "
         "waiting for the neutrophil count; blood cultures and lactate.",
         (
-            (r"chemo\w*|\bneutropeni\w+|\bneutrophils? (?:of |is |was )?0\.\d", FEVER),
+            (r"\bchemo(?:therapy)?\b|\bneutropeni\w+|\bneutrophils? (?:of |is |was )?0\.\d", FEVER),
             (
-                r"chemo\w*|\bneutropeni\w+",
+                r"\bchemo(?:therapy)?\b|\bneutropeni\w+",
                 any_of(LOW_GRADE_FEVER, r"\bshiver\w*|\bshaking (?:chills|all over)|\bchills\b"),
                 Absent(LONG_AGO),
             ),
@@ -283,6 +285,7 @@ ROWS: tuple[RedFlagRule, ...] = (
             (
                 r"pulseless|absent (?:foot |pedal |distal |femoral |popliteal )?pulses?"
                 r"|no (?:foot |pedal |distal )?pulses?",
+                PULSE_SITE,
             ),
             (
                 r"\b(?:leg|foot|arm|limb|calf|forearm)\b(?: (?:is|was|looks|feels|has gone))? "
@@ -290,7 +293,7 @@ ROWS: tuple[RedFlagRule, ...] = (
                 r"|blue))+\b",
                 Absent(r"raynaud\w*|in the cold\b|cold weather|when (?:it's |it is )?cold"),
             ),
-            (r"(?:can't|unable to) (?:feel|find|palpate) (?:a |any )?(?:\w+ )?pulses?",),
+            (r"(?:can't|unable to) (?:feel|find|palpate) (?:a |any )?(?:\w+ )?pulses?", PULSE_SITE),
         ),
         PatientAdvice(
             "A cold, pale, painful leg or arm",

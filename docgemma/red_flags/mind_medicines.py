@@ -51,7 +51,7 @@ SEROTONERGIC = taking(
 )
 CLONUS = (
     r"\bclonus\b|\bmyoclon\w+|\bhyperreflexi\w+|brisk reflexes|\btwitch\w*|\bjerk(?:ing|s|y)\b"
-    r"|(?:legs?|feet|foot|ankles?) (?:keeps? |keep on )?'?jump\w*"
+    r"|\bjump\w* on (?:their|its) own|\b(?:jump|jerk)\w* (?:\w+ ){0,2}when (?:i|you|we) tap"
     r"|muscle spasms"
 )
 AUTONOMIC = any_of(

@@ -3,8 +3,11 @@ breathing muscles (ascending weakness, myasthenic crisis)."""
 
 from __future__ import annotations
 
-from docgemma.red_flags.cues import BREATHLESS, any_of
-from docgemma.red_flags.rule import PatientAdvice, RedFlagRule
+from docgemma.red_flags.cues import (
+    BREATHLESS,
+    any_of,
+)
+from docgemma.red_flags.rule import Absent, PatientAdvice, RedFlagRule
 
 LEGS_WEAK = any_of(
     r"(?:both|his|her|my|the|their) legs (?:are |have |feel |feels |have been |keep |went )?"
@@ -22,9 +25,14 @@ AREFLEXIA = (
 )
 AFTER_AN_INFECTION = (
     r"(?:after|following|since) (?:a |an )?(?:bout of |episode of )?(?:diarrh\w+|gastroenteritis"
-    r"|food poisoning|campylobacter|viral illness|chest infection|flu|d ?& ?v|d and v)"
+    r"|food poisoning|campylobacter|viral illness|chest infection|flu\b|d ?& ?v|d and v)"
 )
 """A gut or chest infection in the weeks before: what Guillain-Barré syndrome often follows."""
+LONG_STANDING = (
+    r"\bfor (?:\d+|a few|several|many|some) (?:years|months)\b|\bchronic\b|\blong[- ]standing\b"
+    r"|\bsince \d{4}\b"
+)
+"""A neuropathy of months or years (a diabetic's), not one of days."""
 MYASTHENIA = any_of(
     r"\bmyasthen\w+|lambert[- ]eaton|\b(?:known|ocular|generali[sz]ed) mg\b",
     r"\bpyridostigmine\b|\bmestinon\b",
@@ -108,7 +116,8 @@ ROWS: tuple[RedFlagRule, ...] = (
                     r"getting worse|worsening|progressive|progressing|each day",
                 ),
             ),
-            (AREFLEXIA, any_of(r"\btingl\w*|pins and needles|paraesthesi\w+", AFTER_AN_INFECTION)),
+            (AREFLEXIA, AFTER_AN_INFECTION),
+            (AREFLEXIA, r"\btingl\w*|pins and needles|paraesthesi\w+", Absent(LONG_STANDING)),
             (AREFLEXIA, r"\bweak\w*"),
         ),
         PatientAdvice(

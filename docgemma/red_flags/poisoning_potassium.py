@@ -53,10 +53,10 @@ DOUBLE_PARACETAMOL = (
 )
 """Paracetamol taken with a product that already holds it: an unintended (staggered) overdose."""
 ABOVE_THE_LABEL = (
-    r"more than (?:it says|the (?:box|packet|label|leaflet) says|(?:the |is )?(?:recommended|max"
-    r"\w*|allowed|safe)(?: dose)?)|over the (?:max\w*|recommended) dose|\bround the clock\b"
+    r"more than (?:it says|the (?:box|packet|label|leaflet) says|the (?:recommended|max\w*|allowed"
+    r"|safe) (?:dose|amount|number))|over the (?:max\w*|recommended) dose"
 )
-"""Painkillers taken beyond their label's dose, or without a break day and night."""
+"""Painkillers taken beyond their label's dose ("more than it says on the box")."""
 PAINKILLERS = rf"\bpainkillers?\b|\bparacetamol\b|\bacetaminophen\b|{PARACETAMOL_IN_A_COMBINATION}"
 
 PEAKED_T = r"(?:tall|peaked|tented)(?:,? \w+)? t[- ]?waves?|sine[- ]wave"

@@ -48,12 +48,19 @@ PRE_ECLAMPSIA_SYMPTOMS = any_of(
     r"visual (?:disturbance|changes)|blurred vision|flashing lights|epigastric pain|ruq pain"
     r"|\bseizure",
 )
-LATE_GESTATION = any_of(
-    r"\b(?:2\d|3\d|4[0-2])(?:\+[0-6])? ?(?:weeks?|wks?|/40)(?! ago| old| post| after| since)",
-    r"(?<![\d/.])\b(?:2\d|3\d|4[0-2])\+[0-6]\b(?! ?(?:years|yrs|y\b|units|iu|u\b|ml|mg|mmol))",
-    r"\b(?:second|third|2nd|3rd) trimester\b|\bat term\b|\bin labou?r\b",
+_NOT_A_PAST_BIRTH = "".join(
+    f"(?<!{word} at )(?<!{word} )"
+    for word in ("delivered", "born", "delivery", "svd", "nvd", "lscs", "caesarean", "section")
 )
-"""A gestation of 20 weeks or more ("35+2 wks", "28/40", "third trimester")."""
+LATE_GESTATION = any_of(
+    _NOT_A_PAST_BIRTH + r"\b(?:2\d|3\d|4[0-2])(?:\+[0-6])? ?(?:weeks?|wks?|/40)"
+    r"(?! ago| old| post| after| since| of age)",
+    _NOT_A_PAST_BIRTH + r"(?<![\d/.])\b(?:2\d|3\d|4[0-2])\+[0-6]\b"
+    r"(?! ?(?:years|yrs|y\b|units|iu|u\b|ml|mg|mmol))",
+    r"\b(?:second|third|2nd|3rd) trimester\b|\bin labou?r\b",
+)
+"""A gestation of 20 weeks or more ("35+2 wks", "28/40", "third trimester"), not the
+gestation of an earlier birth ("previous baby delivered at 38 weeks")."""
 JUST_DELIVERED = any_of(
     POSTPARTUM, r"\bpost-?partum\b|gave birth|delivered (?:\w+ )?(?:days?|weeks?) ago"
 )
@@ -139,8 +146,9 @@ ROWS: tuple[RedFlagRule, ...] = (
             "uterine rupture (a previous caesarean, or in labour)",
             "placenta praevia (painless bleeding)",
         ),
-        "Blood pressure and urine protein; CTG for the fetal heart; feel the uterus (tender and "
-        "hard in an abruption); no vaginal examination until placenta praevia is excluded by "
+        "Blood pressure and urine protein; the fetal heart (CTG from 26 weeks); feel the "
+        "uterus (tender and hard in an abruption); no vaginal examination until placenta "
+        "praevia is excluded by "
         "ultrasound; FBC, clotting, group and save (Kleihauer and anti-D if rhesus negative); "
         "IV access; obstetric review now.",
         ((Fact.PREGNANT, LATE_GESTATION, any_of(ABDO_PAIN, BLEEDING)),),

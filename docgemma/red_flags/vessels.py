@@ -43,8 +43,8 @@ DILATED_CHEST_VEINS = any_of(
 """Veins of the chest and neck that cannot drain, or a mass in the mediastinum."""
 
 RENAL_COLIC = (
-    r"\b(?:renal|ureteric|kidney|loin) colic|kidney stones?\b(?! (?:years|in the past|as a))"
-    r"|\bloin (?:pain|ache)|\bflank (?:pain|ache)|loin to groin"
+    r"\b(?:renal|ureteric|kidney|loin) colic|\bloin (?:pain|ache)|\bflank (?:pain|ache)"
+    r"|loin to groin"
 )
 """Pain read as a kidney stone's."""
 KNOWN_ANEURYSM = (

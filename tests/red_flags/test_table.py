@@ -931,12 +931,12 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("necrotising_infection", "pain way more than I can see from a tiny cut on his calf", set()),
     ("unexplained_injury_infant", "4mo girl with a bruise on her cheek, not yet rolling", set()),
     ("unexplained_injury_infant", "non-mobile infant with a humerus # after 'a fall'", set()),
-    ("overdose", "paracetamol round the clock for a week for toothache", set()),
+    ("overdose", "paracetamol, more than the maximum dose, for a week for toothache", set()),
     ("overdose", "taking painkillers, more than it says on the packet, for days", set()),
     ("severe_hyperkalaemia", "HD patient, missed dialysis, peaked T waves on ECG", set()),
     ("severe_hyperkalaemia", "tented T waves, QRS looks wide, on ramipril", set()),
     ("neutropenic_fever", "chemo 10 days ago, temp 37.8 and shivery", set()),
-    ("serotonin_syndrome", "on fluoxetine, new tramadol, legs keep jumping, T 38.9", set()),
+    ("serotonin_syndrome", "on fluoxetine, new tramadol, legs jump on their own, T 38.9", set()),
     ("testicular_pain", "pain in his private parts since football, vomited once", set()),
     ("diabetic_ketoacidosis", "drowsy, the BM reads HI, not known diabetic", set()),
     ("oesophageal_rupture", "vomiting forcefully then pain behind breastbone", set()),
@@ -951,6 +951,17 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("st_elevation", "ECG: ST elevation in II, III and aVF", set()),
     ("st_elevation", "is this a STEMI? the inferior leads look up", set()),
     ("st_elevation", "chest pain with a new LBBB on the monitor", set()),
+    ("st_elevation", "ST elevation in V1-V3, is it the same as the old ECG?", set()),
+    ("st_elevation", "new LBBB, otherwise unchanged from previous ecg", set()),
+    ("st_elevation", "ST elevation in V2-V4; T waves unchanged from old ECG", set()),
+    (
+        "pregnancy_bleeding_or_severe_pain",
+        "8 weeks pregnant with pv bleeding, previous baby delivered at 38 weeks",
+        set(),
+    ),
+    ("pregnancy_bleeding_or_severe_pain", "7 weeks pregnant, bleeding. G2P1, SVD at term", set()),
+    ("diabetic_ketoacidosis", "drowsy, CBG: HI", set()),
+    ("unconscious_or_seizure", "baby isnt breathing", set()),
 ]
 """Rows fired by these words ("took 30 paracetamol tablets" "returning from Kenya" …)."""
 
@@ -1491,6 +1502,28 @@ QUIET: list[tuple[str, str, set[Fact]]] = [
     ("st_elevation", "ECG normal, no ST elevation, troponin negative", set()),
     ("st_elevation", "what is the door-to-balloon target in a STEMI?", set()),
     ("st_elevation", "NSTEMI two days ago, troponin falling", set()),
+    ("st_elevation", "lateral raised lesion on his arm", set()),
+    ("st_elevation", "ST elevation V2-V4, identical to his ECG from two years ago", set()),
+    ("ascending_weakness", "diabetic, absent ankle reflexes and tingling feet for 2 years", set()),
+    ("diabetic_ketoacidosis", "her INR meter reading out of range", set()),
+    ("atypical_acs", "sore throat, throat pain, fever and sweating", set()),
+    ("overdose", "taking paracetamol round the clock after his operation", set()),
+    ("overdose", "on paracetamol, drinks more than the recommended units of alcohol", set()),
+    ("testicular_pain", "82-year-old fell, severe pain in his groin", set()),
+    ("stroke_signs", "right hand numbness at night, worse when typing", set()),
+    ("serotonin_syndrome", "on sertraline, restless legs keep jumping at night, sweaty", set()),
+    (
+        "aortic_aneurysm",
+        "72 year old with a history of kidney stones, asking about tamsulosin",
+        set(),
+    ),
+    ("neutropenic_fever", "chemosis and chills after a cold", set()),
+    (
+        "late_pregnancy_pain_or_bleeding",
+        "10 weeks pregnant, bleeding; previous caesarean at 39 weeks",
+        set(),
+    ),
+    ("acute_limb_ischaemia", "collapsed in the corridor, unresponsive, no pulse", set()),
 ]
 
 ORDINARY = [
