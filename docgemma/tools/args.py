@@ -100,28 +100,19 @@ DURATION_START = re.compile(
 alone is a frequency ("10 mg a week"), not a course."""
 
 
-def _tail_kind(words: list[str]) -> tuple[str, str] | None:
-    """What a dose's trailing words are, as ``(field, value)``: a frequency ("bd", "twice
-    daily"), a route ("po") or a duration ("x3 days"); None for anything else."""
-    rest = " ".join(words)
-    if found := DURATION_START.match(rest):
-        return "duration", found.group(0)
+def _tail_kind(words: list[str]) -> tuple[str, str, int] | None:
+    """What a dose's trailing words start with, as ``(field, value, words used)``: a
+    frequency ("bd", "twice daily"), a route ("po") or a duration ("x3 days"); None for
+    anything else."""
+    if found := DURATION_START.match(" ".join(words)):
+        return "duration", found.group(0), len(found.group(0).split())
     for n in (3, 2, 1):
         phrase = " ".join(words[:n])
         if (value := FREQUENCY.normalize(phrase)) in FREQUENCY.values:
-            return "frequency", value
+            return "frequency", value, n
         if n == 1 and (value := ROUTE.normalize(phrase)) in ROUTE.values:
-            return "route", value
+            return "route", value, n
     return None
-
-
-def _said_words(words: list[str], value: str) -> int:
-    """How many of ``words`` say ``value`` (a frequency or a route) at their start."""
-    for n in (3, 2, 1):
-        phrase = " ".join(words[:n])
-        if FREQUENCY.normalize(phrase) == value or ROUTE.normalize(phrase) == value:
-            return n
-    return 1
 
 
 class PrescribeMedicationArgs(BaseModel):
@@ -167,10 +158,9 @@ class PrescribeMedicationArgs(BaseModel):
             tail = [w.strip(",;") for w in words[cut:]]
             parts: dict[str, str] = {}
             while tail and (kind := _tail_kind(tail)):
-                field, value = kind
+                field, value, used = kind
                 parts.setdefault(field, value)
-                said = len(value.split()) if field == "duration" else _said_words(tail, value)
-                tail = tail[said:]
+                tail = tail[used:]
             if tail or not parts:
                 continue
             if any(getattr(self, f) not in (None, v) for f, v in parts.items()):
