@@ -6,17 +6,20 @@ question that refers back to a case described earlier ("What's the differential?
 now?") is matched together with the clinician's recent messages, each a clause of its own
 so a negation never reaches across them; any other question is matched on its own. The
 answer then opens with the rows' conditions and first steps (``cant_miss_opening``),
-whatever the model writes.
+whatever the model writes. A described case whose words fire too little gets the rows of
+the recorded presentation it resembles (``similar_presentations``), after its own.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from docgemma.agent.references import describes_its_patient
+from docgemma.agent.similar_presentations import resemblance
 from docgemma.red_flags.match import Match, matches
+from docgemma.red_flags.table import BY_ID
 
 EARLIER_MESSAGES = 3
 """How many of the clinician's earlier messages a question that refers back reaches."""
@@ -39,6 +42,9 @@ class CantMiss(TypedDict):
     exclude: list[str]
     first: str
     evidence: list[str]
+    similarity: NotRequired[float]
+    """Set when the row was added by resemblance to a recorded presentation, its words
+    firing it only in part (``evidence`` holds those words)."""
 
 
 def _kept(match: Match) -> CantMiss:
@@ -52,17 +58,45 @@ def _kept(match: Match) -> CantMiss:
     )
 
 
-def recognise(question: str, earlier: Sequence[str] = ()) -> list[CantMiss]:
+def fired_by_words(text: str) -> list[CantMiss]:
+    """The rows the words of ``text`` fire, without resemblance."""
+    return [_kept(m) for m in matches(text)]
+
+
+def _resembled(rule_id: str, words: str, similarity: float) -> CantMiss:
+    rule = BY_ID[rule_id]
+    return CantMiss(
+        rule_id=rule.id,
+        presentation=rule.presentation,
+        exclude=list(rule.exclude),
+        first=rule.first,
+        evidence=[words],
+        similarity=round(similarity, 2),
+    )
+
+
+def recognise(
+    question: str, earlier: Sequence[str] = (), *, leave_out: str | None = None
+) -> list[CantMiss]:
     """The rows the question fires; ``earlier``: the clinician's earlier messages, oldest
     first, read with it when the question refers back to the case. A question that
     presents a patient and a presentation of its own ("19M, right iliac fossa pain,
     vomited. What next?") starts a new case: the last patient's diabetes is not this
-    one's. One that only adds to the case ("She is a 19F student, what next?") does not."""
+    one's. One that only adds to the case ("She is a 19F student, what next?") does not.
+    Then the rows of the recorded presentation the case resembles, if any are new;
+    ``leave_out``: a recorded presentation not to compare with (scoring one of them)."""
     own = matches(question)
     new_case = bool(own) and describes_its_patient(question)
+    case = question
     if earlier and REFERS_BACK.search(question) and not new_case:
-        return [_kept(m) for m in matches("\n".join([*earlier[-EARLIER_MESSAGES:], question]))]
-    return [_kept(m) for m in own]
+        case = "\n".join([*earlier[-EARLIER_MESSAGES:], question])
+        own = matches(case)
+    found = [_kept(m) for m in own]
+    similar = resemblance(case, leave_out=leave_out)
+    if similar is not None:
+        fired = {f["rule_id"] for f in found}
+        found += [_resembled(r, w, similar.similarity) for r, w in similar.rows if r not in fired]
+    return found
 
 
 def clinician_messages(conversation: Iterable[dict[str, str]]) -> list[str]:
@@ -74,8 +108,17 @@ def reasoning_detail(found: Sequence[CantMiss]) -> str:
     """One line per fired row for the reasoning timeline: the rule, its words, its
     conditions."""
     return "\n".join(
-        f"Rule `{f['rule_id']}` ({f['presentation']}; matched "
-        + ", ".join(f"“{e}”" for e in f["evidence"])
-        + f"): exclude {', '.join(f['exclude'])}."
+        f"Rule `{f['rule_id']}` ({f['presentation']}; {_why(f)}): exclude "
+        f"{', '.join(f['exclude'])}."
         for f in found
     )
+
+
+def _why(found: CantMiss) -> str:
+    said = ", ".join(f"“{e}”" for e in found["evidence"])
+    if "similarity" in found:
+        return (
+            f"the case resembles a recorded presentation of it, similarity "
+            f"{found['similarity']}, and says {said}"
+        )
+    return f"matched {said}"

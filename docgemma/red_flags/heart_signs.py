@@ -68,8 +68,8 @@ EXERTIONAL_ACHE = (
 )
 """An ache in the jaw, arm or throat that walking brings on: angina, wherever it is felt."""
 JAW_OR_ARM_ACHE = (
-    r"\b(?:jaw|arm) (?:ache|pain|discomfort|heaviness)|\b(?:ache|pain|discomfort|heaviness) in "
-    r"(?:\w+ ){0,2}(?:jaw|arm|arms)\b"
+    r"\b(?:jaw|arm) (?:ache|aching|pain|discomfort|heaviness)|\b(?:ache|aches|aching|pain"
+    r"|discomfort|heaviness) (?:in|across|around|into|down) (?:\w+ ){0,3}(?:jaw|arm|arms)\b"
 )
 """Pain where the heart's pain radiates, felt there alone."""
 NO_CHEST_PAIN = r"\b(?:no|denies|without) (?:\w+ ){0,2}chest pain"

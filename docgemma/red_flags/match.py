@@ -151,6 +151,17 @@ def fires(rule: RedFlagRule, text: str, facts: Collection[Fact] = ()) -> tuple[s
     return None
 
 
+def partly_fires(rule: RedFlagRule, text: str) -> str | None:
+    """The words of the first cue of ``rule`` written as words (not a fact or an absence)
+    that hold in normalised ``text``, or None: the row's own words for a case that fires
+    it only in part."""
+    for trigger in rule.triggers:
+        for cue in trigger:
+            if isinstance(cue, str) and (words := affirmed(text, cue)):
+                return words
+    return None
+
+
 def matches(
     text: str, facts: Collection[Fact] = (), rules: Iterable[RedFlagRule] = RULES
 ) -> list[Match]:

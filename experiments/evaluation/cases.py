@@ -68,6 +68,9 @@ class EvalCase(BaseModel):
     """The can't-miss conditions a presentation calls for (each by its accepted names): the
     answer must open with them. Annotated from the question alone, by clinical judgement."""
     split: Split
+    sealed: bool = False
+    """A dev case written blind and never read since: scored as a held-out figure beside the
+    test split, and nothing is built from it (the can't-miss examples leave it out)."""
     specialty: str | None = None
 
     @model_validator(mode="after")

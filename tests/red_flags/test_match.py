@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from docgemma.red_flags.cues import FEVER, TACHYCARDIA
-from docgemma.red_flags.match import affirmed, matches, normalise
-from docgemma.red_flags.table import RULES, SYMPTOM_ROWS
+from docgemma.red_flags.match import affirmed, matches, normalise, partly_fires
+from docgemma.red_flags.table import BY_ID, RULES, SYMPTOM_ROWS
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,11 @@ def test_a_rash_that_dont_blanch_fires_like_one_that_does_not():
     fired = {m.rule.id for m in matches("3yo, fever 39.6, purple spots that dont blanch")}
     assert "meningococcal_rash" in fired
     assert not matches("3yo with a rash that does blanch, dont think its purpuric, afebrile")
+
+
+def test_a_row_fired_in_part_gives_the_words_of_its_first_cue_that_holds() -> None:
+    row = BY_ID["atypical_acs"]
+    assert partly_fires(row, normalise("58M, grey and clammy since lunch")) == "clammy"
+    assert partly_fires(row, normalise("58M, not grey or clammy")) is None
+    # a pregnancy stated only by the caller's form is not a word the case says
+    assert partly_fires(BY_ID["pregnancy_bleeding_or_severe_pain"], normalise("feels fine")) is None

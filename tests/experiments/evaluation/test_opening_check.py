@@ -42,3 +42,13 @@ def test_a_row_fired_without_conditions_to_exclude_is_a_false_alarm() -> None:
     )
     assert list(alarms["case_id"]) == ["x-05"]  # x-06 lists the condition: not an alarm
     assert alarms["rows_fired"].str.contains("thunderclap_headache").all()
+
+
+def test_a_sealed_case_is_its_own_group_and_no_case_is_compared_with_itself() -> None:
+    sealed = case(
+        "52M, sudden worst headache of his life while lifting. Differential?",
+        [["subarachnoid haemorrhage"]],
+        "x-07",
+    ).model_copy(update={"sealed": True})
+    scores = opening_scores([sealed])
+    assert list(scores["split"]) == ["sealed"]
