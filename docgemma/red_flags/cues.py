@@ -157,8 +157,8 @@ PHOTOPHOBIA = r"photophobi\w+|light hurts|dislike (?:of )?bright light"
 ABDO_PAIN = any_of(
     r"(?:tummy|stomach|abdominal|abdo|abdomen|belly|pelvic|epigastric|loin|flank|iliac fossa"
     r"|rlq|llq|ruq|luq|peri-?umbilical|suprapubic) ?(?:pain|ache|cramps?|tenderness)",
-    rf"pain (?:low (?:down )?|high )?in {WHOSE} (?:lower |upper )?(?:tummy|stomach|belly|abdomen"
-    r"|pelvis)",
+    rf"(?:pain|cramps?|ache) (?:low (?:down )?|high )?in {WHOSE} (?:(?:right|left|r|l) )?"
+    r"(?:lower |upper )?(?:tummy|stomach|belly|abdomen|pelvis)",
     r"(?:lower |upper )?(?:abdomen|abdo|tummy|belly) (?:is |was |very |quite )*tender\b",
 )
 BACK_PAIN = any_of(
@@ -351,6 +351,8 @@ FACT_WORDS: dict[Fact, str] = {
         r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve) weeks (?:since|after|from) "
         r"(?:her|my|the|their|your) last (?:menstrual )?period\b",
         r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?|months?) )?(?:late|overdue)\b",
+        r"\b(?:\d{1,2}|a few|two|three|four|five|six) (?:days?|weeks?) (?:late|overdue)\b"
+        r"(?! (?:for|with|on|to|in)\b)",
         r"\b(?:2\d|3\d|4[0-2]) ?(?:weeks|wks)\b(?! (?:old|ago|post|after|of age|since))"
         r"(?=[^.]{0,160}\b(?:baby|bump|pad|midwife|fetal|contractions|waters|ctg|tummy)\b)",
     ),

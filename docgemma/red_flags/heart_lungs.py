@@ -146,8 +146,7 @@ ROWS: tuple[RedFlagRule, ...] = (
         "chest_pain_breathless",
         "Acute chest pain with breathlessness, sweating, radiation or haemodynamic compromise",
         (
-            "acute coronary syndrome (spontaneous coronary artery dissection in a young or "
-            "postpartum woman)",
+            "acute coronary syndrome (including spontaneous coronary artery dissection)",
             "pulmonary embolism",
             "aortic dissection",
             "tension pneumothorax",

@@ -151,13 +151,27 @@ def fires(rule: RedFlagRule, text: str, facts: Collection[Fact] = ()) -> tuple[s
     return None
 
 
+_WHO_THE_PATIENT_IS = re.compile(
+    r"(?:aged |an? )?\d+(?:\.\d+)?\s*-?\s*(?:yo|y/o|(?:y|yrs?|years?|months?|mo|weeks?|wks?"
+    r"|days?)[ -]old|(?:y|yrs?|years?|months?|mo|weeks?|wks?|days?)?\s*(?:f|m|female|male"
+    r"|woman|man|girl|boy|lady))(?:\s*(?:f|m|female|male|woman|man|girl|boy|lady))?"
+    r"|(?:an? |the |this |young |older |elderly |pregnant )*(?:woman|man|girl|boy|lady|gentleman"
+    r"|female|male|baby|infant|child|toddler|teenager|newborn|neonate|patient|pt)"
+)
+"""Words that say who the patient is ("24F", "a 70-year-old man", "baby"): a cue they match
+says nothing of the presentation."""
+
+
 def partly_fires(rule: RedFlagRule, text: str) -> str | None:
     """The words of the first cue of ``rule`` written as words (not a fact or an absence)
-    that hold in normalised ``text``, or None: the row's own words for a case that fires
-    it only in part."""
+    that hold in normalised ``text`` and say more than who the patient is, or None: the
+    row's own words for a case that fires it only in part."""
     for trigger in rule.triggers:
         for cue in trigger:
-            if isinstance(cue, str) and (words := affirmed(text, cue)):
+            if not isinstance(cue, str):
+                continue
+            words = affirmed(text, cue)
+            if words and not _WHO_THE_PATIENT_IS.fullmatch(words):
                 return words
     return None
 

@@ -96,3 +96,13 @@ def test_a_row_fired_in_part_gives_the_words_of_its_first_cue_that_holds() -> No
     assert partly_fires(row, normalise("58M, not grey or clammy")) is None
     # a pregnancy stated only by the caller's form is not a word the case says
     assert partly_fires(BY_ID["pregnancy_bleeding_or_severe_pain"], normalise("feels fine")) is None
+
+
+@pytest.mark.parametrize("words", ["58M, grey", "a 70-year-old woman, clammy", "24F faint"])
+def test_who_the_patient_is_is_not_a_word_of_the_row(words: str) -> None:
+    """A row fired in part needs a finding: the patient's age and sex are not one."""
+    evidence = partly_fires(BY_ID["atypical_acs"], normalise(words)) or partly_fires(
+        BY_ID["collapse_in_young_woman"], normalise(words)
+    )
+    assert evidence not in {"58m", "a 70-year-old woman", "24f"}
+    assert partly_fires(BY_ID["collapse_in_young_woman"], normalise("24F, feels well")) is None

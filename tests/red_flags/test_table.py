@@ -948,6 +948,8 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
     ("late_pregnancy_pain_or_bleeding", "34 weeks pregnant with constant abdominal pain", set()),
     ("late_pregnancy_pain_or_bleeding", "G3P2 at 28+4, bright red PV bleeding", set()),
     ("pregnancy_tummy_pain", "7 weeks pregnant with left-sided abdominal pain", set()),
+    ("pregnancy_tummy_pain", "24F, 6 weeks late, sharp pain in her right lower abdomen", set()),
+    ("atypical_acs", "58M, aching across his shoulders and jaw, sweaty", set()),
     ("st_elevation", "ECG: ST elevation in II, III and aVF", set()),
     ("st_elevation", "is this a STEMI? the inferior leads look up", set()),
     ("st_elevation", "chest pain with a new LBBB on the monitor", set()),
@@ -966,6 +968,8 @@ FIRES: list[tuple[str, str, set[Fact]]] = [
 """Rows fired by these words ("took 30 paracetamol tablets" "returning from Kenya" …)."""
 
 QUIET: list[tuple[str, str, set[Fact]]] = [
+    ("pregnancy_tummy_pain", "55F, 2 weeks late for her review, pain in her lower abdomen", set()),
+    ("atypical_acs", "28F, aching in her left arm after the gym, no sweating", set()),
     ("post_op_deterioration", "post-op day 1, comfortable, no shortness of breath", set()),
     ("chest_pain_breathless", "denies chest pain, SOB or palpitations", set()),
     ("chest_pain_breathless", "I have a cough but no chest pain", set()),
