@@ -6,8 +6,9 @@ question that refers back to a case described earlier ("What's the differential?
 now?") is matched together with the clinician's recent messages, each a clause of its own
 so a negation never reaches across them; any other question is matched on its own. The
 answer then opens with the rows' conditions and first steps (``cant_miss_opening``),
-whatever the model writes. A described case whose words fire too little gets the rows of
-the recorded presentation it resembles (``similar_presentations``), after its own.
+whatever the model writes. A described case also gets the rows of the recorded
+presentation it resembles that its words fire in part (``similar_presentations``), after
+the rows its words fire in full.
 """
 
 from __future__ import annotations

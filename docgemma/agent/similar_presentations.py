@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from docgemma.agent.references import describes_its_patient
-from docgemma.embed.minilm import get_embedder
+from docgemma.embed.minilm import MiniLMEmbedder, get_embedder
 from docgemma.red_flags.match import normalise, partly_fires
 from docgemma.red_flags.table import BY_ID
 
@@ -46,9 +46,9 @@ SIMILAR_AT = 0.65
 """The least cosine similarity to the nearest example that counts as a resemblance. Chosen on
 the dev split, each blind-written set held out in turn against the table as it stood before
 that set was read, and half the ordinary vignettes against the other half: at 0.65
-resemblance named in full 45 of the 223 presentations the table missed, and fired on 4 of
-154 look-alikes and 3 of 90 ordinary vignettes; 0.60 named 52 for 4 and 6, 0.70 36 for 4
-and 0, 0.50 56 for 5 and 9."""
+resemblance named in full 44 of the 223 presentations the table missed, and fired on 4 of
+154 look-alikes and 3 of 90 ordinary vignettes; 0.60 named 51 for 4 and 6, 0.70 35 for 4
+and 0, 0.50 55 for 5 and 9."""
 ROW_SEPARATOR = " "
 """How an example's rows are joined in the examples file (row ids have no spaces)."""
 
@@ -84,9 +84,18 @@ def load_examples(path: Path = EXAMPLES_PATH) -> Examples | None:
         logger.warning("can't-miss examples unreadable at %s (%s); resemblance is off", path, exc)
         return None
     unknown = sorted({r for example in rows for r in example} - set(BY_ID))
-    if unknown or len(ids) != len(rows) or len(ids) != len(vectors):
-        logger.warning("can't-miss examples at %s do not fit the table: %s", path, unknown)
+    shape_fits = vectors.ndim == 2 and vectors.shape == (len(ids), MiniLMEmbedder.dim)
+    if unknown or not ids or not shape_fits or len(ids) != len(rows):
+        logger.warning(
+            "can't-miss examples at %s do not fit the table or the embedder (%d examples, "
+            "vectors %s, unknown rows %s); resemblance is off",
+            path,
+            len(ids),
+            vectors.shape,
+            unknown,
+        )
         return None
+    vectors.setflags(write=False)
     return Examples(ids=ids, rows=rows, vectors=vectors)
 
 

@@ -351,8 +351,10 @@ FACT_WORDS: dict[Fact, str] = {
         r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve) weeks (?:since|after|from) "
         r"(?:her|my|the|their|your) last (?:menstrual )?period\b",
         r"\bperiods? (?:is |are |was )?(?:\d{1,2} (?:days?|weeks?|months?) )?(?:late|overdue)\b",
-        r"\b(?:\d{1,2}|a few|two|three|four|five|six) (?:days?|weeks?) (?:late|overdue)\b"
-        r"(?! (?:for|with|on|to|in)\b)",
+        r"(?:^|[,;:(]|\b(?:she is|she's|i am|i'm|is now|now)|\b\d{1,2} ?f\b) *(?:\d{1,2}|an?"
+        r"|one|two|three|four|five|six|seven|eight|nine|ten|a few) (?:days?|weeks?|wks?)"
+        r" (?:late|overdue)\b"
+        r"(?! (?:for|with|on|to|in|starting)\b)",
         r"\b(?:2\d|3\d|4[0-2]) ?(?:weeks|wks)\b(?! (?:old|ago|post|after|of age|since))"
         r"(?=[^.]{0,160}\b(?:baby|bump|pad|midwife|fetal|contractions|waters|ctg|tummy)\b)",
     ),

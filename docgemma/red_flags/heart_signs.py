@@ -69,7 +69,8 @@ EXERTIONAL_ACHE = (
 """An ache in the jaw, arm or throat that walking brings on: angina, wherever it is felt."""
 JAW_OR_ARM_ACHE = (
     r"\b(?:jaw|arm) (?:ache|aching|pain|discomfort|heaviness)|\b(?:ache|aches|aching|pain"
-    r"|discomfort|heaviness) (?:in|across|around|into|down) (?:\w+ ){0,3}(?:jaw|arm|arms)\b"
+    r"|discomfort|heaviness) (?:in|into|down) (?:\w+ ){0,3}(?:jaw|arm|arms)\b"
+    r"|\b(?:ache|aches|aching|pain|discomfort|heaviness) across (?:\w+ ){0,3}jaw\b"
 )
 """Pain where the heart's pain radiates, felt there alone."""
 NO_CHEST_PAIN = r"\b(?:no|denies|without) (?:\w+ ){0,2}chest pain"

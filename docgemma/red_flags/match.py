@@ -151,12 +151,14 @@ def fires(rule: RedFlagRule, text: str, facts: Collection[Fact] = ()) -> tuple[s
     return None
 
 
+_AGE_UNIT = r"(?:yo|y/o|y|yrs?|years?|months?|mo|weeks?|wks?|days?)"
+_SEX = r"(?:f|m|female|male|woman|man|girl|boy|lady|gentleman)"
 _WHO_THE_PATIENT_IS = re.compile(
-    r"(?:aged |an? )?\d+(?:\.\d+)?\s*-?\s*(?:yo|y/o|(?:y|yrs?|years?|months?|mo|weeks?|wks?"
-    r"|days?)[ -]old|(?:y|yrs?|years?|months?|mo|weeks?|wks?|days?)?\s*(?:f|m|female|male"
-    r"|woman|man|girl|boy|lady))(?:\s*(?:f|m|female|male|woman|man|girl|boy|lady))?"
-    r"|(?:an? |the |this |young |older |elderly |pregnant )*(?:woman|man|girl|boy|lady|gentleman"
-    r"|female|male|baby|infant|child|toddler|teenager|newborn|neonate|patient|pt)"
+    rf"(?:aged |an? )?\d+(?:\.\d+)?\s*-?\s*(?:{_AGE_UNIT}(?:[ -]old)?\s*{_SEX}?|{_SEX})"
+    rf"|(?:an? |the |this |young |older |elderly |pregnant |old )*(?:{_SEX}|baby|infant|child"
+    r"|toddler|teenager|newborn|neonate|patient|pt|elderly|older (?:adult|person|people))"
+    r"(?: aged \d+| in (?:her|his|their) \d0s)?"
+    r"|aged \d+|in (?:her|his|their) \d0s"
 )
 """Words that say who the patient is ("24F", "a 70-year-old man", "baby"): a cue they match
 says nothing of the presentation."""
@@ -165,7 +167,11 @@ says nothing of the presentation."""
 def partly_fires(rule: RedFlagRule, text: str) -> str | None:
     """The words of the first cue of ``rule`` written as words (not a fact or an absence)
     that hold in normalised ``text`` and say more than who the patient is, or None: the
-    row's own words for a case that fires it only in part."""
+    row's own words for a case that fires it only in part. A case that says what any of
+    the row's triggers must not ("for several years") gives none: fired in part, the row
+    has no other words to outweigh it."""
+    if any(isinstance(c, Absent) and affirmed(text, c.pattern) for t in rule.triggers for c in t):
+        return None
     for trigger in rule.triggers:
         for cue in trigger:
             if not isinstance(cue, str):

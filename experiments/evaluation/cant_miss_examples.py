@@ -1,10 +1,10 @@
 """Build the recorded presentations that can't-miss resemblance compares a case with.
 
 Every dev case that is not sealed becomes an example: a presentation whose conditions the
-table's words name in full keeps the rows they fire; a look-alike or an ordinary question
-keeps none (a case nearest to it resembles nothing); a presentation the table does not
-name in full is left out (its rows would be wrong). Test and sealed cases are never read
-here, so both stay held-out figures for resemblance too.
+table's words name in full keeps the rows they fire that name one of them; a look-alike or
+an ordinary question keeps none (a case nearest to it resembles nothing); a presentation
+the table does not name in full is left out (its rows would be wrong). Test and sealed
+cases are never read here, so both stay held-out figures for resemblance too.
 
 ``python -m experiments.evaluation.cant_miss_examples`` rewrites
 ``data/cant_miss/examples.npz``; run it after the table or the dev cases change (a test
@@ -38,7 +38,10 @@ def labelled(cases: list[EvalCase]) -> list[tuple[str, str, str]]:
             continue
         found = fired_by_words(case.query)
         if found and named_first(cant_miss_block(found), case.exclude_first) == 1:
-            examples.append((case.id, case.query, ROW_SEPARATOR.join(f["rule_id"] for f in found)))
+            # only the rows that name one of its conditions: a row fired beside them in
+            # passing would spread to every case that resembles this one
+            needed = [f for f in found if named_first(cant_miss_block([f]), case.exclude_first)]
+            examples.append((case.id, case.query, ROW_SEPARATOR.join(f["rule_id"] for f in needed)))
     return examples
 
 

@@ -121,15 +121,38 @@ def test_a_failing_embedder_leaves_the_table_s_words(
     assert "no resemblance checked" in caplog.text
 
 
-def test_a_missing_or_stale_examples_file_turns_resemblance_off(tmp_path, caplog) -> None:
+@pytest.mark.parametrize(
+    ("name", "arrays"),
+    [
+        ("none.npz", None),
+        ("unknown_row.npz", {"ids": ["a"], "rows": ["no_such_row"], "vectors": np.ones((1, 384))}),
+        (
+            "empty.npz",
+            {
+                "ids": np.array([], dtype=str),
+                "rows": np.array([], dtype=str),
+                "vectors": np.ones((0, 384)),
+            },
+        ),
+        ("wrong_size.npz", {"ids": ["a"], "rows": ["atypical_acs"], "vectors": np.ones((1, 3))}),
+    ],
+)
+def test_an_examples_file_that_cannot_be_used_turns_resemblance_off(
+    tmp_path, caplog, name: str, arrays: dict | None
+) -> None:
+    path = tmp_path / name
+    if arrays is not None:
+        np.savez(path, **{k: np.asarray(v) for k, v in arrays.items()})
     with caplog.at_level(logging.WARNING):
-        assert load_examples.__wrapped__(tmp_path / "none.npz") is None
-        stale = tmp_path / "stale.npz"
-        np.savez(
-            stale, ids=np.array(["a"]), rows=np.array(["no_such_row"]), vectors=np.ones((1, 3))
-        )
-        assert load_examples.__wrapped__(stale) is None
-    assert "unreadable" in caplog.text and "no_such_row" in caplog.text
+        assert load_examples.__wrapped__(path) is None
+    assert "resemblance is off" in caplog.text
+
+
+def test_the_loaded_vectors_cannot_be_changed() -> None:
+    examples = load_examples()
+    assert examples is not None
+    with pytest.raises(ValueError):
+        examples.vectors[0, 0] = 1.0
 
 
 def test_the_examples_file_is_built_from_the_dev_cases_and_the_table_as_they_are() -> None:

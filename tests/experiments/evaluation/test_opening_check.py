@@ -44,11 +44,21 @@ def test_a_row_fired_without_conditions_to_exclude_is_a_false_alarm() -> None:
     assert alarms["rows_fired"].str.contains("thunderclap_headache").all()
 
 
-def test_a_sealed_case_is_its_own_group_and_no_case_is_compared_with_itself() -> None:
-    sealed = case(
-        "52M, sudden worst headache of his life while lifting. Differential?",
-        [["subarachnoid haemorrhage"]],
-        "x-07",
-    ).model_copy(update={"sealed": True})
+def test_a_sealed_case_is_its_own_group_and_no_case_is_compared_with_itself(
+    monkeypatch,
+) -> None:
+    import experiments.evaluation.opening_check as opening_check
+
+    asked: list[str | None] = []
+
+    def spy(question: str, earlier=(), *, leave_out=None):
+        asked.append(leave_out)
+        return []
+
+    monkeypatch.setattr(opening_check, "recognise", spy)
+    sealed = case("52M, sudden worst headache. Differential?", [["SAH"]], "x-07").model_copy(
+        update={"sealed": True}
+    )
     scores = opening_scores([sealed])
     assert list(scores["split"]) == ["sealed"]
+    assert asked == ["x-07"]
