@@ -1,28 +1,29 @@
 """Can't-miss rows found by resemblance: a case that reads like a recorded presentation
-gets that presentation's rows, when the table's own words did not fire them.
+gets that presentation's rows, when the table's own words fire them only in part.
 
 The red-flag table fires on the words its rows were written with; a clinician who
 describes the same patient in other words ("feels washed out, jaw ache, clammy" for an
 infarct) fires nothing. So every recorded presentation whose conditions the table names
 in full is kept as an example: its sentence embedding (all-MiniLM-L6-v2, the embedder the
-routing classifiers share) and the rows it fires. Presentations that only look like an
-emergency, and ordinary questions, are kept too, with no rows: a case nearest to one of
-those resembles nothing. A described case whose nearest example has rows, at a cosine
-similarity of at least ``SIMILAR_AT``, gets those of its rows that the case's words fire
-in part (one cue of the row, un-negated, saying more than who the patient is: "sweaty"
-for an infarct, not "58M"), after the ones its
-words fired in full. A row none of whose words the case says is not added: a gym strain
-of the arm that reads like a recorded Guillain-Barré presentation says nothing of
-weakness. Only a message that describes its patient is compared: a question about a drug
-or a sign ("how does metformin lower glucose?") is not a case, however close its words are
-to one.
+routing classifiers share) and the rows that name its conditions. Presentations that only
+look like an emergency, and ordinary questions, are kept too, with no rows: a case
+nearest to one of those resembles nothing.
+
+A described case whose nearest example has rows, at a cosine similarity of at least
+``SIMILAR_AT``, gets those of its rows that its own words fire in part (a cue of the row,
+un-negated, that says more than who the patient is: "clammy" for an infarct, not "58M";
+and nothing the row rules out, such as "for several years"), after the rows its words
+fire in full. A row none of whose words the case says is not added: a gym strain of the
+arm that reads like a recorded Guillain-Barré presentation says nothing of weakness. Only
+a message that describes its patient is compared: a question about a drug or a sign ("how
+does metformin lower glucose?") is not a case, however close its words are to one.
 
 The examples are built from the evaluation's dev cases by
 ``python -m experiments.evaluation.cant_miss_examples`` into ``data/cant_miss/``; the
 threshold was chosen on dev by holding out each blind-written set in turn (see
-docs/evaluation.md). A resemblance reads no negation: it is recall for words the table
-lacks, and every row it adds is shown as a resemblance, with its similarity, in the
-reasoning timeline, with the words it rests on.
+docs/evaluation.md). The embedding reads no negation, which is why a row also needs its
+own words; every row added is shown in the reasoning timeline as a resemblance, with its
+similarity and those words.
 """
 
 from __future__ import annotations
