@@ -23,6 +23,15 @@ class ResultQuality(StrEnum):
     ERROR_FATAL = "error_fatal"
 
 
+QUALITY_WORDS: dict[str, str] = {
+    ResultQuality.SUCCESS_RICH: "it answers the request",
+    ResultQuality.SUCCESS_PARTIAL: "it answers part of the request",
+    ResultQuality.NO_RESULTS: "nothing found",
+    ResultQuality.ERROR_RETRYABLE: "the source failed; another try may work",
+    ResultQuality.ERROR_FATAL: "the source failed",
+}
+"""Each result class as the reasoning timeline words it for a clinician."""
+
 INTENTS: tuple[Intent, ...] = get_args(Intent)
 RESULT_QUALITIES: tuple[str, ...] = tuple(q.value for q in ResultQuality)
 """The result classes as plain strings, for classifiers trained on labels."""

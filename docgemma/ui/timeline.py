@@ -32,6 +32,7 @@ from docgemma.events import (
     ToolFinished,
     TraceEvent,
 )
+from docgemma.labels import QUALITY_WORDS
 from docgemma.ui import untrusted
 
 Status = Literal["pending", "done"]
@@ -226,7 +227,8 @@ def _tool_finished(tl: Timeline, ev: ToolFinished, now: float) -> None:
 
 def _result_classified(tl: Timeline, ev: ResultClassified, now: float) -> None:
     step = tl._last("tool") or tl._current_node()
-    text = f"Result class: **{ev.quality}**" + (f" — {ev.summary}" if ev.summary else "")
+    quality = QUALITY_WORDS.get(ev.quality, ev.quality)
+    text = f"Assessed: **{quality}**" + (f" — {ev.summary}" if ev.summary else "")
     if step is None:
         tl.note("Result", text, now)
     else:

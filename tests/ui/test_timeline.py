@@ -79,7 +79,8 @@ def test_tool_call_nests_under_its_node_with_args_and_result():
     tool = next(m for m in msgs if m["metadata"]["title"] == "Drug Safety Report")
     assert tool["metadata"]["status"] == "done" and tool["metadata"]["duration"] == 0.8
     assert "drug_name = 'dofetilide'" in tool["content"] and "unused" not in tool["content"]
-    assert "boxed warning found" in tool["content"] and "success_rich" in tool["content"]
+    assert "boxed warning found" in tool["content"]
+    assert "Assessed: **it answers the request**" in tool["content"]  # not "success_rich"
 
 
 def test_failed_tool_and_error_are_marked():
