@@ -30,9 +30,13 @@ from docgemma.events import (
     emit,
     parse_event,
 )
+from docgemma.labels import QUALITY_WORDS
 
 log = logging.getLogger(__name__)
 
+TIMELINE_SUMMARY_CHARS = 200
+"""How much of a tool's result or the loaded chart the timeline shows, cut at a sentence
+or word."""
 NODE_LABELS: dict[str, str] = {
     "input_assembly": "Reading the question",
     "intent_classify": "Understanding the request",
@@ -92,7 +96,8 @@ def _entry(event: TraceEvent) -> TimelineEntry | None:
                 title=title, detail=event.summary, status=status, duration_s=event.duration_s
             )
         case ResultClassified():
-            detail = f"{event.quality.replace('_', ' ')}: {event.summary}"
+            quality = QUALITY_WORDS.get(event.quality, event.quality.replace("_", " "))
+            detail = f"{quality}: {event.summary}" if event.summary else quality
             return TimelineEntry(title="Checked the result", detail=detail)
         case Decision() if event.title:
             detail = event.detail or event.reason

@@ -53,11 +53,12 @@ async def test_the_streamed_steps_are_the_recorded_ones_and_the_timeline_comes_f
     ]
     by_title = {t.title: t for t in result.reasoning_timeline}
     assert by_title["Understood the request"].detail == "TOOL_NEEDED: FDA warnings for dofetilide"
-    assert by_title["Checked the result"].detail == "success rich: boxed warning found"
+    assert by_title["Checked the result"].detail == "it answers the request: boxed warning found"
     assert by_title[f"Chose the {label}"].detail == "drug_name: dofetilide"
     consulted = by_title[f"Consulted the {label}"]
     assert consulted.status == "done" and consulted.duration_s is not None
     assert consulted.detail.startswith("Boxed warning: risk of Torsade de Pointes")
+    assert len(consulted.detail) <= 200 and consulted.detail.endswith((" …", "."))  # no word cut
 
 
 def test_timeline_entries_of_a_failed_tool_and_of_titled_and_untitled_decisions() -> None:

@@ -36,10 +36,11 @@ from docgemma.agent.rules import unknown_drug_question
 from docgemma.agent.schemas import ImageFindings
 from docgemma.agent.small_talk import REPLIES, last_assistant_message, small_talk
 from docgemma.agent.state import RESET, AgentState, turn_start
-from docgemma.agent.tracing import decision, note, traced
+from docgemma.agent.tracing import TIMELINE_SUMMARY_CHARS, decision, note, traced
 from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.ehr import describe_patient, next_steps
+from docgemma.tools.text import shorten
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +217,11 @@ async def input_assembly(state: AgentState, runtime: Runtime[AgentDeps]) -> dict
             else:
                 update["patient_summary"] = summary
                 update["trace"].append(
-                    note("input_assembly", "Loaded the active patient", summary[:200])
+                    note(
+                        "input_assembly",
+                        "Loaded the active patient",
+                        shorten(summary, TIMELINE_SUMMARY_CHARS),
+                    )
                 )
 
     if has_image:

@@ -21,12 +21,19 @@ from docgemma.agent.grounding import Evidence
 from docgemma.agent.references import points_to_record_medications
 from docgemma.agent.state import AgentState
 from docgemma.agent.tool_run import run_tool, to_result
-from docgemma.agent.tracing import NODE_LABELS, decision, record, traced
+from docgemma.agent.tracing import (
+    NODE_LABELS,
+    TIMELINE_SUMMARY_CHARS,
+    decision,
+    record,
+    traced,
+)
 from docgemma.agent.validation import validate_call
 from docgemma.events import ToolCalled, ToolFinished, emit
 from docgemma.tools.base import ToolErrorType, ToolOutcome, ToolSpec
 from docgemma.tools.facts import ToolRole
 from docgemma.tools.grounding import Grounding, field_grounding
+from docgemma.tools.text import shorten
 
 _NODE = "tool_execute"
 _CORRECTED = "Corrected the request"
@@ -179,7 +186,7 @@ async def tool_execute(state: AgentState, runtime: Runtime[AgentDeps]) -> dict[s
             ok=outcome.ok,
             error_type=result["error_type"],
             duration_s=round(duration, 4),
-            summary=result["formatted_result"][:200],
+            summary=shorten(result["formatted_result"], TIMELINE_SUMMARY_CHARS),
         )
     )
     if ctx and outcome.ok:  # a failed write is not "already saved": a retry asks again
