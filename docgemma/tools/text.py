@@ -24,6 +24,15 @@ def shorten(text: str, limit: int) -> str:
     return cut.rsplit(" ", 1)[0] + " …"
 
 
+def whole_words(text: str, limit: int) -> str:
+    """``text`` as written when shorter than ``limit``; at the limit (a schema's length cap
+    cut it), only its whole words, with " …"."""
+    text = squash(text)
+    if len(text) < limit or " " not in text:
+        return text
+    return text.rsplit(" ", 1)[0] + " …"
+
+
 def names(text: str, term: str) -> bool:
     """``term`` appears in ``text`` as a whole word or phrase, in any case."""
     return re.search(rf"\b{re.escape(term)}\b", text, re.IGNORECASE) is not None

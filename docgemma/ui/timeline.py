@@ -193,7 +193,11 @@ def _node_finished(tl: Timeline, ev: NodeFinished, now: float) -> None:
 
 def _decision(tl: Timeline, ev: Decision, now: float) -> None:
     step = tl._current_node()
-    text = f"Decision: **{ev.decision}**" + (f" — {ev.reason}" if ev.reason else "")
+    if ev.title:  # code wrote it for the clinician: its title and detail, not its label
+        explained = ev.detail or ev.reason
+        text = f"**{ev.title}**" + (f" — {explained}" if explained else "")
+    else:
+        text = f"Decision: **{ev.decision}**" + (f" — {ev.reason}" if ev.reason else "")
     if step is None:
         tl.note(ev.label or "Decision", text, now)
     else:

@@ -148,6 +148,26 @@ def test_decisions_usage_and_approval_are_recorded():
     assert "Metformin 500 mg" in approval["content"]
 
 
+def test_a_decision_written_for_the_clinician_shows_its_title_not_its_label():
+    tl = Timeline("t", 0.0)
+    tl.apply(NodeStarted(node="input_assembly", label="Reading the question"), 0.0)
+    tl.apply(
+        Decision(
+            node="input_assembly",
+            decision="cant_miss",
+            reason="meningococcal_rash",
+            title="Can't-miss diagnoses to exclude first",
+            detail="Rule `meningococcal_rash` (A non-blanching rash; matched “spots”)",
+        ),
+        0.1,
+    )
+    step = next(m for m in tl.messages() if m["metadata"]["title"] == "Reading the question")
+    assert (
+        "**Can't-miss diagnoses to exclude first** — Rule `meningococcal_rash`" in step["content"]
+    )
+    assert "**cant_miss**" not in step["content"]
+
+
 def test_answer_tokens_do_not_touch_the_timeline():
     tl = Timeline("t", 0.0).apply(AnswerToken(node="synthesize", text="Hi"), 0.0)
     assert len(tl.messages()) == 1

@@ -26,7 +26,7 @@ from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text
 from docgemma.tools.outcomes import RETRYABLE_ERRORS
-from docgemma.tools.text import shorten
+from docgemma.tools.text import shorten, whole_words
 
 _NODE = "result_classify"
 
@@ -101,7 +101,10 @@ async def result_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
     last["quality"] = quality
     classified = record(
         ResultClassified(
-            node=_NODE, label=NODE_LABELS[_NODE], quality=quality, summary=assessment.brief_summary
+            node=_NODE,
+            label=NODE_LABELS[_NODE],
+            quality=quality,
+            summary=whole_words(assessment.brief_summary, BRIEF_SUMMARY_CHARS),
         )
     )
     return {
