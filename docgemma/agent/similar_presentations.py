@@ -79,7 +79,7 @@ def load_examples(path: Path = EXAMPLES_PATH) -> Examples | None:
     try:
         with np.load(path, allow_pickle=False) as data:
             ids = tuple(str(i) for i in data["ids"])
-            rows = tuple(tuple(str(r).split()) for r in data["rows"])
+            rows = tuple(tuple(filter(None, str(r).split(ROW_SEPARATOR))) for r in data["rows"])
             vectors = data["vectors"].astype(np.float32)
     except (OSError, KeyError, ValueError) as exc:
         logger.warning("can't-miss examples unreadable at %s (%s); resemblance is off", path, exc)
