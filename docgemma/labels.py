@@ -32,6 +32,12 @@ QUALITY_WORDS: dict[str, str] = {
 }
 """Each result class as the reasoning timeline words it for a clinician."""
 
+INTENT_WORDS: dict[str, str] = {
+    "DIRECT": "answered without a lookup",
+    "TOOL_NEEDED": "needs a lookup",
+}
+"""Each intent as the reasoning timeline words it for a clinician."""
+
 INTENTS: tuple[Intent, ...] = get_args(Intent)
 RESULT_QUALITIES: tuple[str, ...] = tuple(q.value for q in ResultQuality)
 """The result classes as plain strings, for classifiers trained on labels."""

@@ -112,11 +112,12 @@ def proposes_duplicate(tool: str, args: dict[str, Any], results: Sequence[ToolRe
     return _repeats(tool, args, results)
 
 
-def retry_strategy(result: ToolResult, proposed: str) -> str:
-    """The retry the code allows: the same call after "not found" would find nothing again."""
-    if proposed == "retry_same" and result.get("error_type") in NOT_REPEATABLE:
+def forced_retry(result: ToolResult) -> str | None:
+    """The retry code decides without asking the model, or None when the model chooses:
+    after "not found" the same call would find nothing again, so its arguments must change."""
+    if result.get("error_type") in NOT_REPEATABLE:
         return "retry_different_args"
-    return proposed
+    return None
 
 
 # ── ask-user and skip triggers ──

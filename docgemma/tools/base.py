@@ -142,10 +142,6 @@ class ToolSpec:
     """Acts on one patient's record, so it needs the patient's id."""
     needs_image: bool = False
     """Runs only with an image attached to the turn."""
-    named_by: RequestPattern | None = None
-    """With ``needs_image``: the words that refer to an image. Without an attached image
-    the tool is offered to the model only when the question uses one of them (then it
-    asks for the image); otherwise a small model picks it for a prescription."""
     brief_answer: bool = False
     """A single successful lookup of this tool is answered briefly (the brief synthesis variant)."""
     summary_fields: tuple[str, ...] = ()
@@ -269,13 +265,13 @@ class ToolRegistry:
             )
         return self._selection[key]
 
-    def unavailable(self, query: str, *, has_image: bool) -> frozenset[str]:
-        """Tools that cannot run for this question: those needing an image, when none is
-        attached and the question names none."""
+    def unavailable(self, *, has_image: bool) -> frozenset[str]:
+        """Tools that cannot run this turn: those needing an image, when none is attached.
+
+        A message that refers to an image at hand with none attached is asked back by code
+        before any model call, so an imaging word left in a question is a study to order or
+        one already reported ("does she need an X-ray?"), never a reason to offer the tool.
+        """
         if has_image:
             return frozenset()
-        return frozenset(
-            s.name
-            for s in self
-            if s.needs_image and (s.named_by is None or s.named_by.position(query) is None)
-        )
+        return frozenset(s.name for s in self if s.needs_image)

@@ -22,7 +22,6 @@ from docgemma.tools.base import (
     ToolOutcome,
     ToolSpec,
 )
-from docgemma.tools.facts import RequestPattern
 from docgemma.tools.guard import guarded
 from docgemma.tools.http import error_outcome
 from docgemma.tools.text import squash
@@ -159,22 +158,4 @@ SPEC = ToolSpec(
         query="What do you see on this chest X-ray?", args={"query": "chest X-ray findings"}
     ),
     needs_image=True,
-    named_by=RequestPattern(
-        "image",
-        any_of=(
-            "image",
-            "scan",
-            "x-ray",
-            "xray",
-            "radiograph",
-            "CT",
-            "MRI",
-            "ultrasound",
-            "photo",
-            "picture",
-            "slide",
-            "film",
-            "mammogram",
-        ),
-    ),
 )

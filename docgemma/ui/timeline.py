@@ -243,8 +243,8 @@ def _llm_usage(tl: Timeline, ev: LLMUsage, now: float) -> None:
     step = tl._current_node()
     if step is not None:
         step.lines.append(
-            f"Model call ({ev.purpose}): {ev.prompt_tokens} + {ev.completion_tokens} tokens, "
-            f"{ev.latency_s:.2f} s"
+            f"Model call ({ev.purpose}): {ev.prompt_tokens} tokens read, "
+            f"{ev.completion_tokens} written, {ev.latency_s:.2f} s"
         )
 
 

@@ -196,12 +196,13 @@ async def test_first_selection_cannot_answer_none(settings, tools) -> None:
         ("Start atorvastatin 20 mg once nightly for patient emartin-006.", False, False),
         ("Prescribe amlodipine 5 mg once daily.", False, False),
         ("What was his most recent QTc?", False, False),
-        ("What did the scan show?", False, True),  # named: the tool asks for the image
-        ("Please interpret the CT of the abdomen I mentioned.", False, True),
+        # a study to order is a decision, not an image to read
+        ("Does she need an X-ray?", False, False),
+        ("Is an MRI needed for this back pain?", False, False),
         ("What do you make of this?", True, True),  # attached
     ],
 )
-async def test_the_image_tool_is_offered_only_with_an_image_attached_or_named(
+async def test_the_image_tool_is_offered_only_with_an_image_attached(
     settings, tools, query, has_image, offered
 ) -> None:
     # arguments that also make a prescription, which code proposes for an order to prescribe

@@ -200,6 +200,9 @@ def test_the_sample_is_large_and_mostly_caught_before_any_model_call() -> None:
             Context(),
         ),
         ("58F, ECG shows new LBBB and she is sweaty. Differential?", Context()),
+        # a study to order, not an image at hand
+        ("Twisted her ankle yesterday and can walk four steps. Does she need an X-ray?", Context()),
+        ("Should we get a CT head after his fall on apixaban?", Context()),
     ],
 )
 def test_requests_whose_references_are_given_go_ahead(query: str, context: Context) -> None:

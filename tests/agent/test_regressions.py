@@ -293,8 +293,7 @@ async def test_an_identical_call_that_found_nothing_is_not_repeated(make_agent, 
             select("search_medical_literature"),
             {"query": "zzz syndrome"},
             quality("no_results"),
-            retry("retry_same"),  # code turns it into a re-extraction...
-            {"query": "zzz syndrome"},  # ...and the identical arguments are refused
+            {"query": "zzz syndrome"},  # code re-extracts; the identical arguments are refused
             "Nothing was found on zzz syndrome.",
         ]
     )

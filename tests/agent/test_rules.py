@@ -12,10 +12,10 @@ from docgemma.agent.rules import (
     decide_after_skip,
     decide_error,
     decide_next,
+    forced_retry,
     is_duplicate_call,
     proposes_duplicate,
     required_in_order,
-    retry_strategy,
     scrub_tool_names,
     waiting_tools,
 )
@@ -420,12 +420,12 @@ def test_a_call_that_found_nothing_counts_as_already_made() -> None:
 def test_a_timeout_may_still_be_retried_with_the_same_arguments() -> None:
     slow = result(error="timeout", q="error_retryable")
     assert not proposes_duplicate("check_drug_safety", {"drug_name": "x"}, [slow])
-    assert retry_strategy(slow, "retry_same") == "retry_same"
+    assert forced_retry(slow) is None  # the model chooses
 
 
 @pytest.mark.parametrize("error", ["not_found", "drug_not_in_database"])
-def test_retry_same_after_finding_nothing_becomes_retry_with_other_arguments(error: str) -> None:
-    assert retry_strategy(result(error=error), "retry_same") == "retry_different_args"
+def test_after_finding_nothing_code_retries_with_other_arguments(error: str) -> None:
+    assert forced_retry(result(error=error)) == "retry_different_args"
 
 
 def test_a_patient_search_that_found_nobody_asks_the_clinician() -> None:

@@ -52,7 +52,9 @@ async def test_the_streamed_steps_are_the_recorded_ones_and_the_timeline_comes_f
         "Confidence: high",
     ]
     by_title = {t.title: t for t in result.reasoning_timeline}
-    assert by_title["Understood the request"].detail == "TOOL_NEEDED: FDA warnings for dofetilide"
+    assert (
+        by_title["Understood the request"].detail == "needs a lookup: FDA warnings for dofetilide"
+    )
     assert by_title["Checked the result"].detail == "it answers the request: boxed warning found"
     assert by_title[f"Chose the {label}"].detail == "drug_name: dofetilide"
     consulted = by_title[f"Consulted the {label}"]

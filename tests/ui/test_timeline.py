@@ -143,7 +143,7 @@ def test_decisions_usage_and_approval_are_recorded():
     msgs = tl.messages()
     step = next(m for m in msgs if m["metadata"]["title"] == "Understanding")
     assert "**TOOL_NEEDED** — drug safety question" in step["content"]
-    assert "300 + 20 tokens" in step["content"]
+    assert "300 tokens read, 20 written" in step["content"]
     approval = next(m for m in msgs if m["metadata"]["title"] == "Awaiting clinician approval")
     assert "Metformin 500 mg" in approval["content"]
 

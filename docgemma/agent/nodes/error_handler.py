@@ -1,5 +1,8 @@
 """Node ⑤a ERROR_HANDLER: code asks the user or skips; the model only picks a retry style.
 
+After a call that found nothing, code alone decides: the same call would find nothing
+again, so the arguments are re-extracted without asking the model how to retry.
+
 After a skip the loop goes on to the other tools the question still asks for.
 
 The model scored 0% on ask-user and skip decisions and 92% on retry_same versus
@@ -19,7 +22,7 @@ from docgemma.agent import llm_calls
 from docgemma.agent.context import known_patient_ids
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import RETRY_SYSTEM, RETRY_USER
-from docgemma.agent.rules import decide_after_skip, decide_error, retry_strategy
+from docgemma.agent.rules import decide_after_skip, decide_error, forced_retry
 from docgemma.agent.schemas import RetryStrategy
 from docgemma.agent.state import AgentState, ToolResult
 from docgemma.agent.tracing import decision, traced
@@ -27,6 +30,10 @@ from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 
 _NODE = "error_handler"
+_RETRY_WORDS = {
+    "retry_same": "the same request again",
+    "retry_different_args": "the request changed",
+}
 
 
 def retry_messages(state: AgentState, result: ToolResult) -> list[Message]:
@@ -93,25 +100,26 @@ async def error_handler(
                 ],
             },
         )
-    try:
-        strategy, calls = await llm_calls.structured(
-            deps, _NODE, "retry", retry_messages(state, last), RetryStrategy
-        )
-    except ModelFailure as exc:
-        return Command(
-            goto="synthesize",
-            update={
-                "fallback": True,
-                "llm_calls": exc.calls,
-                "error_messages": [last["formatted_result"]],
-                "trace": [decision(_NODE, "fallback", str(exc))],
-            },
-        )
+    calls: list[str] = []
+    chosen = forced_retry(last)
+    reason = "the identical call already found nothing; the arguments must change"
+    if chosen is None:
+        try:
+            strategy, calls = await llm_calls.structured(
+                deps, _NODE, "retry", retry_messages(state, last), RetryStrategy
+            )
+        except ModelFailure as exc:
+            return Command(
+                goto="synthesize",
+                update={
+                    "fallback": True,
+                    "llm_calls": exc.calls,
+                    "error_messages": [last["formatted_result"]],
+                    "trace": [decision(_NODE, "fallback", str(exc))],
+                },
+            )
+        chosen, reason = strategy.strategy, strategy.reasoning or "chosen by the model"
     counts[tool] = counts.get(tool, 0) + 1
-    chosen = retry_strategy(last, strategy.strategy)
-    reason = strategy.reasoning or "chosen by the model"
-    if chosen != strategy.strategy:
-        reason = "the identical call already found nothing; the arguments must change"
     update = {
         "retry_counts": counts,
         "total_retries": total + 1,
@@ -125,7 +133,7 @@ async def error_handler(
                 chosen,
                 reason,
                 title=f"Retrying the {last['tool_label']}",
-                detail=chosen.replace("_", " "),
+                detail=_RETRY_WORDS[chosen],
             )
         ],
     }

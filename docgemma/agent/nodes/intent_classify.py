@@ -32,7 +32,7 @@ from docgemma.agent.rules import required_in_order
 from docgemma.agent.schemas import TASK_SUMMARY_CHARS, IntentClassification
 from docgemma.agent.state import AgentState
 from docgemma.agent.tracing import decision, traced
-from docgemma.labels import INTENTS
+from docgemma.labels import INTENT_WORDS, INTENTS
 from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 from docgemma.tools.text import shorten
@@ -105,7 +105,7 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
                     "DIRECT",
                     "no tool is enabled for this session",
                     title="Understood the request",
-                    detail="DIRECT: answered without tools",
+                    detail=f"{INTENT_WORDS['DIRECT']}: no tool is enabled",
                 )
             ],
         }
@@ -120,7 +120,7 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
                     "TOOL_NEEDED",
                     again["why"],
                     title="Understood the request",
-                    detail="TOOL_NEEDED: a new card for the latest write, changed",
+                    detail=f"{INTENT_WORDS['TOOL_NEEDED']}: a new card for the latest write",
                 )
             ],
         }
@@ -186,7 +186,7 @@ async def intent_classify(state: AgentState, runtime: Runtime[AgentDeps]) -> dic
                 result.intent,
                 reason,
                 title="Understood the request",
-                detail=f"{result.intent}: {result.task_summary}"
+                detail=f"{INTENT_WORDS[result.intent]}: {result.task_summary}"
                 + (f" ({overruled})" if overruled else ""),
             )
         ],

@@ -48,7 +48,6 @@ from docgemma.agent.references import (
     only_names_a_patient,
     patient_to_find,
     points_to_record_medications,
-    reports_its_studies,
 )
 from docgemma.agent.rules import answered_tools, proposes_duplicate, waiting_tools
 from docgemma.agent.state import AgentState
@@ -110,13 +109,8 @@ def argument_messages(state: AgentState, registry: ToolRegistry, tool: str) -> l
 
 
 def _withheld(state: AgentState, registry: ToolRegistry) -> frozenset[str]:
-    """Tools not offered this turn: an image tool with no image attached or named, or with
-    none attached for a case that reports its own studies."""
-    has_image = bool(state.get("has_image"))
-    withheld = registry.unavailable(state["user_query"], has_image=has_image)
-    if not has_image and reports_its_studies(state["user_query"]):
-        withheld |= {s.name for s in registry if s.needs_image}
-    return withheld
+    """Tools not offered this turn: an image tool with no image attached."""
+    return registry.unavailable(has_image=bool(state.get("has_image")))
 
 
 def _from_classifier(state: AgentState, deps: AgentDeps) -> str | None:
