@@ -114,5 +114,6 @@ def chart_markdown(chart: ChartSummary) -> str:
             section("Active medications", chart.medications),
             section("Allergies", chart.allergies),
             section("Latest labs", [f"{m.name}: {m.value} ({m.date})" for m in chart.labs]),
+            section("Latest notes", [f"{n.date} {n.title}: {n.excerpt}" for n in chart.notes]),
         ]
     )

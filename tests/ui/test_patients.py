@@ -25,6 +25,7 @@ async def test_search_and_chart_of_a_synthetic_patient(fhir_url):
     assert any("metformin" in m.lower() for m in chart.medications)
     md = chart_markdown(chart)
     assert "**Active medications**" in md and "**Latest labs**" in md and "`abc-123`" in md
+    assert chart.notes and "**Latest notes**" in md and all(n.excerpt in md for n in chart.notes)
 
 
 async def test_unknown_patient_and_several_matches(fhir_url):
