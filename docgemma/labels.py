@@ -1,8 +1,9 @@
 """The agent's closed label sets: what a classification may answer, whoever classifies.
 
 They sit below both the agent (whose response schemas use them) and the routing
-classifiers (which are trained to predict them), so neither imports the other for them.
-Tool names are not here: they belong to the tool registry.
+classifiers (which are trained to predict them), so neither imports the other for them;
+the words the reasoning timeline shows for them sit beside them, so the page reads them
+without loading the agent. Tool names are not here: they belong to the tool registry.
 """
 
 from __future__ import annotations
@@ -31,6 +32,17 @@ QUALITY_WORDS: dict[str, str] = {
     ResultQuality.ERROR_FATAL: "the source failed",
 }
 """Each result class as the reasoning timeline words it for a clinician."""
+
+NODE_LABELS: dict[str, str] = {
+    "input_assembly": "Reading the question",
+    "intent_classify": "Understanding the request",
+    "tool_select": "Choosing a source",
+    "tool_execute": "Consulting the source",
+    "result_classify": "Checking the result",
+    "error_handler": "Handling a problem",
+    "synthesize": "Writing the answer",
+}
+"""Each agent node as the reasoning timeline names its step."""
 
 INTENT_WORDS: dict[str, str] = {
     "DIRECT": "answered without a lookup",

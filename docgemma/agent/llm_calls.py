@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from docgemma.agent.answer.hygiene import clean_reasoning, reasoning_in
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.generation import NodeCall, generation_for
-from docgemma.agent.tracing import NODE_LABELS
 from docgemma.events import LLMUsage, ThinkingToken, emit
+from docgemma.labels import NODE_LABELS
 from docgemma.llm.errors import ModelUnavailable
 from docgemma.llm.repair import structured_repaired, unavailable
 from docgemma.llm.schema import token_budget

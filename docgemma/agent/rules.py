@@ -323,6 +323,10 @@ def decide_after_skip(
     )
 
 
+ALL_ANSWERED = "every source the question needs has answered"
+NOTHING_LEFT = "no other source is left to consult"
+
+
 def _next_needed(
     user_query: str,
     results: Sequence[ToolResult],
@@ -337,4 +341,6 @@ def _next_needed(
     if waiting:
         labels = ", ".join(registry[t].label for t in waiting)
         return RouteDecision("tool_select", f"the question still needs: {labels}")
-    return RouteDecision("synthesize", "the question's information needs are met")
+    if skipped:  # a source given up on did not meet the need: say so, not that all is met
+        return RouteDecision("synthesize", NOTHING_LEFT)
+    return RouteDecision("synthesize", ALL_ANSWERED)

@@ -30,22 +30,13 @@ from docgemma.events import (
     emit,
     parse_event,
 )
-from docgemma.labels import QUALITY_WORDS
+from docgemma.labels import NODE_LABELS, QUALITY_WORDS
 
 log = logging.getLogger(__name__)
 
 TIMELINE_SUMMARY_CHARS = 200
 """How much of a tool's result or the loaded chart the timeline shows, cut at a sentence
 or word."""
-NODE_LABELS: dict[str, str] = {
-    "input_assembly": "Reading the question",
-    "intent_classify": "Understanding the request",
-    "tool_select": "Choosing a source",
-    "tool_execute": "Consulting the source",
-    "result_classify": "Checking the result",
-    "error_handler": "Handling a problem",
-    "synthesize": "Writing the answer",
-}
 
 
 def record(event: Step) -> dict[str, Any]:

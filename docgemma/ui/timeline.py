@@ -32,7 +32,7 @@ from docgemma.events import (
     ToolFinished,
     TraceEvent,
 )
-from docgemma.labels import QUALITY_WORDS
+from docgemma.labels import INTENT_WORDS, NODE_LABELS, QUALITY_WORDS
 from docgemma.ui import untrusted
 
 Status = Literal["pending", "done"]
@@ -191,13 +191,26 @@ def _node_finished(tl: Timeline, ev: NodeFinished, now: float) -> None:
     step.duration = round(ev.duration_s or now - step.started, 2)
 
 
+def decision_words(decision: str) -> str:
+    """A decision's label in words: a result class or an intent as the timeline words it, a step the
+    turn goes on to by its name ("next: writing the answer"), any other label unsnaked."""
+    if decision in QUALITY_WORDS:
+        return QUALITY_WORDS[decision]
+    if decision in INTENT_WORDS:
+        return INTENT_WORDS[decision]
+    if decision in NODE_LABELS:
+        return f"next: {NODE_LABELS[decision].lower()}"
+    return decision.replace("_", " ")
+
+
 def _decision(tl: Timeline, ev: Decision, now: float) -> None:
     step = tl._current_node()
     if ev.title:  # code wrote it for the clinician: its title and detail, not its label
         explained = ev.detail or ev.reason
         text = f"**{ev.title}**" + (f" — {explained}" if explained else "")
     else:
-        text = f"Decision: **{ev.decision}**" + (f" — {ev.reason}" if ev.reason else "")
+        words = decision_words(ev.decision)
+        text = f"Decision: **{words}**" + (f" — {ev.reason}" if ev.reason else "")
     if step is None:
         tl.note(ev.label or "Decision", text, now)
     else:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from docgemma.agent.rules import (
+    ALL_ANSWERED,
     MAX_RETRIES,
     MAX_STEPS,
     MAX_TOTAL_RETRIES,
+    NOTHING_LEFT,
     ErrorDecision,
     decide_after_skip,
     decide_error,
@@ -247,6 +249,15 @@ def test_a_tool_given_up_on_does_not_end_the_turn(results, skipped, step, expect
     assert got.action == expected, got.reason
 
 
+def test_a_turn_that_gave_up_on_a_source_does_not_say_its_needs_are_met() -> None:
+    done = [LABEL_DOWN, INTERACTIONS, result("find_clinical_trials", args={"condition": "AF"})]
+    got = decide_after_skip(
+        done, ["check_drug_safety"], step_count=3, user_query=THREE, patient_known=False,
+        registry=ALL,
+    )  # fmt: skip
+    assert (got.action, got.reason) == ("synthesize", NOTHING_LEFT)
+
+
 def test_after_a_skip_the_router_waits_only_on_the_tools_not_given_up() -> None:
     after = decide_next(
         [LABEL_DOWN, INTERACTIONS],
@@ -283,7 +294,7 @@ def test_a_drug_question_answered_by_its_label_waits_for_no_write(query: str) ->
     """The words "start" and "order" in a question ask for advice: once the label has
     answered, the turn is answered, and no prescription is waited for."""
     got = decide_next([result()], step_count=1, user_query=query, patient_known=True, registry=ALL)
-    assert (got.action, got.reason) == ("synthesize", "the question's information needs are met")
+    assert (got.action, got.reason) == ("synthesize", ALL_ANSWERED)
 
 
 # ── unit rows: ERROR_HANDLER ──

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from docgemma.agent.outcome import TimelineEntry
 from docgemma.events import (
     AnswerToken,
@@ -17,7 +19,7 @@ from docgemma.events import (
     ToolFinished,
     parse_event,
 )
-from docgemma.ui.timeline import ROOT_TITLE, Timeline
+from docgemma.ui.timeline import ROOT_TITLE, Timeline, decision_words
 
 
 def meta(messages, title):
@@ -142,10 +144,24 @@ def test_decisions_usage_and_approval_are_recorded():
     )
     msgs = tl.messages()
     step = next(m for m in msgs if m["metadata"]["title"] == "Understanding")
-    assert "**TOOL_NEEDED** — drug safety question" in step["content"]
+    assert "**needs a lookup** — drug safety question" in step["content"]
     assert "300 tokens read, 20 written" in step["content"]
     approval = next(m for m in msgs if m["metadata"]["title"] == "Awaiting clinician approval")
     assert "Metformin 500 mg" in approval["content"]
+
+
+@pytest.mark.parametrize(
+    ("label", "words"),
+    [
+        ("success_rich", "it answers the request"),
+        ("error_fatal", "the source failed"),
+        ("TOOL_NEEDED", "needs a lookup"),
+        ("synthesize", "next: writing the answer"),
+        ("search_knowledge_base", "search knowledge base"),
+    ],
+)
+def test_a_decision_label_is_shown_in_words(label: str, words: str) -> None:
+    assert decision_words(label) == words
 
 
 def test_a_decision_written_for_the_clinician_shows_its_title_not_its_label():

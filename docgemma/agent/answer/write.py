@@ -27,8 +27,8 @@ from docgemma.agent.answer.sources import Passage
 from docgemma.agent.answer.statements import STATEMENT_CHARS, Checked, CitedAnswer, opposite
 from docgemma.agent.deps import AgentDeps
 from docgemma.agent.prompts import SYNTHESIZE_RETRY
-from docgemma.agent.tracing import NODE_LABELS
 from docgemma.events import AnswerToken, emit
+from docgemma.labels import NODE_LABELS
 from docgemma.llm.types import Message
 
 

@@ -19,9 +19,9 @@ from docgemma.agent.prompts import RESULT_SYSTEM, RESULT_USER
 from docgemma.agent.rules import ERROR_QUALITIES
 from docgemma.agent.schemas import BRIEF_SUMMARY_CHARS, ResultAssessment
 from docgemma.agent.state import RESET_MARKER, AgentState, ToolResult
-from docgemma.agent.tracing import NODE_LABELS, decision, record, traced
+from docgemma.agent.tracing import decision, record, traced
 from docgemma.events import ResultClassified
-from docgemma.labels import RESULT_QUALITIES, ResultQuality
+from docgemma.labels import NODE_LABELS, RESULT_QUALITIES, ResultQuality
 from docgemma.llm.repair import ModelFailure
 from docgemma.llm.types import Message
 from docgemma.routing.base import result_text

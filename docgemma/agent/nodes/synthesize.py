@@ -44,8 +44,9 @@ from docgemma.agent.references import (
     refers_to_patient,
 )
 from docgemma.agent.state import AgentState, ToolResult
-from docgemma.agent.tracing import NODE_LABELS, decision, traced
+from docgemma.agent.tracing import decision, traced
 from docgemma.events import AnswerToken, emit
+from docgemma.labels import NODE_LABELS
 from docgemma.llm.repair import UNAVAILABLE, ModelFailure
 from docgemma.llm.types import Message
 from docgemma.red_flags.match import unnegated
