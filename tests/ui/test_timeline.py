@@ -147,7 +147,23 @@ def test_decisions_usage_and_approval_are_recorded():
     assert "**needs a lookup** — drug safety question" in step["content"]
     assert "300 tokens read, 20 written" in step["content"]
     approval = next(m for m in msgs if m["metadata"]["title"] == "Awaiting clinician approval")
-    assert "Metformin 500 mg" in approval["content"]
+    assert approval["content"] == "Prescription: Metformin 500 mg"
+
+
+def test_an_approval_whose_summary_names_its_tool_names_it_once():
+    tl = Timeline("t", 0.0)
+    summary = "Clinical Note: progress for patient mgarcia-001"
+    tl.apply(
+        ApprovalRequested(
+            node="tool_execute", tool="save_clinical_note", tool_label="Clinical Note",
+            summary=summary,
+        ),
+        0.1,
+    )  # fmt: skip
+    approval = next(
+        m for m in tl.messages() if m["metadata"]["title"] == "Awaiting clinician approval"
+    )
+    assert approval["content"] == summary
 
 
 @pytest.mark.parametrize(
