@@ -262,12 +262,7 @@ def _llm_usage(tl: Timeline, ev: LLMUsage, now: float) -> None:
 
 
 def _approval(tl: Timeline, ev: ApprovalRequested, now: float) -> None:
-    named = ev.summary.startswith(f"{ev.tool_label}:")  # the agent's summary names its tool
-    tl.note(
-        "Awaiting clinician approval",
-        ev.summary if named else f"{ev.tool_label}: {ev.summary}",
-        now,
-    )
+    tl.note("Awaiting clinician approval", ev.summary, now)  # it names the record itself
 
 
 def _error(tl: Timeline, ev: ErrorRaised, now: float) -> None:
